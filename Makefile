@@ -1,0 +1,29 @@
+# The two commands of the README's quick start:
+#   make play   sets up the virtual environment and starts meadhall (the offline table without a token)
+#   make test   sets up the virtual environment, lints, and runs the whole test suite
+PY ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/meadhall
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+test: lint
+	$(VENV)/bin/pytest -q
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/engine.py
+
+clean:
+	rm -rf $(VENV)
