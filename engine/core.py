@@ -1,0 +1,227 @@
+"""What every meadhall game engine shares: seeded RNG, errors, events, the game protocol.
+
+Both engines (``engine.vikings``, ``engine.brianboru``) follow the same shape so that the host,
+the computer players and the conformance tests treat them alike:
+
+* a game is a state object whose whole content serialises to plain JSON (RNG state included);
+* actions are small frozen values with a text form that round-trips (``parse_action(str(a)) == a``);
+* ``acting_seats()`` names who owes a decision now (several seats at once for simultaneous
+  decisions), ``legal_actions(seat)`` lists that seat's choices sorted and deterministic;
+* ``apply(seat, action)`` validates first and raises an :class:`EngineError` subclass without
+  changing anything, or mutates the state and returns the :class:`Event` list of what happened;
+* ``view(seat)`` is the JSON-able picture a seat may see (``None`` = a spectator).
+
+Nothing here does I/O, imports discord/PIL/asyncio, or reads the clock.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """A small deterministic RNG (splitmix64) whose whole state is one integer.
+
+    Python's ``random.Random`` state is a 625-int tuple whose algorithm could change between
+    versions; this one is tiny, JSON-able and identical everywhere, so a stored game replays
+    the same on any machine.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = int(seed) & _MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher–Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.randbelow(len(items))]
+
+    def fork(self) -> Rng:
+        """An independent stream derived from this one (advances this one by one step)."""
+        return Rng(self.next64())
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class EngineError(Exception):
+    """Base of every error an engine raises for bad input. The state is unchanged."""
+
+
+class ActionSyntaxError(EngineError, ValueError):
+    """The text is not an action of this game at all (malformed)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(f"cannot read {text!r} as an action: {reason}")
+
+
+class IllegalActionError(EngineError):
+    """A well-formed action that the rules forbid now. ``rule`` names the rule (e.g. ``V-14``)."""
+
+    def __init__(self, action: object, reason: str, rule: str | None = None) -> None:
+        self.action = str(action)
+        self.reason = reason
+        self.rule = rule
+        where = f" ({rule})" if rule else ""
+        super().__init__(f"{self.action!r} is not allowed: {reason}{where}")
+
+
+class NotYourTurnError(IllegalActionError):
+    """The seat does not owe a decision now."""
+
+
+class WrongPhaseError(IllegalActionError):
+    """The kind of action does not belong to the current phase of the game."""
+
+
+class NotationError(EngineError, ValueError):
+    """A position written in a game's notation could not be read; names line and column (1-based)."""
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(f"line {line}, column {column}: {message}")
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for narration and for marking the last move.
+
+    ``kind`` is a short word (``bought``, ``placed``, ``wheel``, ``score`` …), ``seat`` the seat
+    it concerns (or ``None``), ``data`` plain JSON values.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Event:
+        return cls(d["kind"], d.get("seat"), dict(d.get("data", {})))
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+class Action(ABC):
+    """A decision with a text form. Subclasses are frozen dataclasses; ``str(a)`` is the text."""
+
+    @property
+    @abstractmethod
+    def text(self) -> str: ...
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Game(ABC):
+    """The protocol the host, the computer players and the conformance tests use."""
+
+    GAME_ID: ClassVar[str]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        start_seat: int | None = None,
+    ) -> Game: ...
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> Game: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]: ...
+
+    @property
+    @abstractmethod
+    def names(self) -> list[str]: ...
+
+    @abstractmethod
+    def acting_seats(self) -> list[int]:
+        """Seats that owe a decision now, ascending. Empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Sorted legal actions of ``seat`` (default: the first acting seat)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read an action's text form; raises :class:`ActionSyntaxError`."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Validate and apply; raises an :class:`EngineError` and changes nothing if illegal."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Winning seats once the game is over (several on a shared win)."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-able data (``None`` = spectator)."""
+
+    # -- conveniences shared by all games
+
+    def copy(self) -> Game:
+        return type(self).from_json(self.to_json())
+
+    def is_legal(self, seat: int, action: Action | str) -> bool:
+        try:
+            act = self.parse_action(action) if isinstance(action, str) else action
+        except ActionSyntaxError:
+            return False
+        return act in self.legal_actions(seat)
+
+
+def first(items: Iterable[T]) -> T | None:
+    for x in items:
+        return x
+    return None
