@@ -148,6 +148,15 @@ class Action(ABC):
     @abstractmethod
     def text(self) -> str: ...
 
+    def sort_key(self) -> tuple:
+        """Key that orders a game's actions deterministically (override for a natural order)."""
+        return (type(self).__name__, self.text)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
+
     def __str__(self) -> str:
         return self.text
 
