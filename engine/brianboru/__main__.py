@@ -1,0 +1,41 @@
+"""``python -m engine.brianboru score FILE``: final scoring (B-33, B-34) of a position as JSON.
+
+FILE is written in the notation of ``docs/brian-boru-notation.md`` (``-`` reads standard input).
+Exit status 0 on success, 2 on a usage or notation error (the message names line and column).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from engine.brianboru.notation import parse_position
+from engine.brianboru.scoring import final_scoring
+from engine.core import NotationError
+
+USAGE = "usage: python -m engine.brianboru score FILE   (FILE in Brian Boru notation, '-' = stdin)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] != "score":
+        print(USAGE, file=sys.stderr)
+        return 2
+    path = args[1]
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as e:
+        print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        pos = parse_position(text)
+    except NotationError as e:
+        print(f"{path}: {e}", file=sys.stderr)
+        return 2
+    res = final_scoring(pos)
+    print(json.dumps({"players": res["players"], "winners": res["winners"]}, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1022 @@
+"""Brian Boru: state, actions and the rules B-5 … B-34 (see ``shared/rules/brian-boru.md``).
+
+The state is one JSON-shaped dict (``self.s``) plus the RNG. Play is driven by a small task stack
+(``s["tasks"]``, next task last): automatic steps run at once; a step that needs a choice sets
+``s["pending"]`` and stops until a seat answers with an action. Every compound choice is cut into
+small decisions, so ``legal_actions()`` stays short. A decision with exactly one legal answer is
+taken automatically (the event says ``auto``), except the simultaneous draft.
+
+Action texts (``parse_action`` reads them, case-insensitive):
+
+==================  ==========================================================================
+``town NAME``       put a disc on NAME (start town B-9, "any town", "town in R", marriage rewards)
+``active NAME``     the leader puts the active-town marker on NAME (B-17)
+``lead N``          the leader leads card N (B-17)
+``play N``          play card N to the trick (B-18)
+``keep A B``        draft: keep cards A and B (B-14), all seats at once
+``option 1|2``      a losing card's secondary action (B-20)
+``extra N``         pay 2N coins for N more church discs / invaders / marriage steps (B-22)
+``expand NAME``     pay 5 coins for a disc on NAME (B-22 expand); ``expand no`` declines
+``free NAME``       remove the Viking control marker on NAME (B-22 free)
+``princess X``      support | trade | refuse (B-27)
+``raid NAME``       the town that goes to the Vikings (B-28)
+``monastery NAME``  put a monastery on NAME (B-30)
+==================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
+from engine.brianboru.notation import format_position
+from engine.brianboru.scoring import PlayerPosition, Position, final_scoring, region_counts
+from engine.core import (
+    Action,
+    ActionSyntaxError,
+    Event,
+    Game,
+    IllegalActionError,
+    NotYourTurnError,
+    Rng,
+    WrongPhaseError,
+)
+
+D = DATA
+T = len(D.town_names)
+TOWN_NAMES = D.town_names
+TOWN_COLOUR = D.town_colour
+TOWN_REGION = D.town_region
+CARD_COLOUR = D.card_colour
+TOP = D.top_space
+PRINCESS_CHOICES = ("refuse", "support", "trade")
+TOWN_VERBS = frozenset({"town", "active", "raid", "free", "monastery"})
+VERBS = ("town", "active", "lead", "play", "keep", "option", "extra", "expand", "free", "princess", "raid",
+         "monastery")
+# the rule an illegal answer to each kind of decision breaks
+KIND_RULE = {"active": "B-17", "lead": "B-17", "play": "B-18", "keep": "B-14", "option": "B-20",
+             "extra": "B-22", "expand": "B-22", "free": "B-22", "princess": "B-27", "raid": "B-28",
+             "monastery": "B-30"}
+KIND_WHAT = {"town": "place a disc on a town", "active": "put the active-town marker on a town",
+             "lead": "lead a card", "play": "play a card", "keep": "keep two cards",
+             "option": "choose a secondary action", "extra": "choose how many extras to pay for",
+             "expand": "expand or not", "free": "remove a Viking control marker",
+             "princess": "choose what to do with the Princess", "raid": "choose the town lost to the Vikings",
+             "monastery": "choose the monastery town"}
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class BrianBoruAction(Action):
+    """``verb`` and ``args`` (town names, card values, numbers or words); ``str()`` is the text form."""
+
+    verb: str
+    args: tuple = ()
+    _text: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", " ".join([self.verb, *map(str, self.args)]))
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def __lt__(self, other: BrianBoruAction) -> bool:
+        return self._text < other._text
+
+
+_ACTS: dict[tuple, BrianBoruAction] = {}
+
+
+def act(verb: str, *args: Any) -> BrianBoruAction:
+    key = (verb, args)
+    a = _ACTS.get(key)
+    if a is None:
+        a = _ACTS[key] = BrianBoruAction(verb, args)
+    return a
+
+
+def _text_key(a: BrianBoruAction) -> str:
+    return a._text
+
+
+def parse_action(text: str) -> BrianBoruAction:
+    if not isinstance(text, str):
+        raise ActionSyntaxError(repr(text), "an action is text")
+    parts = text.split()
+    if not parts:
+        raise ActionSyntaxError(text, "empty text")
+    verb, args = parts[0].lower(), parts[1:]
+    if verb not in VERBS:
+        raise ActionSyntaxError(text, f"unknown word {parts[0]!r}; actions start with one of {', '.join(VERBS)}")
+    need = 2 if verb == "keep" else 1
+    if len(args) != need:
+        raise ActionSyntaxError(text, f"'{verb}' takes {need} argument{'s' if need > 1 else ''}")
+    if verb in TOWN_VERBS or (verb == "expand" and args[0].lower() != "no"):
+        t = D.town(args[0])
+        if t is None:
+            raise ActionSyntaxError(text, f"no town called {args[0]!r}")
+        return act(verb, TOWN_NAMES[t])
+    if verb == "expand":
+        return act("expand", "no")
+    if verb == "princess":
+        w = args[0].lower()
+        if w not in PRINCESS_CHOICES:
+            raise ActionSyntaxError(text, "the Princess: support, trade or refuse")
+        return act("princess", w)
+    nums = []
+    for a in args:
+        if not a.isdigit():
+            raise ActionSyntaxError(text, f"{a!r} is not a number")
+        nums.append(int(a))
+    if verb in ("lead", "play", "keep"):
+        for v in nums:
+            if v not in D.cards:
+                raise ActionSyntaxError(text, f"there is no card {v} (cards are {D.card_values[0]}–{D.card_values[-1]})")
+        if verb == "keep":
+            if nums[0] == nums[1]:
+                raise ActionSyntaxError(text, "keep two different cards")
+            return act("keep", *sorted(nums))
+        return act(verb, nums[0])
+    if verb == "option" and nums[0] not in (1, 2):
+        raise ActionSyntaxError(text, "option is 1 or 2")
+    return act(verb, nums[0])
+
+
+# --------------------------------------------------------------------------- game
+
+
+class BrianBoruGame(Game):
+    GAME_ID: ClassVar[str] = "brian-boru"
+    MIN_PLAYERS: ClassVar[int] = D.min_players
+    MAX_PLAYERS: ClassVar[int] = D.max_players
+
+    def __init__(self, state: dict[str, Any], rng: Rng) -> None:
+        self.s = state
+        self.rng = rng
+        self._legal: dict[int, list[BrianBoruAction]] = {}
+        self._events: list[Event] = []
+
+    # ------------------------------------------------------------------ construction / JSON
+
+    @classmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        start_seat: int | None = None,
+    ) -> BrianBoruGame:
+        n = len(names)
+        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
+            raise ValueError(f"Brian Boru is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {n} (D-3)")
+        if len(set(names)) != n:
+            raise ValueError("player names must be different")
+        if options:
+            raise ValueError(f"Brian Boru has no options; got {sorted(options)}")
+        if start_seat is not None and not 0 <= start_seat < n:
+            raise ValueError(f"start_seat must be 0..{n - 1}")
+        rng = Rng(seed)
+        st = D.start
+        # B-7 marriage stack: the Princess at the bottom, 2 or 3 shuffled ordinary cards on her
+        ordinary = list(D.ordinary_marriage)
+        rng.shuffle(ordinary)
+        used = D.ordinary_used[n]
+        vikings = list(D.viking_cards)
+        rng.shuffle(vikings)
+        start = rng.randbelow(n) if start_seat is None else start_seat  # B-8
+        s: dict[str, Any] = {
+            "game": cls.GAME_ID,
+            "names": list(names),
+            "n": n,
+            "round": 0,
+            "rounds": used + 1,
+            "phase": "setup",
+            "start": start,
+            "marker": start,
+            "active": -1,
+            "leader": start,
+            "free_lead": False,
+            "owner": [-1] * T,
+            "viking": [False] * T,
+            "monastery": [False] * T,
+            "claim_up": [False] * len(D.region_ids),  # B-6 claim tokens face down on their regions
+            "claim_owner": [-1] * len(D.region_ids),
+            "battle": 0,
+            "viking_deck": vikings,
+            "viking_revealed": [],
+            "marriage_stack": [D.princess_id, *ordinary[:used]],
+            "marriage_out": ordinary[used:],
+            "marriage_revealed": None,
+            "aside": [],
+            "discard": [],
+            "coins": [st["coins"]] * n,  # B-5
+            "vp": [st["vp"]] * n,
+            "renown": [st["renown"]] * n,
+            "invaders": [0] * n,
+            "church": [0] * n,
+            "track": [st["track"]] * n,
+            "hand": [[] for _ in range(n)],
+            "pile": [[] for _ in range(n)],
+            "choice": [None] * n,
+            "marriages": [[] for _ in range(n)],
+            "princess": None,
+            "trick": [],
+            "winner": -1,
+            "trick_no": 0,
+            "tasks": [],
+            "pending": None,
+            "final": None,
+            "winners": [],
+        }
+        g = cls(s, rng)
+        # B-9 clockwise from the start player, one start town each; then the first round
+        g._then(*[["setup", (start + k) % n] for k in range(n)], ["round"])
+        g._run()
+        return g
+
+    def to_json(self) -> dict[str, Any]:
+        d = json.loads(json.dumps(self.s))
+        d["rng"] = self.rng.state
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BrianBoruGame:
+        if data.get("game") != cls.GAME_ID:
+            raise ValueError(f"not a Brian Boru game: {data.get('game')!r}")
+        s = json.loads(json.dumps(data))
+        rng = Rng(0)
+        rng.state = int(s.pop("rng"))
+        return cls(s, rng)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.s["names"])
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def is_over(self) -> bool:
+        return self.s["phase"] == "over"
+
+    def winners(self) -> list[int]:
+        return list(self.s["winners"])
+
+    def acting_seats(self) -> list[int]:
+        p = self.s["pending"]
+        if p is None:
+            return []
+        if p["kind"] == "keep":
+            return sorted(p["seats"])
+        return [p["seat"]]
+
+    def parse_action(self, text: str) -> BrianBoruAction:
+        return parse_action(text)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        p = self.s["pending"]
+        if p is None:
+            return []
+        if seat is None:
+            seat = self.acting_seats()[0]
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return list(cached)
+        kind = p["kind"]
+        if kind == "keep":
+            if seat not in p["seats"]:
+                out: list[BrianBoruAction] = []
+            else:
+                out = [act("keep", a, b) for a, b in combinations(sorted(self.s["pile"][seat]), 2)]
+        elif p["seat"] != seat:
+            out = []
+        elif kind in TOWN_VERBS:
+            out = [act(kind, TOWN_NAMES[t]) for t in p["options"]]
+        elif kind == "expand":
+            out = [act("expand", "no" if t < 0 else TOWN_NAMES[t]) for t in p["options"]]
+        else:
+            out = [act(kind, v) for v in p["options"]]
+        out.sort(key=_text_key)
+        self._legal[seat] = out
+        return list(out)
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        a = parse_action(action) if isinstance(action, str) else action
+        if not isinstance(a, BrianBoruAction):
+            raise WrongPhaseError(a, "not a Brian Boru action")
+        s = self.s
+        p = s["pending"]
+        if p is None:
+            raise WrongPhaseError(a, "the game is over", rule="B-32")
+        if seat not in self.acting_seats():
+            who = ", ".join(s["names"][x] for x in self.acting_seats())
+            raise NotYourTurnError(a, f"it is not your turn; waiting for {who} to {KIND_WHAT[p['kind']]}")
+        kind = p["kind"]
+        if a.verb != kind:
+            raise WrongPhaseError(a, f"now you must {KIND_WHAT[kind]} ('{kind} …'), not '{a.verb}'",
+                                  rule=p.get("rule") or KIND_RULE.get(kind))
+        value = self._value(seat, p, a)
+        s["pending"] = None if kind != "keep" else p
+        self._legal = {}
+        self._events = events = []
+        self._resolve(seat, p, value)
+        self._run()
+        return events
+
+    # ------------------------------------------------------------------ validation
+
+    def _value(self, seat: int, p: dict[str, Any], a: BrianBoruAction) -> Any:
+        kind = p["kind"]
+        rule = p.get("rule") or KIND_RULE[kind]
+        if kind == "keep":
+            pile = self.s["pile"][seat]
+            missing = [v for v in a.args if v not in pile]
+            if missing:
+                raise IllegalActionError(a, f"card {missing[0]} is not among the cards in front of you {sorted(pile)}",
+                                         rule="B-14")
+            return list(a.args)
+        arg = a.args[0]
+        if kind in TOWN_VERBS or kind == "expand":
+            v = -1 if arg == "no" else D.town_index[arg]
+        else:
+            v = arg
+        if v in p["options"]:
+            return v
+        raise IllegalActionError(a, self._why_illegal(seat, p, v), rule=rule)
+
+    def _why_illegal(self, seat: int, p: dict[str, Any], v: Any) -> str:
+        s = self.s
+        kind = p["kind"]
+        if kind in ("lead", "play"):
+            if v not in s["hand"][seat]:
+                return f"card {v} is not in your hand"
+            a = s["active"]
+            return (f"lead a card of the active town's colour ({COLOURS[TOWN_COLOUR[a]]}) or a white card"
+                    if a >= 0 else "that card cannot be led")
+        if kind in TOWN_VERBS or kind == "expand":
+            if v < 0:
+                return "you cannot decline this"
+            name = TOWN_NAMES[v]
+            if kind == "active" or kind == "town" or kind == "expand":
+                if s["owner"][v] >= 0:
+                    return f"{name} already holds a disc"
+                if kind == "active":
+                    return f"you hold no {COLOURS[TOWN_COLOUR[v]]} or white card to lead for {name}"
+                if kind == "expand":
+                    return f"{name} is not joined by a road to a town you control"
+                if p.get("why") == "start":
+                    return f"another player already has a disc in {D.region_names[TOWN_REGION[v]]}"
+                if p.get("region") is not None:
+                    return f"{name} is not in {D.region_names[p['region']]}"
+                return f"{name} cannot take a disc now"
+            if kind == "free":
+                return f"{name} has no Viking control marker"
+            if kind == "raid":
+                return f"{name} is not a town {s['names'][p['victim']]} controls"
+            return f"{name} is not a town you control without a monastery"
+        if kind == "extra":
+            return f"you can pay for 0 to {p['options'][-1]} extras"
+        if kind == "option":
+            return f"card {p['card']} has no option {v}"
+        return "not one of the choices"
+
+    # ------------------------------------------------------------------ engine core
+
+    def _ev(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        self._events.append(Event(kind, seat, data))
+
+    def _then(self, *tasks: list) -> None:
+        """Queue tasks to run in the given order, before anything queued earlier."""
+        self.s["tasks"].extend(reversed(tasks))
+
+    def _ask(self, p: dict[str, Any]) -> None:
+        """Pose a decision; with one answer it is taken at once, with none nothing happens."""
+        opts = p["options"]
+        if not opts:
+            return
+        if len(opts) == 1:
+            self._events.append(Event("auto", p["seat"], {"kind": p["kind"]}))
+            self._resolve(p["seat"], p, opts[0])
+            return
+        self.s["pending"] = p
+
+    def _run(self) -> None:
+        s = self.s
+        tasks = s["tasks"]
+        handlers = _HANDLERS
+        while s["pending"] is None and tasks:
+            t = tasks.pop()
+            handlers[t[0]](self, t)
+
+    def _resolve(self, seat: int, p: dict[str, Any], v: Any) -> None:
+        _RESOLVERS[p["kind"]](self, seat, p, v)
+
+    def _order_from(self, first: int) -> list[int]:
+        n = self.s["n"]
+        return [(first + k) % n for k in range(n)]
+
+    def _controlled(self, seat: int) -> list[int]:
+        s = self.s
+        owner, viking = s["owner"], s["viking"]
+        return [t for t in range(T) if owner[t] == seat and not viking[t]]
+
+    # ------------------------------------------------------------------ set-up and round
+
+    def _t_setup(self, t: list) -> None:  # B-9
+        s = self.s
+        seat = t[1]
+        owner = s["owner"]
+        taken = {TOWN_REGION[x] for x in range(T) if owner[x] >= 0 and owner[x] != seat}
+        opts = [x for x in range(T) if owner[x] < 0 and TOWN_REGION[x] not in taken]
+        self._ask({"kind": "town", "seat": seat, "options": opts, "rule": "B-9", "why": "start"})
+
+    def _t_round(self, t: list) -> None:
+        s = self.s
+        n = s["n"]
+        s["round"] += 1
+        s["phase"] = "draft"
+        self._ev("round", None, round=s["round"])
+        v = s["viking_deck"].pop()  # B-11
+        s["viking_revealed"].append(v)
+        s["battle"] += v
+        self._ev("vikings", None, invaders=v)
+        m = s["marriage_stack"].pop()  # B-12
+        s["marriage_revealed"] = m
+        self._ev("marriage_revealed", None, card=m, last_round=not s["marriage_stack"])
+        deck = list(D.card_values)  # B-13
+        self.rng.shuffle(deck)
+        k = D.deal[n]
+        s["pile"] = [sorted(deck[i * k : (i + 1) * k]) for i in range(n)]
+        s["aside"] = deck[n * k :]
+        s["discard"] = []
+        s["hand"] = [[] for _ in range(n)]
+        s["choice"] = [None] * n
+        self._ev("dealt", None, cards=k)
+        self._then(["draft"])
+
+    def _t_draft(self, t: list) -> None:  # B-14, B-15
+        s = self.s
+        piles = s["pile"]
+        if len(piles[0]) <= 2:
+            for p in range(s["n"]):
+                s["hand"][p] = sorted(s["hand"][p] + piles[p])
+                piles[p] = []
+            self._ev("draft_done", None, hand=len(s["hand"][0]))
+            s["phase"] = "tricks"
+            s["trick_no"] = 0
+            self._then(["lead"])
+            return
+        s["pending"] = {"kind": "keep", "seats": list(range(s["n"])), "rule": "B-14"}
+
+    def _r_keep(self, seat: int, p: dict[str, Any], v: list[int]) -> None:
+        s = self.s
+        s["choice"][seat] = v
+        p["seats"].remove(seat)
+        self._ev("kept", seat)
+        if p["seats"]:
+            return
+        s["pending"] = None
+        n = s["n"]
+        rest = []
+        for q in range(n):
+            c = s["choice"][q]
+            s["hand"][q] = sorted(s["hand"][q] + c)
+            rest.append([x for x in s["pile"][q] if x not in c])
+            s["choice"][q] = None
+        s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
+        self._ev("passed", None, cards=len(rest[0]))
+        self._then(["draft"])
+
+    # ------------------------------------------------------------------ tricks
+
+    def _t_lead(self, t: list) -> None:  # B-17, [D-1]
+        s = self.s
+        leader = s["marker"]
+        s["leader"] = leader
+        owner = s["owner"]
+        empty = [x for x in range(T) if owner[x] < 0]
+        s["free_lead"] = False
+        if not empty:
+            s["active"] = -1
+            s["free_lead"] = True
+            self._ev("no_active_town", leader)
+            self._then(["lead_card"])
+            return
+        cols = {CARD_COLOUR[c] for c in s["hand"][leader]}
+        opts = empty if WHITE in cols else [x for x in empty if TOWN_COLOUR[x] in cols]
+        if not opts:
+            opts = empty
+            s["free_lead"] = True
+        self._then(["lead_card"])
+        self._ask({"kind": "active", "seat": leader, "options": opts, "rule": "B-17"})
+
+    def _r_active(self, seat: int, p: dict[str, Any], x: int) -> None:
+        s = self.s
+        s["active"] = x
+        s["marker"] = -1
+        self._ev("active", seat, town=TOWN_NAMES[x], colour=COLOURS[TOWN_COLOUR[x]], free_lead=s["free_lead"])
+
+    def _t_lead_card(self, t: list) -> None:
+        s = self.s
+        leader = s["leader"]
+        hand = s["hand"][leader]
+        a = s["active"]
+        if a < 0 or s["free_lead"]:
+            opts = list(hand)
+        else:
+            col = TOWN_COLOUR[a]
+            opts = [v for v in hand if CARD_COLOUR[v] == col or CARD_COLOUR[v] == WHITE]
+        n = s["n"]
+        self._then(*[["play", (leader + k) % n] for k in range(1, n)], ["trick"])
+        self._ask({"kind": "lead", "seat": leader, "options": opts, "rule": "B-17"})
+
+    def _r_lead(self, seat: int, p: dict[str, Any], v: int) -> None:
+        s = self.s
+        s["hand"][seat].remove(v)
+        s["trick"] = [[seat, v]]
+        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
+
+    def _t_play(self, t: list) -> None:  # B-18
+        seat = t[1]
+        self._ask({"kind": "play", "seat": seat, "options": list(self.s["hand"][seat]), "rule": "B-18"})
+
+    def _r_play(self, seat: int, p: dict[str, Any], v: int) -> None:
+        s = self.s
+        s["hand"][seat].remove(v)
+        s["trick"].append([seat, v])
+        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
+
+    def _t_trick(self, t: list) -> None:
+        s = self.s
+        trick = s["trick"]
+        a = s["active"]
+        if a < 0:
+            matching = trick  # [D-1] no active town: every card counts as matching
+        else:
+            col = TOWN_COLOUR[a]
+            matching = [e for e in trick if CARD_COLOUR[e[1]] == col or CARD_COLOUR[e[1]] == WHITE]  # B-19
+            if not matching:
+                matching = trick  # [D-4] nothing matches (only after a [D-1] free lead): highest card wins
+        seat, v = max(matching, key=lambda e: e[1])
+        s["winner"] = seat
+        self._ev("trick_won", seat, card=v)
+        order = sorted(trick, key=lambda e: e[1])  # B-20 lowest value first, whatever the colour
+        self._then(*[["card", e[0], e[1]] for e in order], ["trick_end"])
+
+    def _t_card(self, t: list) -> None:  # B-20
+        s = self.s
+        seat, v = t[1], t[2]
+        s["discard"].append(v)
+        card = D.cards[v]
+        if seat == s["winner"]:
+            self._ev("main", seat, card=v, action=card.main_text)
+            self._syms(seat, card.main)
+        elif len(card.secondary) == 1:
+            self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
+            self._syms(seat, card.secondary[0])
+        else:
+            self._ask({"kind": "option", "seat": seat, "options": [1, 2], "card": v, "rule": "B-20"})
+
+    def _r_option(self, seat: int, p: dict[str, Any], i: int) -> None:
+        card = D.cards[p["card"]]
+        self._ev("secondary", seat, card=card.value, option=i, action=card.secondary_text[i - 1])
+        self._syms(seat, card.secondary[i - 1])
+
+    def _syms(self, seat: int, symbols: tuple) -> None:
+        self._then(*[["sym", seat, name, k, arg] for name, k, arg in symbols])
+
+    def _t_trick_end(self, t: list) -> None:  # B-16, B-21
+        s = self.s
+        s["trick"] = []
+        s["winner"] = -1
+        s["free_lead"] = False
+        s["trick_no"] += 1
+        if all(len(h) <= 1 for h in s["hand"]):
+            for h in s["hand"]:
+                s["discard"].extend(h)  # the last cards are discarded unseen
+                h.clear()
+            s["phase"] = "upkeep"
+            self._ev("upkeep", None)
+            self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
+                       ["regions"], ["round_end"])
+        else:
+            self._then(["lead"])
+
+    # ------------------------------------------------------------------ symbols (B-22)
+
+    def _t_sym(self, t: list) -> None:
+        s = self.s
+        _, seat, name, k, arg = t
+        if name == "coin":
+            s["coins"][seat] += k
+            self._ev("gain", seat, what="coin", n=k)
+        elif name == "control":
+            a = s["active"]
+            if a >= 0:
+                s["owner"][a] = seat
+                s["active"] = -1
+                self._ev("control", seat, town=TOWN_NAMES[a])
+            s["marker"] = seat
+        elif name == "pay":
+            for _ in range(k):
+                if s["coins"][seat] > 0:
+                    s["coins"][seat] -= 1
+                    self._ev("pay", seat, coins=1)
+                elif s["vp"][seat] > 0:  # B-23 never below zero
+                    lost = min(2, s["vp"][seat])
+                    s["vp"][seat] -= lost
+                    self._ev("pay", seat, vp=lost)
+        elif name == "renown":
+            s["renown"][seat] += k
+            self._ev("gain", seat, what="renown", n=k)
+        elif name == "vp":
+            s["vp"][seat] += k
+            self._ev("gain", seat, what="vp", n=k)
+        elif name == "church":
+            self._ask_extra(seat, "church", k, s["coins"][seat] // 2)
+        elif name == "battle":
+            if s["battle"] == 0:
+                self._ev("nothing", seat, what="battle", reason="no invaders left")
+                return
+            take = min(k, s["battle"])
+            self._ask_extra(seat, "battle", k, min(s["coins"][seat] // 2, s["battle"] - take))
+        elif name == "marriage":
+            pos = s["track"][seat]
+            if pos >= TOP:
+                self._ev("nothing", seat, what="marriage", reason="already on the top space")
+                return
+            self._ask_extra(seat, "marriage", k, max(0, min(s["coins"][seat] // 2, TOP - pos - k)))
+        elif name == "expand":
+            if s["coins"][seat] < 5:
+                return
+            owner = s["owner"]
+            mine = self._controlled(seat)
+            targets = sorted({x for m in mine for x in D.neighbours[m] if owner[x] < 0 and x != s["active"]})
+            if targets:
+                self.s["pending"] = {"kind": "expand", "seat": seat, "options": [-1, *targets], "rule": "B-22"}
+        elif name == "free":
+            vik = [x for x in range(T) if s["viking"][x]]
+            self._ask({"kind": "free", "seat": seat, "options": vik, "rule": "B-22"})
+        elif name == "any town":
+            opts = [x for x in range(T) if s["owner"][x] < 0]
+            self._ask({"kind": "town", "seat": seat, "options": opts, "rule": "B-25", "why": "any town"})
+        elif name == "town in":
+            owner = s["owner"]
+            opts = [x for x in D.region_towns[arg] if owner[x] < 0]
+            if not opts:
+                self._ev("nothing", seat, what="town in", region=D.region_ids[arg])
+            self._ask({"kind": "town", "seat": seat, "options": opts, "rule": "B-26", "why": "town in",
+                       "region": arg})
+        else:  # pragma: no cover - the data validator admits no other symbol
+            raise AssertionError(name)
+
+    def _ask_extra(self, seat: int, sym: str, base: int, most: int) -> None:
+        if most <= 0:
+            self._do_extra(seat, sym, base, 0)
+        else:
+            self.s["pending"] = {"kind": "extra", "seat": seat, "options": list(range(most + 1)), "sym": sym,
+                                 "base": base, "rule": "B-22"}
+
+    def _r_extra(self, seat: int, p: dict[str, Any], k: int) -> None:
+        self._do_extra(seat, p["sym"], p["base"], k)
+
+    def _do_extra(self, seat: int, sym: str, base: int, k: int) -> None:
+        s = self.s
+        s["coins"][seat] -= 2 * k
+        if sym == "church":
+            s["church"][seat] += base + k
+            self._ev("church", seat, discs=base + k, paid=2 * k)
+        elif sym == "battle":
+            take = min(base, s["battle"]) + k
+            s["battle"] -= take
+            s["invaders"][seat] += take
+            self._ev("invaders", seat, n=take, paid=2 * k)
+        else:
+            self._move_marriage(seat, base + k, paid=2 * k)
+
+    def _move_marriage(self, seat: int, steps: int, paid: int = 0) -> None:
+        """B-22 marriage: move up, then a disc ending on an occupied space drops to the first free
+        space below (space 1 holds any number)."""
+        s = self.s
+        track = s["track"]
+        start = track[seat]
+        dest = min(TOP, start + steps)
+        others = {track[q] for q in range(s["n"]) if q != seat}
+        end = dest
+        while end > 1 and end in others:
+            end -= 1
+        track[seat] = end
+        self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
+
+    def _r_expand(self, seat: int, p: dict[str, Any], x: int) -> None:
+        s = self.s
+        if x < 0:
+            self._ev("expand_declined", seat)
+            return
+        s["coins"][seat] -= 5
+        s["owner"][x] = seat
+        self._ev("expand", seat, town=TOWN_NAMES[x], paid=5)
+
+    def _r_free(self, seat: int, p: dict[str, Any], x: int) -> None:
+        s = self.s
+        s["viking"][x] = False
+        self._ev("freed", seat, town=TOWN_NAMES[x], owner=s["owner"][x])
+
+    def _r_town(self, seat: int, p: dict[str, Any], x: int) -> None:
+        self.s["owner"][x] = seat
+        self._ev("placed", seat, town=TOWN_NAMES[x], why=p.get("why"))
+
+    # ------------------------------------------------------------------ upkeep
+
+    def _t_marriage(self, t: list) -> None:  # B-25, B-26, B-27
+        s = self.s
+        c = s["marriage_revealed"]
+        s["marriage_revealed"] = None
+        track = s["track"]
+        top = max(track)
+        if top <= 1:
+            s["marriage_out"].append(c)
+            self._ev("marriage_lost", None, card=c)
+            return
+        taker = track.index(top)
+        s["marriages"][taker].append(c)
+        card = D.marriage[c]
+        self._ev("married", taker, card=c, title=card.title)
+        n = s["n"]
+        later = [["track_reset", taker], *[["bonus", (taker + k) % n] for k in range(1, n)]]
+        if card.princess:
+            self._then(*later)
+            self._ask({"kind": "princess", "seat": taker, "options": list(PRINCESS_CHOICES), "rule": "B-27"})
+        else:
+            self._then(*[["sym", taker, name, k, arg] for name, k, arg in card.reward], *later)
+
+    def _r_princess(self, seat: int, p: dict[str, Any], w: str) -> None:
+        s = self.s
+        if w == "refuse":
+            s["marriages"][seat].remove(D.princess_id)
+            s["marriage_out"].append(D.princess_id)
+            s["vp"][seat] += 4
+        else:
+            s["princess"] = [seat, w]
+        self._ev("princess", seat, choice=w)
+
+    def _t_track_reset(self, t: list) -> None:
+        self.s["track"][t[1]] = 1
+
+    def _t_bonus(self, t: list) -> None:  # B-25 bonus beside the disc's space
+        s = self.s
+        seat = t[1]
+        b = D.track[s["track"][seat]]
+        if b == "coin":
+            s["coins"][seat] += 1
+            self._ev("gain", seat, what="coin", n=1, why="marriage track")
+        elif b == "renown":
+            s["renown"][seat] += 1
+            self._ev("gain", seat, what="renown", n=1, why="marriage track")
+        elif b == "any town":
+            self._then(["sym", seat, "any town", 1, None])
+
+    def _t_battle(self, t: list) -> None:  # B-28
+        s = self.s
+        if s["battle"] == 0:
+            self._ev("repelled", None)
+            return
+        inv = s["invaders"]
+        lo, hi = min(inv), max(inv)
+        most = [q for q in range(s["n"]) if inv[q] == hi]
+        losers = [q for q in self._order_from(s["marker"]) if inv[q] == lo]
+        self._ev("raid", None, losers=losers, invaders=s["battle"])
+        self._then(*[["raid", q, most[0] if len(most) == 1 else q] for q in losers], ["battle_clear"])
+
+    def _t_raid(self, t: list) -> None:
+        victim, chooser = t[1], t[2]
+        opts = self._controlled(victim)
+        if not opts:
+            self._ev("raid_nothing", victim)
+            return
+        self._ask({"kind": "raid", "seat": chooser, "options": opts, "victim": victim, "rule": "B-28"})
+
+    def _r_raid(self, seat: int, p: dict[str, Any], x: int) -> None:
+        self.s["viking"][x] = True
+        self._ev("lost_town", p["victim"], town=TOWN_NAMES[x], chooser=seat)
+
+    def _t_battle_clear(self, t: list) -> None:
+        self.s["battle"] = 0
+
+    def _t_spoils(self, t: list) -> None:  # B-29
+        s = self.s
+        inv = s["invaders"]
+        hi = max(inv)
+        top = [q for q in range(s["n"]) if inv[q] == hi]
+        if hi > 0 and len(top) == 1:
+            q = top[0]
+            s["renown"][q] += 1
+            s["vp"][q] += s["renown"][q]
+            self._ev("spoils", q, renown=1, vp=s["renown"][q], returned=inv[q])
+            inv[q] = 0
+        hi = max(inv)
+        if hi >= 1:
+            for q in range(s["n"]):
+                if inv[q] == hi:
+                    inv[q] -= 1
+                    s["vp"][q] += 1
+                    self._ev("spoils", q, vp=1, returned=1)
+
+    def _t_church(self, t: list) -> None:  # B-30 first step
+        s = self.s
+        ch = s["church"]
+        hi = max(ch)
+        top = [q for q in range(s["n"]) if ch[q] == hi]
+        if hi > 0 and len(top) == 1:
+            q = top[0]
+            self._then(["church_top", q])
+            opts = [x for x in self._controlled(q) if not s["monastery"][x]]
+            self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
+
+    def _t_church_top(self, t: list) -> None:
+        s = self.s
+        q = t[1]
+        s["marker"] = q
+        self._ev("church_top", q, returned=s["church"][q])
+        s["church"][q] = 0
+
+    def _t_church_most(self, t: list) -> None:  # B-30 second step
+        s = self.s
+        ch = s["church"]
+        hi = max(ch)
+        if hi >= 1:
+            for q in range(s["n"]):
+                if ch[q] == hi:
+                    ch[q] -= 1
+                    s["vp"][q] += 1
+                    self._ev("church_most", q, vp=1, returned=1)
+
+    def _t_church_four(self, t: list) -> None:  # B-30 third step, clockwise from the marker
+        self._then(*[["church_four_one", q] for q in self._order_from(self.s["marker"])])
+
+    def _t_church_four_one(self, t: list) -> None:
+        s = self.s
+        q = t[1]
+        if s["church"][q] < 4:
+            return
+        opts = [x for x in self._controlled(q) if not s["monastery"][x]]
+        if not opts:
+            self._ev("no_monastery", q, reason="no town without a monastery")
+            return
+        self._then(["church_zero", q])
+        self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
+
+    def _t_church_zero(self, t: list) -> None:
+        s = self.s
+        self._ev("church_returned", t[1], returned=s["church"][t[1]])
+        s["church"][t[1]] = 0
+
+    def _r_monastery(self, seat: int, p: dict[str, Any], x: int) -> None:
+        self.s["monastery"][x] = True
+        self._ev("monastery", seat, town=TOWN_NAMES[x])
+
+    def _t_regions(self, t: list) -> None:  # B-31
+        s = self.s
+        n = s["n"]
+        support = s["princess"][0] if s["princess"] and s["princess"][1] == "support" else -1
+        counts = region_counts(s["owner"], s["viking"], s["monastery"], n, support)
+        up, cl = s["claim_up"], s["claim_owner"]
+        for r, c in enumerate(counts):
+            if not up[r]:
+                if sum(c) >= D.thresholds[r]:
+                    up[r] = True
+                    self._ev("claim_revealed", None, region=D.region_ids[r])
+                else:
+                    continue
+            top = max(c)
+            leaders = [k for k in range(n + 1) if c[k] == top]
+            if top == 0 or len(leaders) > 1:
+                continue
+            new = -1 if leaders[0] == n else leaders[0]
+            if new != cl[r]:
+                cl[r] = new
+                self._ev("claim", new if new >= 0 else None, region=D.region_ids[r], vikings=new < 0)
+
+    def _t_round_end(self, t: list) -> None:  # B-32
+        s = self.s
+        if s["marriage_stack"]:
+            self._then(["round"])
+            return
+        res = final_scoring(self.position())
+        s["final"] = {"players": res["players"], "winners": res["winners"]}
+        s["winners"] = res["winner_seats"]
+        s["phase"] = "over"
+        self._ev("game_over", None, winners=res["winner_seats"])
+
+    # ------------------------------------------------------------------ position / view
+
+    def position(self) -> Position:
+        """The public position in the notation's terms (for scoring, bug reports and tests)."""
+        s = self.s
+        n = s["n"]
+        players = []
+        for q in range(n):
+            players.append(PlayerPosition(
+                name=s["names"][q], coins=s["coins"][q], vp=s["vp"][q], renown=s["renown"][q],
+                invaders=s["invaders"][q], church=s["church"][q], track=s["track"][q],
+                marriages=len(s["marriages"][q]),
+                princess=s["princess"][1] if s["princess"] and s["princess"][0] == q else None,
+                marker=s["marker"] == q,
+                towns=[TOWN_NAMES[x] for x in range(T) if s["owner"][x] == q],
+                claims=[D.region_ids[r] for r in range(len(D.region_ids)) if s["claim_owner"][r] == q],
+            ))
+        return Position(
+            players=players,
+            monasteries={TOWN_NAMES[x] for x in range(T) if s["monastery"][x]},
+            vikings={TOWN_NAMES[x] for x in range(T) if s["viking"][x]},
+            claims_on_board={D.region_ids[r] for r in range(len(D.region_ids))
+                             if s["claim_up"][r] and s["claim_owner"][r] < 0},
+        )
+
+    def notation(self) -> str:
+        return format_position(self.position())
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        s = self.s
+        n = s["n"]
+        p = s["pending"]
+        pend = None
+        if p is not None:
+            pend = {"kind": p["kind"], "rule": p.get("rule")}
+            if p["kind"] == "keep":
+                pend["seats"] = sorted(p["seats"])
+            else:
+                pend["seat"] = p["seat"]
+            for k in ("why", "victim", "sym", "base", "card"):
+                if k in p:
+                    pend[k] = p[k]
+            if "region" in p:
+                pend["region"] = D.region_ids[p["region"]]
+        princess = s["princess"]
+        mr = s["marriage_revealed"]
+        out: dict[str, Any] = {
+            "game": self.GAME_ID,
+            "round": s["round"],
+            "rounds": s["rounds"],
+            "phase": s["phase"],
+            "acting": self.acting_seats(),
+            "start_player": s["start"],
+            "leader": s["leader"],
+            "marker": s["marker"] if s["marker"] >= 0 else None,
+            "active_town": TOWN_NAMES[s["active"]] if s["active"] >= 0 else None,
+            "battle": s["battle"],
+            "viking_cards_left": len(s["viking_deck"]),
+            "viking_cards_revealed": list(s["viking_revealed"]),
+            "marriage": {
+                "revealed": None if mr is None else {"id": mr, "title": D.marriage[mr].title,
+                                                     "reward": D.marriage[mr].reward_text},
+                "stack_left": len(s["marriage_stack"]),
+            },
+            "towns": [
+                {"name": TOWN_NAMES[x], "region": D.region_ids[TOWN_REGION[x]], "colour": COLOURS[TOWN_COLOUR[x]],
+                 "owner": s["owner"][x] if s["owner"][x] >= 0 else None, "viking": s["viking"][x],
+                 "monastery": s["monastery"][x]}
+                for x in range(T)
+            ],
+            "claims": [
+                {"region": rid, "name": D.region_names[r], "threshold": D.thresholds[r], "points": D.points[r],
+                 "face_up": s["claim_up"][r], "owner": s["claim_owner"][r] if s["claim_owner"][r] >= 0 else None}
+                for r, rid in enumerate(D.region_ids)
+            ],
+            "trick": {
+                "number": s["trick_no"] + 1,
+                "of": D.deal[n] - 1,
+                "cards": [{"seat": q, "card": v, "colour": CARD_COLOURS[CARD_COLOUR[v]]} for q, v in s["trick"]],
+                "winner": s["winner"] if s["winner"] >= 0 else None,
+            },
+            "players": [
+                {"seat": q, "name": s["names"][q], "coins": s["coins"][q], "vp": s["vp"][q],
+                 "renown": s["renown"][q], "invaders": s["invaders"][q], "church": s["church"][q],
+                 "track": s["track"][q], "marriages": list(s["marriages"][q]),
+                 "princess": princess[1] if princess and princess[0] == q else None,
+                 "hand_size": len(s["hand"][q]), "draft_size": len(s["pile"][q]),
+                 "chosen": s["choice"][q] is not None}
+                for q in range(n)
+            ],
+            "pending": pend,
+            "final": s["final"],
+        }
+        if seat is not None:
+            out["you"] = {
+                "seat": seat,
+                "hand": sorted(s["hand"][seat]),
+                "draft": sorted(s["pile"][seat]),
+                "choice": s["choice"][seat],
+                "legal": [a.text for a in self.legal_actions(seat)] if seat in self.acting_seats() else [],
+            }
+        return out
+
+
+_HANDLERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_t_")}
+_RESOLVERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_r_")}
