@@ -1,0 +1,145 @@
+"""Per-game knowledge the host needs, behind one small adapter protocol, and their registry.
+
+The host service (``bot.service``) knows nothing about any particular game: everything
+game-specific goes through a :class:`GameAdapter`:
+
+=================================  ===========================================================
+``game_cls``                       the ``engine.core.Game`` subclass (``GAME_ID``, seat limits)
+``title``                          the game's name for people ("Vikings")
+``verbs``                          command word → action verb, for the text dispatcher
+                                   (e.g. ``{"buy": "buy", "start-tile": "start"}``)
+``parse_options(words)``           option words → the engine's options dict; raises
+                                   :class:`OptionError` with a translated message
+``describe_options(options)``      one line for people ("basic game", "auction, specials")
+``narrate(game, events)``          the engine's events → short sentences (already translated)
+``prompt(game, seat)``             what that seat must decide now, without the mention
+                                   ("buy a combo"); the transport adds "@alice: "
+``text(game, seat=None)``          the table as text (the offline table prints it)
+``render(game, seat=None)``        PNG bytes of the table, or ``None`` (no image). Called in a
+                                   worker thread; must not keep references to ``game``
+``notation(game)``                 the game's notation for ``export`` (or ``None``)
+``rules(topic)``                   lines of rules summary (``topic=None``) or one rule
+                                   ("V-14"); raises ``KeyError`` for an unknown topic
+=================================  ===========================================================
+
+:class:`BaseAdapter` gives every method a plain default, so an adapter overrides what it has.
+:class:`GameRegistry` maps game ids to adapters; the first registered game is the default one
+a new table gets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from bot.i18n import _
+from engine.core import Event, Game
+
+
+class OptionError(ValueError):
+    """Option words a game does not understand; ``str(error)`` is the translated message."""
+
+
+@runtime_checkable
+class GameAdapter(Protocol):
+    game_cls: type[Game]
+    title: str
+    verbs: Mapping[str, str]
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]: ...
+
+    def describe_options(self, options: Mapping[str, Any]) -> str: ...
+
+    def narrate(self, game: Game, events: Sequence[Event]) -> list[str]: ...
+
+    def prompt(self, game: Game, seat: int) -> str: ...
+
+    def text(self, game: Game, seat: int | None = None) -> str: ...
+
+    def render(self, game: Game, *, seat: int | None = None) -> bytes | None: ...
+
+    def notation(self, game: Game) -> str | None: ...
+
+    def rules(self, topic: str | None) -> list[str]: ...
+
+
+class BaseAdapter:
+    """Plain defaults for every :class:`GameAdapter` member except ``game_cls`` and ``title``."""
+
+    game_cls: ClassVar[type[Game]]
+    title: ClassVar[str]
+    verbs: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def game_id(self) -> str:
+        return self.game_cls.GAME_ID
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
+        if words:
+            raise OptionError(_("{game} has no options.", game=self.title))
+        return {}
+
+    def describe_options(self, options: Mapping[str, Any]) -> str:
+        if not options:
+            return _("basic game")
+        return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items()))
+
+    def narrate(self, game: Game, events: Sequence[Event]) -> list[str]:
+        lines = []
+        for e in events:
+            who = game.names[e.seat] if e.seat is not None else ""
+            lines.append(f"{who} {e.kind}".strip())
+        return lines
+
+    def prompt(self, game: Game, seat: int) -> str:
+        choices = [str(a) for a in game.legal_actions(seat)[:5]]
+        return _("your move ({choices})", choices=", ".join(choices)) if choices else _("your move")
+
+    def text(self, game: Game, seat: int | None = None) -> str:
+        return json.dumps(game.view(seat), sort_keys=True)
+
+    def render(self, game: Game, *, seat: int | None = None) -> bytes | None:
+        return None
+
+    def notation(self, game: Game) -> str | None:
+        return None
+
+    def rules(self, topic: str | None) -> list[str]:
+        if topic is None:
+            return []
+        raise KeyError(topic)
+
+
+class GameRegistry:
+    """Game id → adapter. ``default`` is the first registered game id (or ``None``)."""
+
+    def __init__(self, adapters: Sequence[GameAdapter] = ()) -> None:
+        self._adapters: dict[str, GameAdapter] = {}
+        for adapter in adapters:
+            self.register(adapter)
+
+    def register(self, adapter: GameAdapter) -> None:
+        game_id = adapter.game_cls.GAME_ID
+        if game_id in self._adapters:
+            raise ValueError(f"game {game_id!r} is registered twice")
+        self._adapters[game_id] = adapter
+
+    def get(self, game_id: str) -> GameAdapter | None:
+        return self._adapters.get(game_id)
+
+    def __getitem__(self, game_id: str) -> GameAdapter:
+        return self._adapters[game_id]
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._adapters
+
+    def __iter__(self) -> Iterator[GameAdapter]:
+        return iter(self._adapters.values())
+
+    def ids(self) -> list[str]:
+        return list(self._adapters)
+
+    @property
+    def default(self) -> str | None:
+        return next(iter(self._adapters), None)

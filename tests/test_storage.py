@@ -1,0 +1,310 @@
+"""Storage: migrations, WAL, atomic action commits, the append-only log, timers, history, replay."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.storage import (
+    MIGRATIONS,
+    NewTimer,
+    Seat,
+    StaleVersionError,
+    Storage,
+    StorageError,
+    rebuild,
+)
+from engine.core import Rng
+from tests.toygame import ToyGame
+
+SEATS = [Seat("u1", "alice"), Seat("u2", "bob")]
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Storage.open(tmp_path / "t.db")
+    yield s
+    await s.close()
+
+
+async def started(store: Storage, channel: str = "c1", seed: int = 5, now: float = 100.0):
+    rec = await store.create_lobby(channel=channel, game="toy", creator="u1", seats=SEATS, now=now, guild="g")
+    game = ToyGame.new([s.name for s in SEATS], seed=seed)
+    await store.start_match(rec.id, game="toy", options={}, seed=seed, start_seat=None, seats=SEATS,
+                            snapshot=game.to_json(), now=now)
+    return rec.id, game
+
+
+async def play(store: Storage, match_id: int, game: ToyGame, steps: int, now: float = 200.0) -> None:
+    version = (await store.get_match(match_id)).version
+    for _ in range(steps):
+        seat = game.acting_seats()[0]
+        action = game.legal_actions(seat)[0]
+        game.apply(seat, action)
+        version = await store.commit_action(
+            match_id, expected_version=version, seat=seat, action=str(action), snapshot=game.to_json(),
+            status="finished" if game.is_over else "active", now=now,
+        )
+
+
+# ----------------------------------------------------------------------------- schema
+
+
+async def test_new_database_is_migrated_and_in_wal_mode(tmp_path):
+    async with await Storage.open(tmp_path / "a.db") as store:
+        assert await store.schema_version() == len(MIGRATIONS)
+        assert await store.journal_mode() == "wal"
+
+
+async def test_reopening_keeps_data_and_does_not_reapply_migrations(tmp_path):
+    path = tmp_path / "a.db"
+    async with await Storage.open(path) as store:
+        mid, _ = await started(store)
+    async with await Storage.open(path) as store:
+        assert await store.schema_version() == len(MIGRATIONS)
+        assert (await store.get_match(mid)).status == "active"
+
+
+async def test_a_new_migration_step_is_applied_once_on_reopen(tmp_path):
+    path = tmp_path / "a.db"
+    async with await Storage.open(path) as store:
+        mid, _ = await started(store)
+    extra = [*MIGRATIONS, ("ALTER TABLE matches ADD COLUMN note TEXT",)]
+    async with await Storage.open(path, migrations=extra) as store:
+        assert await store.schema_version() == len(MIGRATIONS) + 1
+        assert (await store.get_match(mid)).status == "active"
+    async with await Storage.open(path, migrations=extra) as store:  # no "duplicate column" error
+        assert await store.schema_version() == len(extra)
+
+
+async def test_a_failing_migration_step_changes_nothing(tmp_path):
+    path = tmp_path / "a.db"
+    async with await Storage.open(path):
+        pass
+    broken = [*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL")]
+    with pytest.raises(sqlite3.OperationalError):
+        await Storage.open(path, migrations=broken)
+    async with await Storage.open(path) as store:
+        assert await store.schema_version() == len(MIGRATIONS)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
+
+
+async def test_a_database_from_a_newer_meadhall_is_refused(tmp_path):
+    path = tmp_path / "a.db"
+    async with await Storage.open(path):
+        pass
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StorageError, match="newer"):
+        await Storage.open(path)
+
+
+async def test_bad_synchronous_setting_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="synchronous"):
+        await Storage.open(tmp_path / "a.db", synchronous="SOMETIMES")
+
+
+# ----------------------------------------------------------------------------- matches
+
+
+async def test_lobby_then_start_then_actions(store):
+    rec = await store.create_lobby(channel="c1", game="toy", creator="u1", seats=SEATS[:1], now=1.0, guild="g")
+    assert (rec.status, rec.version, rec.seats, rec.snapshot) == ("lobby", 0, SEATS[:1], None)
+    await store.update_lobby(rec.id, seats=SEATS, creator="u1", game="toy", now=2.0)
+    assert (await store.open_match("c1")).seats == SEATS
+    game = ToyGame.new(["alice", "bob"], seed=3)
+    await store.start_match(rec.id, game="toy", options={"max": 3}, seed=3, start_seat=None, seats=SEATS,
+                            snapshot=game.to_json(), now=3.0)
+    await play(store, rec.id, game, 2, now=4.0)
+    got = await store.get_match(rec.id)
+    assert (got.status, got.version, got.options, got.seed, got.start_seat) == ("active", 2, {"max": 3}, 3, None)
+    assert got.snapshot == game.to_json()
+    assert (got.created, got.updated) == (1.0, 4.0)
+    assert [(a.seq, a.at) for a in await store.actions(rec.id)] == [(1, 4.0), (2, 4.0)]
+
+
+async def test_only_one_open_match_per_channel(store):
+    await store.create_lobby(channel="c1", game="toy", creator="u1", seats=SEATS, now=1.0)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.create_lobby(channel="c1", game="toy", creator="u2", seats=SEATS, now=1.0)
+    # the failed insert left the connection usable
+    assert (await store.open_match("c1")).creator == "u1"
+
+
+async def test_commit_with_a_stale_version_writes_nothing(store):
+    mid, game = await started(store)
+    await play(store, mid, game, 1)
+    seat = game.acting_seats()[0]
+    with pytest.raises(StaleVersionError) as err:
+        await store.commit_action(mid, expected_version=0, seat=seat, action="take 1", snapshot={}, status="active",
+                                  now=9.0)
+    assert (err.value.expected, err.value.found) == (0, 1)
+    got = await store.get_match(mid)
+    assert got.version == 1 and got.snapshot == game.to_json()
+    assert len(await store.actions(mid)) == 1
+
+
+async def test_commit_is_one_transaction(store, tmp_path):
+    """If the log row cannot be written, the snapshot and version stay as they were."""
+    mid, game = await started(store)
+    with sqlite3.connect(tmp_path / "t.db") as raw:
+        raw.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    seat = game.acting_seats()[0]
+    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+        await store.commit_action(mid, expected_version=0, seat=seat, action="take 1", snapshot={"x": 1},
+                                  status="active", now=9.0)
+    got = await store.get_match(mid)
+    assert (got.version, got.snapshot) == (0, game.to_json())
+
+
+async def test_commit_refuses_a_status_other_than_active_or_finished(store):
+    mid, _ = await started(store)
+    with pytest.raises(ValueError, match="active or finished"):
+        await store.commit_action(mid, expected_version=0, seat=0, action="take 1", snapshot={}, status="lobby",
+                                  now=1.0)
+
+
+async def test_commit_on_a_closed_match_is_stale(store):
+    mid, game = await started(store)
+    await store.close_match(mid, "abandoned", now=5.0)
+    with pytest.raises(StaleVersionError):
+        await store.commit_action(mid, expected_version=0, seat=0, action="take 1", snapshot={}, status="active",
+                                  now=6.0)
+    with pytest.raises(StorageError, match="not open"):
+        await store.close_match(mid, "abandoned", now=7.0)
+    with pytest.raises(ValueError):
+        await store.close_match(mid, "active", now=7.0)
+
+
+async def test_lobby_updates_refused_once_started(store):
+    mid, _ = await started(store)
+    with pytest.raises(StorageError, match="not a lobby"):
+        await store.update_lobby(mid, seats=SEATS, creator="u1", game="toy", now=1.0)
+    with pytest.raises(StorageError, match="not a lobby"):
+        await store.start_match(mid, game="toy", options={}, seed=1, start_seat=None, seats=SEATS, snapshot={},
+                                now=1.0)
+
+
+async def test_the_action_log_is_append_only(store, tmp_path):
+    mid, game = await started(store)
+    await play(store, mid, game, 1)
+    with sqlite3.connect(tmp_path / "t.db") as raw:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute("UPDATE actions SET action = 'take 3'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute("DELETE FROM actions")
+
+
+async def test_unfinished_and_history(store):
+    a, game_a = await started(store, "c1")
+    b, _ = await started(store, "c2")
+    lobby = await store.create_lobby(channel="c3", game="toy", creator="u1", seats=SEATS, now=1.0, guild="h")
+    while not game_a.is_over:
+        await play(store, a, game_a, 1)
+    await store.close_match(b, "abandoned", now=9.0)
+    assert [m.id for m in await store.unfinished_matches()] == [lobby.id]
+    assert [m.id for m in await store.history()] == [b, a]  # newest first
+    assert [m.status for m in await store.history(channel="c1")] == ["finished"]
+    assert [m.id for m in await store.history(guild="g", limit=1)] == [b]
+    assert await store.history(guild="h") == []
+    assert (await store.last_match("c1")).status == "finished"
+    assert await store.open_match("c1") is None
+    assert await store.last_match("nowhere") is None and await store.get_match(999) is None
+
+
+async def test_votes_are_stored(store):
+    mid, _ = await started(store)
+    await store.set_votes(mid, ["u2"], now=5.0)
+    assert (await store.get_match(mid)).votes == ["u2"]
+
+
+# ----------------------------------------------------------------------------- timers
+
+
+async def test_timers_are_taken_when_due_and_only_then(store):
+    mid, _ = await started(store)
+    await store.add_timers(mid, [NewTimer("reminder", 50.0, {"seat": 0}), NewTimer("reminder", 10.0, {"seat": 1}),
+                                 NewTimer("other", 5.0)])
+    assert await store.next_timer_due() == 5.0
+    assert await store.take_due_timers(9.0, kind="reminder") == []
+    taken = await store.take_due_timers(10.0, kind="reminder")
+    assert [(t.due, t.payload) for t in taken] == [(10.0, {"seat": 1})]
+    assert [t.kind for t in await store.timers(mid)] == ["other", "reminder"]
+    assert [t.kind for t in await store.take_due_timers(100.0)] == ["other", "reminder"]
+    assert await store.timers() == [] and await store.next_timer_due() is None
+
+
+async def test_commit_replaces_timers_and_finishing_drops_them(store):
+    mid, game = await started(store)
+    await store.add_timers(mid, [NewTimer("reminder", 50.0, {"seat": 0})])
+    seat = game.acting_seats()[0]
+    game.apply(seat, "take 1")
+    await store.commit_action(mid, expected_version=0, seat=seat, action="take 1", snapshot=game.to_json(),
+                              status="active", now=60.0, timers=[NewTimer("reminder", 120.0, {"seat": 1})])
+    assert [(t.due, t.payload) for t in await store.timers(mid)] == [(120.0, {"seat": 1})]
+    seat = game.acting_seats()[0]
+    game.apply(seat, "take 1")
+    await store.commit_action(mid, expected_version=1, seat=seat, action="take 1", snapshot=game.to_json(),
+                              status="active", now=61.0)  # timers=None keeps them
+    assert len(await store.timers(mid)) == 1
+    while not game.is_over:
+        await play(store, mid, game, 1)
+    assert await store.timers(mid) == []
+
+
+async def test_closing_a_match_drops_its_timers(store):
+    mid, _ = await started(store)
+    other, _ = await started(store, "c2")
+    await store.add_timers(mid, [NewTimer("reminder", 50.0)])
+    await store.add_timers(other, [NewTimer("reminder", 50.0)])
+    await store.close_match(mid, "abandoned", now=5.0)
+    assert [t.match for t in await store.timers()] == [other]
+
+
+async def test_timers_survive_reopening(tmp_path):
+    path = tmp_path / "a.db"
+    async with await Storage.open(path) as store:
+        mid, _ = await started(store)
+        await store.add_timers(mid, [NewTimer("reminder", 50.0, {"seat": 1, "user": "u2"})])
+    async with await Storage.open(path) as store:
+        assert [(t.match, t.payload) for t in await store.take_due_timers(60.0)] == [(mid, {"seat": 1, "user": "u2"})]
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+async def test_replaying_the_log_equals_the_snapshot(store, seed):
+    mid, game = await started(store, seed=seed)
+    chooser = Rng(seed + 1000)
+    version = 0
+    while not game.is_over:
+        seat = game.acting_seats()[0]
+        if chooser.randbelow(4) == 0:
+            other = chooser.randbelow(2)  # a free action from any seat
+            game.apply(other, "taunt")
+            act, seat = "taunt", other
+        else:
+            act = str(chooser.choice(game.legal_actions(seat)))
+            game.apply(seat, act)
+        version = await store.commit_action(mid, expected_version=version, seat=seat, action=act,
+                                            snapshot=game.to_json(), status="finished" if game.is_over else "active",
+                                            now=1.0)
+        if version == 3:  # mid-game too
+            rec = await store.get_match(mid)
+            assert rebuild(ToyGame, rec, await store.actions(mid)).to_json() == rec.snapshot
+    rec = await store.get_match(mid)
+    rebuilt = rebuild(ToyGame, rec, await store.actions(mid))
+    assert rebuilt.to_json() == rec.snapshot == game.to_json()
+    assert rebuilt.is_over and rebuilt.winners() == game.winners()
+
+
+async def test_replay_detects_a_gap_in_the_log(store):
+    mid, game = await started(store)
+    await play(store, mid, game, 3)
+    rec = await store.get_match(mid)
+    actions = await store.actions(mid)
+    with pytest.raises(StorageError, match="gap"):
+        rebuild(ToyGame, rec, [actions[0], actions[2]])
