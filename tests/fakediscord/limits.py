@@ -1,0 +1,152 @@
+"""Discord's documented limits, checked the way Discord checks them before accepting a payload.
+
+Each function returns a list of human-readable problems (empty: Discord would accept it). The
+fake answers a payload with problems with ``400 Invalid Form Body`` (code 50035), as Discord does.
+They are also usable directly, e.g. to validate a command tree's JSON in a test.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Discord: ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ and lowercase where a lowercase form exists.
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+MAX_COMMANDS = 100
+MAX_OPTIONS = 25
+MAX_CHOICES = 25
+MAX_DESCRIPTION = 100
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_ROWS = 5
+MAX_ROW_ITEMS = 5
+MAX_SELECT_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+
+
+def _check_name(where: str, name: Any, problems: list[str]) -> None:
+    if not isinstance(name, str) or not _NAME.match(name):
+        problems.append(f"{where}: name {name!r} must be 1-32 letters, digits, '-' or '_'")
+    elif name != name.lower():
+        problems.append(f"{where}: name {name!r} must be lowercase")
+
+
+def _check_description(where: str, desc: Any, problems: list[str]) -> None:
+    if not isinstance(desc, str) or not 1 <= len(desc) <= MAX_DESCRIPTION:
+        problems.append(f"{where}: description must be 1-{MAX_DESCRIPTION} characters, got {desc!r}")
+
+
+def _check_options(where: str, options: list[dict[str, Any]], problems: list[str]) -> None:
+    if len(options) > MAX_OPTIONS:
+        problems.append(f"{where}: {len(options)} options, at most {MAX_OPTIONS}")
+    names = [o.get("name") for o in options]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: option names repeat: {names}")
+    optional_seen = False
+    for opt in options:
+        here = f"{where} {opt.get('name')}"
+        _check_name(here, opt.get("name"), problems)
+        _check_description(here, opt.get("description"), problems)
+        if opt.get("type") in (1, 2):
+            _check_options(here, opt.get("options") or [], problems)
+            continue
+        if opt.get("required"):
+            if optional_seen:
+                problems.append(f"{here}: required options must come before optional ones")
+        else:
+            optional_seen = True
+        choices = opt.get("choices") or []
+        if len(choices) > MAX_CHOICES:
+            problems.append(f"{here}: {len(choices)} choices, at most {MAX_CHOICES}")
+        if choices and opt.get("autocomplete"):
+            problems.append(f"{here}: autocomplete and choices cannot be combined")
+        problems.extend(f"{here}: {p}" for c in choices for p in check_choice(c))
+
+
+def check_choice(choice: dict[str, Any]) -> list[str]:
+    problems = []
+    name = choice.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 100:
+        problems.append(f"choice name must be 1-100 characters, got {name!r}")
+    value = choice.get("value")
+    if isinstance(value, str) and len(value) > 100:
+        problems.append(f"choice value must be at most 100 characters, got {len(value)}")
+    return problems
+
+
+def check_commands(commands: Any) -> list[str]:
+    """Problems with a bulk-overwrite payload (a list of application commands)."""
+    if not isinstance(commands, list):
+        return [f"expected a list of commands, got {type(commands).__name__}"]
+    problems: list[str] = []
+    if len(commands) > MAX_COMMANDS:
+        problems.append(f"{len(commands)} commands, at most {MAX_COMMANDS}")
+    seen: set[tuple[int, str]] = set()
+    for cmd in commands:
+        ctype = cmd.get("type", 1)
+        name = cmd.get("name")
+        key = (ctype, name)
+        if key in seen:
+            problems.append(f"command {name!r} is defined twice")
+        seen.add(key)
+        if ctype == 1:
+            _check_name(f"/{name}", name, problems)
+            _check_description(f"/{name}", cmd.get("description"), problems)
+            _check_options(f"/{name}", cmd.get("options") or [], problems)
+        elif not isinstance(name, str) or not 1 <= len(name) <= 32:
+            problems.append(f"context menu {name!r}: name must be 1-32 characters")
+    return problems
+
+
+def check_autocomplete(data: dict[str, Any]) -> list[str]:
+    choices = data.get("choices")
+    if not isinstance(choices, list):
+        return ["autocomplete response needs a list of choices"]
+    problems = [f"choice {i}: {p}" for i, c in enumerate(choices) for p in check_choice(c)]
+    if len(choices) > MAX_CHOICES:
+        problems.append(f"{len(choices)} choices, at most {MAX_CHOICES}")
+    return problems
+
+
+def check_message(data: dict[str, Any]) -> list[str]:
+    """Problems with a message body (channel message, interaction response, follow-up, edit)."""
+    problems: list[str] = []
+    content = data.get("content")
+    if isinstance(content, str) and len(content) > MAX_CONTENT:
+        problems.append(f"content is {len(content)} characters, at most {MAX_CONTENT}")
+    embeds = data.get("embeds") or []
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(f"{len(embeds)} embeds, at most {MAX_EMBEDS}")
+    components = data.get("components") or []
+    v2 = bool(int(data.get("flags") or 0) & (1 << 15))
+    if not v2 and len(components) > MAX_ROWS:
+        problems.append(f"{len(components)} action rows, at most {MAX_ROWS}")
+    ids: list[str] = []
+    for row in components:
+        if not v2 and row.get("type") != 1:
+            problems.append(f"top-level component of type {row.get('type')} must be an action row (1)")
+            continue
+        items = row.get("components") or []
+        if row.get("type") == 1 and len(items) > MAX_ROW_ITEMS:
+            problems.append(f"an action row holds {len(items)} components, at most {MAX_ROW_ITEMS}")
+        for item in items:
+            cid = item.get("custom_id")
+            if cid is not None:
+                ids.append(cid)
+                if not 1 <= len(cid) <= MAX_CUSTOM_ID:
+                    problems.append(f"custom_id {cid!r} must be 1-{MAX_CUSTOM_ID} characters")
+            label = item.get("label")
+            if isinstance(label, str) and len(label) > MAX_LABEL:
+                problems.append(f"label {label!r} is longer than {MAX_LABEL}")
+            opts = item.get("options")
+            if item.get("type") == 3:
+                if not opts or len(opts) > MAX_SELECT_OPTIONS:
+                    problems.append(f"select {cid!r} needs 1-{MAX_SELECT_OPTIONS} options, has {len(opts or [])}")
+                values = [o.get("value") for o in opts or []]
+                if len(set(values)) != len(values):
+                    problems.append(f"select {cid!r} has repeated option values")
+    if len(set(ids)) != len(ids):
+        problems.append(f"custom_ids repeat within one message: {ids}")
+    return problems

@@ -1,0 +1,1289 @@
+"""The fake Discord: an aiohttp server on 127.0.0.1 speaking the gateway and the REST API.
+
+See the package docstring for how tests use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import WSMsgType, web
+
+from . import limits
+from .models import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    EVERYONE_PERMISSIONS,
+    LOADING,
+    Attachment,
+    FakeChannel,
+    FakeUser,
+    InteractionResult,
+    Message,
+    RecordedRequest,
+    iso_now,
+    snowflake,
+)
+
+log = logging.getLogger("fakediscord")
+
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+# Names of the tasks discord.py creates to run an interaction's handler. While any of these is
+# running, the bot is still answering.
+_HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
+    "discord.py: on_interaction",
+)
+
+_OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel", 8: "role", 10: "number"}
+
+
+class FakeDiscordError(AssertionError):
+    """The bot did something real Discord would not accept or that leaves a user hanging."""
+
+
+class InteractionNotAnswered(FakeDiscordError):
+    """No response, a late response (> 3 s), or a deferred response never completed."""
+
+
+class _HTTPError(Exception):
+    def __init__(self, status: int, code: int, message: str, errors: Any = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            out["errors"] = self.errors
+        return out
+
+
+def _invalid(problems: list[str]) -> _HTTPError:
+    return _HTTPError(400, 50035, "Invalid Form Body", {"_errors": [{"message": p} for p in problems]})
+
+
+@dataclass
+class _Injected:
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    retry_after: float | None
+    times: int
+
+
+class _Session:
+    def __init__(self, ws: web.WebSocketResponse):
+        self.ws = ws
+        self.id = secrets.token_hex(16)
+        self.seq = 0
+        self.intents = 0
+        self.identified = False
+        self.received: list[dict[str, Any]] = []
+
+
+class FakeDiscord:
+    """A loopback Discord for one test. Use as ``async with FakeDiscord() as fd:``."""
+
+    _active: FakeDiscord | None = None
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token.for-tests.only",
+        users: Iterable[str] = ("alice", "bob", "carol", "dave"),
+        admin: str = "erik",
+        channels: Iterable[str] = ("general", "tavern"),
+        guild_name: str = "Fake Guild",
+        heartbeat_interval: float = 5.0,
+        lifetime: float = 120.0,
+        callback_deadline: float = 3.0,
+        settle: float = 0.05,
+        attachment_size_limit: int = 10 * 1024 * 1024,
+    ):
+        self.token = token
+        self.heartbeat_interval = heartbeat_interval
+        self.lifetime = lifetime
+        self.callback_deadline = callback_deadline
+        self.settle = settle
+        self.attachment_size_limit = attachment_size_limit
+
+        self.bot_user = FakeUser(snowflake(), "meadhall-test", bot=True)
+        self.application_id = self.bot_user.id
+        self.guild_id = snowflake()
+        self.guild_name = guild_name
+        self.admin_role_id = snowflake()
+        self.owner = FakeUser(snowflake(), admin, admin=True)
+        self.users: dict[str, FakeUser] = {name: FakeUser(snowflake(), name) for name in users}
+        self.users[admin] = self.owner
+        self.channels: dict[str, FakeChannel] = {
+            name: FakeChannel(snowflake(), name, self.guild_id, position=i) for i, name in enumerate(channels)
+        }
+
+        self.requests: list[RecordedRequest] = []
+        self.unhandled: list[RecordedRequest] = []
+        self.sync_log: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.interactions: list[InteractionResult] = []
+        self.identify_payloads: list[dict[str, Any]] = []
+        self.presence_updates: list[dict[str, Any]] = []
+        self._messages: dict[int, Message] = {}
+        self._by_token: dict[str, InteractionResult] = {}
+        self._injected: list[_Injected] = []
+        self._sessions: list[_Session] = []
+        self._current: _Session | None = None
+        self._bots: list[tuple[discord.Client, asyncio.Task[None]]] = []
+        self._runner: web.AppRunner | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        if FakeDiscord._active is not None:
+            raise RuntimeError("another FakeDiscord is running; discord.py's endpoints are process-wide")
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{channel}/{id}/{filename}", self._serve_attachment)
+        app.router.add_route("*", "/api/{version}/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        FakeDiscord._active = self
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"{self.url}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        self._watchdog = asyncio.create_task(self._expire(), name="fakediscord-watchdog")
+
+    async def _expire(self) -> None:
+        await asyncio.sleep(self.lifetime)
+        log.warning("FakeDiscord lifetime of %.0f s is over: shutting down", self.lifetime)
+        await self.close(from_watchdog=True)
+
+    async def close(self, *, from_watchdog: bool = False) -> None:
+        for bot, _task in list(self._bots):
+            await self.stop_bot(bot)
+        for session in list(self._sessions):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(session.ws.close(code=1000), 1.0)
+        if self._runner is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._runner.cleanup(), 3.0)
+            self._runner = None
+        if self._saved is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+        if FakeDiscord._active is self:
+            FakeDiscord._active = None
+        if self._watchdog is not None and not from_watchdog:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+        self._watchdog = None
+
+    async def start_bot(
+        self, bot: discord.Client, *, timeout: float = 10.0, guild_ready_timeout: float | None = 0.05
+    ) -> None:
+        """Log ``bot`` in against the fake and wait until it is ready (READY + guild received).
+
+        ``guild_ready_timeout`` replaces the bot's wait for further guilds (2 s by default in
+        discord.py) so that start-up is quick; None keeps the bot's own setting.
+        """
+        if guild_ready_timeout is not None:
+            bot._connection.guild_ready_timeout = guild_ready_timeout
+        task = asyncio.create_task(bot.start(self.token), name="fakediscord-bot")
+        self._bots.append((bot, task))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not bot.is_ready():
+            if task.done():
+                self._bots.remove((bot, task))
+                exc = task.exception()
+                raise FakeDiscordError(f"the bot stopped before it was ready: {exc!r}") from exc
+            if loop.time() > deadline:
+                await self.stop_bot(bot)
+                raise TimeoutError(f"the bot was not ready within {timeout} s")
+            await asyncio.sleep(0.01)
+
+    async def stop_bot(self, bot: discord.Client, *, timeout: float = 5.0) -> None:
+        """Close ``bot`` (as a shutdown or crash of the process would) and wait for it to stop."""
+        for entry in list(self._bots):
+            if entry[0] is bot:
+                self._bots.remove(entry)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(bot.close(), timeout)
+                task = entry[1]
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(task, timeout)
+
+    @property
+    def bot(self) -> discord.Client | None:
+        return self._bots[-1][0] if self._bots else None
+
+    # ------------------------------------------------------------------ the world
+    @property
+    def channel(self) -> FakeChannel:
+        """The first (default) text channel."""
+        return next(iter(self.channels.values()))
+
+    def user(self, who: str | int | FakeUser) -> FakeUser:
+        if isinstance(who, FakeUser):
+            return who
+        if isinstance(who, int):
+            for u in self.all_users():
+                if u.id == who:
+                    return u
+        elif who in self.users:
+            return self.users[who]
+        raise LookupError(f"no such fake user {who!r}; known: {sorted(self.users)}")
+
+    def _channel(self, where: str | int | FakeChannel | None) -> FakeChannel:
+        if where is None:
+            return self.channel
+        if isinstance(where, FakeChannel):
+            return where
+        for ch in self.channels.values():
+            if where in (ch.id, ch.name):
+                return ch
+        raise LookupError(f"no such fake channel {where!r}; known: {sorted(self.channels)}")
+
+    def all_users(self) -> list[FakeUser]:
+        return [self.bot_user, *self.users.values()]
+
+    def _users_by_id(self) -> dict[int, FakeUser]:
+        return {u.id: u for u in self.all_users()}
+
+    def permissions(self, user: FakeUser) -> int:
+        return ALL_PERMISSIONS if user.admin else EVERYONE_PERMISSIONS
+
+    def _member(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "user": user.payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": [str(self.admin_role_id)] if user.admin else [],
+            "joined_at": iso_now(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+        }
+        if with_permissions:
+            out["permissions"] = str(self.permissions(user))
+        return out
+
+    def _guild_payload(self, intents: int) -> dict[str, Any]:
+        members = self.all_users() if intents & INTENT_GUILD_MEMBERS else [self.bot_user]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "application_id": None,
+            "max_members": 500000,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [
+                {"id": str(self.guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
+                 "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                {"id": str(self.admin_role_id), "name": "Admin", "permissions": str(ADMINISTRATOR),
+                 "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+            ],
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.all_users()),
+            "members": [self._member(u) for u in members],
+            "channels": [ch.payload() for ch in self.channels.values()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ------------------------------------------------------------------ gateway
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=16 * 1024 * 1024)
+        await ws.prepare(request)
+        session = _Session(ws)
+        self._sessions.append(session)
+        try:
+            await self._send(session, {"op": 10, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}})
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                await self._on_op(session, json.loads(msg.data))
+        finally:
+            self._sessions.remove(session)
+            if self._current is session:
+                self._current = None
+        return ws
+
+    async def _send(self, session: _Session, payload: dict[str, Any]) -> None:
+        await session.ws.send_str(json.dumps(payload))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
+        """Send a gateway DISPATCH event to the connected bot; returns its sequence number."""
+        session = self._current
+        if session is None:
+            raise FakeDiscordError("no bot is connected to the fake gateway")
+        session.seq += 1
+        await self._send(session, {"op": 0, "t": event, "s": session.seq, "d": data})
+        return session.seq
+
+    async def _on_op(self, session: _Session, msg: dict[str, Any]) -> None:
+        op, d = msg.get("op"), msg.get("d")
+        session.received.append(msg)
+        if op == 1:  # heartbeat
+            await self._send(session, {"op": 11})
+        elif op == 2:  # identify
+            self.identify_payloads.append(d)
+            if d.get("token") != self.token:
+                await session.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            session.intents = int(d.get("intents") or 0)
+            session.identified = True
+            self._current = session
+            await self.dispatch("READY", {
+                "v": 10,
+                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": session.id,
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+            })
+            await self.dispatch("GUILD_CREATE", self._guild_payload(session.intents))
+        elif op == 6:  # resume: nothing was missed in a test, so just confirm
+            if d.get("token") != self.token:
+                await self._send(session, {"op": 9, "d": False})
+                return
+            session.identified = True
+            session.seq = int(d.get("seq") or 0)
+            self._current = session
+            await self.dispatch("RESUMED", {})
+        elif op == 3:
+            self.presence_updates.append(d)
+        elif op == 8:  # request guild members
+            wanted = {int(u) for u in (d.get("user_ids") or [])}
+            query = (d.get("query") or "").lower()
+            members = [
+                self._member(u) for u in self.all_users()
+                if (not wanted or u.id in wanted) and u.username.lower().startswith(query)
+            ]
+            chunk = {"guild_id": str(self.guild_id), "members": members, "chunk_index": 0, "chunk_count": 1}
+            if d.get("nonce"):
+                chunk["nonce"] = d["nonce"]
+            await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    @property
+    def intents(self) -> int:
+        return self._current.intents if self._current else 0
+
+    async def _announce(self, event: str, msg: Message) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE for public messages, when the bot asked for them."""
+        if self._current is None or msg.ephemeral or not self.intents & INTENT_GUILD_MESSAGES:
+            return
+        if event == "MESSAGE_DELETE":
+            data = {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)}
+        else:
+            data = msg.payload(self._users_by_id())
+            if msg.author is not self.bot_user:
+                data["member"] = {k: v for k, v in self._member(msg.author).items() if k != "user"}
+                no_content = not self.intents & INTENT_MESSAGE_CONTENT
+                if no_content and self.bot_user.id not in msg.mentions:
+                    data.update(content="", embeds=[], attachments=[], components=[])
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.dispatch(event, data)
+
+    # ------------------------------------------------------------------ REST plumbing
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        *,
+        code: int = 0,
+        message: str = "",
+        retry_after: float | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` requests matching ``method`` and the ``path`` regex with an error.
+
+        With ``status=429`` the answer is a rate limit (with the ``Via`` header and
+        ``retry_after`` body discord.py needs to wait and retry).
+        """
+        self._injected.append(
+            _Injected(method.upper(), re.compile(path), status, code, message or f"{status}", retry_after, times)
+        )
+
+    def rate_limit_next(self, method: str, path: str, *, retry_after: float = 0.05, times: int = 1) -> None:
+        self.fail_next(method, path, 429, retry_after=retry_after, times=times, message="You are being rate limited.")
+
+    def _take_injected(self, method: str, path: str) -> _Injected | None:
+        for inj in self._injected:
+            if inj.method == method and inj.path.search(path):
+                inj.times -= 1
+                if inj.times <= 0:
+                    self._injected.remove(inj)
+                return inj
+        return None
+
+    @staticmethod
+    def _respond(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
+        if status == 204 or body is None:
+            return web.Response(status=204, headers=headers)
+        # discord.py only parses bodies whose Content-Type is exactly "application/json"
+        return web.Response(
+            status=status, body=json.dumps(body).encode(), headers={**(headers or {}), "Content-Type": "application/json"}
+        )
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[int, Attachment]]]:
+        files: list[tuple[int, Attachment]] = []
+        if request.content_type.startswith("multipart/"):
+            payload: Any = None
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                elif part.filename is not None:
+                    m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
+                    index = int(m.group(1)) if m else len(files)
+                    files.append((index, Attachment(filename=part.filename, data=bytes(await part.read()))))
+            return payload, files
+        raw = await request.read()
+        if not raw:
+            return None, files
+        if request.content_type == "application/json":
+            return json.loads(raw), files
+        return raw.decode(errors="replace"), files
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        loop = asyncio.get_running_loop()
+        path = "/" + request.match_info["tail"]
+        method = request.method
+        body, files = await self._read_body(request)
+        rec = RecordedRequest(
+            method=method, path=path, query=dict(request.query), headers=dict(request.headers),
+            json=body, files=[a for _, a in files], time=loop.time(),
+        )
+        self.requests.append(rec)
+        inter = self._interaction_of(path)
+        if inter is not None:
+            inter.requests.append(rec)
+            inter.inflight += 1
+        try:
+            status, out, headers = await self._handle(rec, files)
+        finally:
+            if inter is not None:
+                inter.inflight -= 1
+                inter.last_activity = loop.time()
+        rec.status, rec.response = status, out
+        return self._respond(status, out, headers)
+
+    async def _handle(self, rec: RecordedRequest, files: list[tuple[int, Attachment]]):
+        inj = self._take_injected(rec.method, rec.path)
+        if inj is not None:
+            if inj.status == 429:
+                body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False}
+                return 429, body, {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": "user"}
+            return inj.status, {"message": inj.message, "code": inj.code}, None
+        for method, pattern, handler, needs_auth in self._routes:
+            if method != rec.method:
+                continue
+            m = pattern.fullmatch(rec.path)
+            if m is None:
+                continue
+            if needs_auth and rec.headers.get("Authorization") != f"Bot {self.token}":
+                return 401, {"message": "401: Unauthorized", "code": 0}, None
+            try:
+                status, out = await handler(self, rec, files, *m.groups())
+            except _HTTPError as e:
+                return e.status, e.body(), None
+            return status, out, None
+        self.unhandled.append(rec)
+        return 404, {"message": "404: Not Found", "code": 0}, None
+
+    async def _serve_attachment(self, request: web.Request) -> web.Response:
+        aid = int(request.match_info["id"])
+        for msg in self._messages.values():
+            for att in msg.attachments:
+                if att.id == aid:
+                    return web.Response(body=att.data, content_type=att.content_type)
+        return web.Response(status=404)
+
+    # ------------------------------------------------------------------ REST: identity, sync
+    async def _get_me(self, rec, files):
+        return 200, {**self.bot_user.payload(), "verified": True, "mfa_enabled": False}
+
+    async def _get_user(self, rec, files, uid):
+        for u in self.all_users():
+            if u.id == int(uid):
+                return 200, u.payload()
+        raise _HTTPError(404, 10013, "Unknown User")
+
+    async def _get_application(self, rec, files):
+        return 200, {
+            "id": str(self.application_id),
+            "name": self.bot_user.username,
+            "description": "fake application",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "team": None,
+            "verify_key": "00" * 32,
+            "flags": 0,
+            "summary": "",
+            "rpc_origins": [],
+            "tags": [],
+            "interactions_endpoint_url": None,
+            "bot": self.bot_user.payload(),
+        }
+
+    async def _get_gateway(self, rec, files):
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+
+    def _check_app(self, app_id: str) -> None:
+        if int(app_id) != self.application_id:
+            raise _HTTPError(403, 50001, "Missing Access")
+
+    def _store_commands(self, payload: Any, guild_id: int | None) -> list[dict[str, Any]]:
+        problems = limits.check_commands(payload)
+        if problems:
+            raise _invalid(problems)
+        old = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, [])
+        old_ids = {(c.get("type", 1), c["name"]): c["id"] for c in old}
+        stored = []
+        for cmd in payload:
+            key = (cmd.get("type", 1), cmd["name"])
+            out = {**cmd, "id": old_ids.get(key) or str(snowflake()), "application_id": str(self.application_id),
+                   "version": str(snowflake()), "type": cmd.get("type", 1)}
+            if guild_id is not None:
+                out["guild_id"] = str(guild_id)
+            stored.append(out)
+        self.sync_log.append((guild_id, payload))
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        return stored
+
+    async def _put_global_commands(self, rec, files, app_id):
+        self._check_app(app_id)
+        return 200, self._store_commands(rec.json, None)
+
+    async def _put_guild_commands(self, rec, files, app_id, gid):
+        self._check_app(app_id)
+        if int(gid) != self.guild_id:
+            raise _HTTPError(403, 50001, "Missing Access")
+        return 200, self._store_commands(rec.json, int(gid))
+
+    async def _get_global_commands(self, rec, files, app_id):
+        self._check_app(app_id)
+        return 200, self.global_commands
+
+    async def _get_guild_commands(self, rec, files, app_id, gid):
+        self._check_app(app_id)
+        return 200, self.guild_commands.get(int(gid), [])
+
+    # ------------------------------------------------------------------ REST: guild, channels
+    async def _get_guild(self, rec, files, gid):
+        if int(gid) != self.guild_id:
+            raise _HTTPError(404, 10004, "Unknown Guild")
+        data = self._guild_payload(0)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key)
+        return 200, data
+
+    async def _get_member(self, rec, files, gid, uid):
+        for u in self.all_users():
+            if u.id == int(uid) and int(gid) == self.guild_id:
+                return 200, self._member(u)
+        raise _HTTPError(404, 10007, "Unknown Member")
+
+    async def _get_channels(self, rec, files, gid):
+        return 200, [ch.payload() for ch in self.channels.values()]
+
+    async def _get_channel(self, rec, files, cid):
+        return 200, self._channel_or_404(cid).payload()
+
+    def _channel_or_404(self, cid: str) -> FakeChannel:
+        try:
+            return self._channel(int(cid))
+        except LookupError:
+            raise _HTTPError(404, 10003, "Unknown Channel") from None
+
+    def _message_or_404(self, cid: str | None, mid: str) -> Message:
+        msg = self._messages.get(int(mid))
+        if msg is None or msg.deleted or (cid is not None and msg.channel_id != int(cid)):
+            raise _HTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    def _apply(self, msg: Message, body: dict[str, Any], files: list[tuple[int, Attachment]], *, edit: bool) -> None:
+        """Write a message body (create or edit) into ``msg``, including kept and new files."""
+        problems = limits.check_message(body)
+        if problems:
+            raise _invalid(problems)
+        size = sum(a.size for _, a in files)
+        if size > self.attachment_size_limit:
+            raise _HTTPError(413, 40005, "Request entity too large")
+        if edit:
+            msg.history.append(msg.snapshot())
+            msg.edited_timestamp = iso_now()
+        if "content" in body:
+            msg.content = body["content"] or ""
+        for key in ("embeds", "components"):
+            if key in body:
+                setattr(msg, key, body[key] or [])
+        if "allowed_mentions" in body:
+            msg.allowed_mentions = body["allowed_mentions"]
+        new_files = dict(files)
+        if "attachments" in body:
+            kept: list[Attachment] = []
+            old = {a.id: a for a in msg.attachments}
+            for entry in body["attachments"] or []:
+                aid = int(entry["id"])
+                if aid in old:
+                    kept.append(old[aid])
+                elif aid in new_files:
+                    att = new_files.pop(aid)
+                    att.filename = entry.get("filename") or att.filename
+                    att.description = entry.get("description")
+                    kept.append(att)
+            kept.extend(new_files.values())
+            msg.attachments = kept
+        elif files:
+            msg.attachments = [*msg.attachments, *new_files.values()] if edit else list(new_files.values())
+        for att in msg.attachments:
+            if not att.url:
+                att.url = f"{self.url}/attachments/{msg.channel_id}/{att.id}/{att.filename}"
+        if not edit and not (msg.content or msg.embeds or msg.components or msg.attachments or body.get("poll")):
+            raise _HTTPError(400, 50006, "Cannot send an empty message")
+
+    def _new_message(self, channel_id: int, origin: str, author: FakeUser | None = None, **kw: Any) -> Message:
+        return Message(
+            id=snowflake(), channel_id=channel_id, guild_id=self.guild_id, author=author or self.bot_user,
+            origin=origin, **kw,
+        )
+
+    def _store(self, msg: Message) -> Message:
+        self._messages[msg.id] = msg
+        return msg
+
+    async def _post_message(self, rec, files, cid):
+        ch = self._channel_or_404(cid)
+        body = rec.json or {}
+        msg = self._new_message(ch.id, "channel", flags=int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING))
+        self._apply(msg, body, files, edit=False)
+        self._store(msg)
+        await self._announce("MESSAGE_CREATE", msg)
+        return 200, msg.payload(self._users_by_id())
+
+    async def _get_message(self, rec, files, cid, mid):
+        return 200, self._message_or_404(cid, mid).payload(self._users_by_id())
+
+    async def _get_messages(self, rec, files, cid):
+        ch = self._channel_or_404(cid)
+        limit = int(rec.query.get("limit", 50))
+        msgs = [m for m in self.messages(ch, ephemeral=False)][::-1][:limit]
+        return 200, [m.payload(self._users_by_id()) for m in msgs]
+
+    async def _patch_message(self, rec, files, cid, mid):
+        msg = self._message_or_404(cid, mid)
+        if msg.author is not self.bot_user:
+            raise _HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._apply(msg, rec.json or {}, files, edit=True)
+        await self._announce("MESSAGE_UPDATE", msg)
+        return 200, msg.payload(self._users_by_id())
+
+    async def _delete_message(self, rec, files, cid, mid):
+        msg = self._message_or_404(cid, mid)
+        msg.deleted = True
+        await self._announce("MESSAGE_DELETE", msg)
+        return 204, None
+
+    async def _no_content(self, rec, files, *args):
+        return 204, None
+
+    # ------------------------------------------------------------------ REST: interactions
+    def _interaction_of(self, path: str) -> InteractionResult | None:
+        m = re.match(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", path)
+        return self._by_token.get(m.group(1)) if m else None
+
+    def _response_message(self, inter: InteractionResult, body: dict[str, Any], files, origin: str) -> Message:
+        flags = int(body.get("flags") or 0)
+        msg = self._new_message(
+            inter.channel_id, origin, flags=flags & ~LOADING, interaction_id=inter.id, interaction_user=inter.user,
+            application_id=self.application_id, webhook_id=self.application_id,
+            requested_ephemeral=bool(flags & EPHEMERAL),
+        )
+        self._apply(msg, body, files, edit=False)
+        return self._store(msg)
+
+    async def _callback(self, rec, files, iid, token):
+        loop = asyncio.get_running_loop()
+        inter = self._by_token.get(token)
+        if inter is None or inter.id != int(iid):
+            raise _HTTPError(404, 10062, "Unknown interaction")
+        if inter.callback is not None:
+            raise _HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if loop.time() - inter.pushed_at > self.callback_deadline:
+            raise _HTTPError(404, 10062, "Unknown interaction")
+        body = rec.json or {}
+        ctype = body.get("type")
+        data = body.get("data") or {}
+        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[inter.type]
+        if ctype not in allowed:
+            raise _invalid([f"callback type {ctype} is not valid for interaction type {inter.type}"])
+        resource: dict[str, Any] | None = None
+        msg: Message | None = None
+        if ctype == 8:
+            problems = limits.check_autocomplete(data)
+            if problems:
+                raise _invalid(problems)
+        elif ctype == 4:
+            msg = self._response_message(inter, data, files, "callback")
+        elif ctype == 5:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            msg = self._store(self._new_message(
+                inter.channel_id, "callback", flags=flags, interaction_id=inter.id, interaction_user=inter.user,
+                application_id=self.application_id, webhook_id=self.application_id,
+            ))
+        elif ctype == 7:
+            msg = inter.source_message
+            assert msg is not None
+            self._apply(msg, data, files, edit=True)
+            if msg not in inter.edited:
+                inter.edited.append(msg)
+        inter.callback = body
+        inter.callback_files = [a for _, a in files]
+        inter.callback_at = loop.time()
+        if msg is not None and ctype in (4, 5):
+            inter.original_id = msg.id
+            inter.messages.append(msg)
+            await self._announce("MESSAGE_CREATE", msg)
+        elif msg is not None:
+            await self._announce("MESSAGE_UPDATE", msg)
+        if msg is not None:
+            resource = {"type": ctype, "message": msg.payload(self._users_by_id())}
+        out: dict[str, Any] = {"interaction": {
+            "id": str(inter.id), "type": inter.type,
+            "response_message_loading": ctype == 5,
+            "response_message_ephemeral": bool(msg is not None and msg.ephemeral),
+        }}
+        if msg is not None:
+            out["interaction"]["response_message_id"] = str(msg.id)
+        if resource is not None:
+            out["resource"] = resource
+        return 200, out
+
+    def _webhook_interaction(self, app_id: str, token: str) -> InteractionResult:
+        if int(app_id) != self.application_id:
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        inter = self._by_token.get(token)
+        if inter is None:
+            raise _HTTPError(401, 50027, "Invalid Webhook Token")
+        if inter.callback is None:
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        return inter
+
+    def _webhook_message(self, inter: InteractionResult, mid: str) -> Message:
+        if mid == "@original":
+            if inter.original_id is None:
+                raise _HTTPError(404, 10008, "Unknown Message")
+            mid = str(inter.original_id)
+        msg = self._message_or_404(None, mid)
+        if msg.interaction_id != inter.id and msg is not inter.source_message:
+            raise _HTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    def _finish_loading(self, msg: Message, body: dict[str, Any], files, inter: InteractionResult) -> None:
+        """The first follow-up or edit after a deferred response replaces the "thinking..." message.
+
+        Its ephemeral flag comes from the defer, whatever the follow-up asks for: a follow-up
+        after a public ``defer()`` is public.
+        """
+        msg.requested_ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+        self._apply(msg, {k: v for k, v in body.items() if k != "flags"}, files, edit=True)
+        msg.history.clear()
+        msg.edited_timestamp = None
+        msg.flags &= ~LOADING
+
+    async def _post_followup(self, rec, files, app_id, token):
+        inter = self._webhook_interaction(app_id, token)
+        body = rec.json or {}
+        original = self._messages.get(inter.original_id or 0)
+        if original is not None and original.loading and original.interaction_id == inter.id:
+            self._finish_loading(original, body, files, inter)
+            msg = original
+            await self._announce("MESSAGE_UPDATE", msg)
+        else:
+            msg = self._response_message(inter, body, files, "followup")
+            inter.messages.append(msg)
+            await self._announce("MESSAGE_CREATE", msg)
+        if rec.query.get("wait") in ("1", "true", "True"):
+            return 200, msg.payload(self._users_by_id())
+        return 204, None
+
+    async def _get_webhook_message(self, rec, files, app_id, token, mid):
+        inter = self._webhook_interaction(app_id, token)
+        return 200, self._webhook_message(inter, mid).payload(self._users_by_id())
+
+    async def _patch_webhook_message(self, rec, files, app_id, token, mid):
+        inter = self._webhook_interaction(app_id, token)
+        msg = self._webhook_message(inter, mid)
+        body = rec.json or {}
+        if msg.loading:
+            self._finish_loading(msg, body, files, inter)
+        else:
+            self._apply(msg, body, files, edit=True)
+        if msg not in inter.messages and msg not in inter.edited:
+            inter.edited.append(msg)
+        await self._announce("MESSAGE_UPDATE", msg)
+        return 200, msg.payload(self._users_by_id())
+
+    async def _delete_webhook_message(self, rec, files, app_id, token, mid):
+        inter = self._webhook_interaction(app_id, token)
+        msg = self._webhook_message(inter, mid)
+        msg.deleted = True
+        await self._announce("MESSAGE_DELETE", msg)
+        return 204, None
+
+    _ID = r"(\d+)"
+    _routes: list[tuple[str, re.Pattern[str], Callable[..., Any], bool]] = [
+        (m, re.compile(p), h, auth)
+        for m, p, h, auth in [
+            ("GET", r"/users/@me", _get_me, True),
+            ("GET", rf"/users/{_ID}", _get_user, True),
+            ("GET", r"/applications/@me", _get_application, True),
+            ("GET", r"/oauth2/applications/@me", _get_application, True),
+            ("GET", r"/gateway/bot", _get_gateway, True),
+            ("GET", r"/gateway", _get_gateway, False),
+            ("PUT", rf"/applications/{_ID}/commands", _put_global_commands, True),
+            ("GET", rf"/applications/{_ID}/commands", _get_global_commands, True),
+            ("PUT", rf"/applications/{_ID}/guilds/{_ID}/commands", _put_guild_commands, True),
+            ("GET", rf"/applications/{_ID}/guilds/{_ID}/commands", _get_guild_commands, True),
+            ("GET", rf"/guilds/{_ID}", _get_guild, True),
+            ("GET", rf"/guilds/{_ID}/members/{_ID}", _get_member, True),
+            ("GET", rf"/guilds/{_ID}/channels", _get_channels, True),
+            ("GET", rf"/channels/{_ID}", _get_channel, True),
+            ("POST", rf"/channels/{_ID}/messages", _post_message, True),
+            ("GET", rf"/channels/{_ID}/messages", _get_messages, True),
+            ("GET", rf"/channels/{_ID}/messages/{_ID}", _get_message, True),
+            ("PATCH", rf"/channels/{_ID}/messages/{_ID}", _patch_message, True),
+            ("DELETE", rf"/channels/{_ID}/messages/{_ID}", _delete_message, True),
+            ("POST", rf"/channels/{_ID}/typing", _no_content, True),
+            ("PUT", rf"/channels/{_ID}/messages/{_ID}/reactions/[^/]+/@me", _no_content, True),
+            ("POST", rf"/interactions/{_ID}/([^/]+)/callback", _callback, False),
+            ("POST", rf"/webhooks/{_ID}/([^/]+)", _post_followup, False),
+            ("GET", rf"/webhooks/{_ID}/([^/]+)/messages/(@original|\d+)", _get_webhook_message, False),
+            ("PATCH", rf"/webhooks/{_ID}/([^/]+)/messages/(@original|\d+)", _patch_webhook_message, False),
+            ("DELETE", rf"/webhooks/{_ID}/([^/]+)/messages/(@original|\d+)", _delete_webhook_message, False),
+        ]
+    ]
+
+    # ------------------------------------------------------------------ test API: interactions
+    def _find_command(self, path: list[str]) -> tuple[dict[str, Any], bool]:
+        top = path[0]
+        for cmd in self.guild_commands.get(self.guild_id, []):
+            if cmd["name"] == top and cmd.get("type", 1) == 1:
+                return cmd, True
+        for cmd in self.global_commands:
+            if cmd["name"] == top and cmd.get("type", 1) == 1:
+                return cmd, False
+        known = sorted({c["name"] for c in [*self.global_commands, *self.guild_commands.get(self.guild_id, [])]})
+        raise LookupError(f"/{top} is not a synced command (Discord would not offer it); synced: {known}")
+
+    def _option_value(self, spec: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
+        name, otype = spec["name"], spec["type"]
+        if otype == 6:
+            user = self.user(value)
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            member = self._member(user, with_permissions=True)
+            member.pop("user")
+            resolved.setdefault("members", {})[str(user.id)] = member
+            return str(user.id)
+        if otype == 7:
+            ch = self._channel(value)
+            resolved.setdefault("channels", {})[str(ch.id)] = {
+                "id": str(ch.id), "name": ch.name, "type": 0, "permissions": str(EVERYONE_PERMISSIONS)}
+            return str(ch.id)
+        kinds = {3: str, 4: int, 5: bool, 10: (int, float)}
+        if otype not in kinds:
+            raise ValueError(f"option {name!r}: type {otype} is not supported by the fake")
+        if not isinstance(value, kinds[otype]) or (otype in (4, 10) and isinstance(value, bool)):
+            raise ValueError(f"option {name!r} is a {_OPTION_TYPES[otype]}, got {value!r}")
+        choices = spec.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}, got {value!r}")
+        if "min_value" in spec and value < spec["min_value"] or "max_value" in spec and value > spec["max_value"]:
+            raise ValueError(f"option {name!r}={value!r} is outside {spec.get('min_value')}..{spec.get('max_value')}")
+        if otype == 3 and not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", 6000):
+            raise ValueError(f"option {name!r} has a wrong length: {value!r}")
+        return value
+
+    def _command_data(
+        self, command: str, options: dict[str, Any], focused: str | None = None, typed: str = ""
+    ) -> dict[str, Any]:
+        path = command.strip().lstrip("/").split()
+        cmd, is_guild = self._find_command(path)
+        specs = cmd.get("options") or []
+        wrappers: list[tuple[int, str]] = []
+        for part in path[1:]:
+            sub = next((o for o in specs if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise LookupError(f"/{cmd['name']} has no subcommand {part!r}")
+            wrappers.append((sub["type"], part))
+            specs = sub.get("options") or []
+        if any(o["type"] in (1, 2) for o in specs):
+            raise ValueError(f"/{command} needs a subcommand: {[o['name'] for o in specs]}")
+        by_name = {o["name"]: o for o in specs}
+        unknown = set(options) - set(by_name) - ({focused} if focused else set())
+        if unknown:
+            raise ValueError(f"/{command} has no option(s) {sorted(unknown)}; it has {sorted(by_name)}")
+        resolved: dict[str, dict[str, Any]] = {}
+        given: list[dict[str, Any]] = []
+        for spec in specs:
+            name = spec["name"]
+            if name == focused:
+                if not spec.get("autocomplete"):
+                    raise ValueError(f"option {name!r} of /{command} has no autocomplete")
+                given.append({"name": name, "type": spec["type"], "value": typed, "focused": True})
+            elif name in options:
+                value = self._option_value(spec, options[name], resolved)
+                given.append({"name": name, "type": spec["type"], "value": value})
+            elif spec.get("required") and focused is None:
+                raise ValueError(f"/{command} needs option {name!r}")
+        if focused is not None and focused not in by_name:
+            raise ValueError(f"/{command} has no option {focused!r}")
+        for wtype, wname in reversed(wrappers):
+            given = [{"name": wname, "type": wtype, "options": given}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": given}
+        if is_guild:
+            data["guild_id"] = str(self.guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def _push(
+        self, itype: int, user: Any, channel: Any, data: dict[str, Any], message: Message | None, timeout: float
+    ) -> InteractionResult:
+        who = self.user(user)
+        ch = self._channel(channel if channel is not None or message is None else message.channel_id)
+        iid = snowflake()
+        token = f"fake-interaction-{iid}-{secrets.token_urlsafe(12)}"
+        loop = asyncio.get_running_loop()
+        inter = InteractionResult(
+            id=iid, token=token, type=itype, user=who, channel_id=ch.id, data=data, pushed_at=loop.time(),
+            source_message=message, original_id=message.id if message is not None else None,
+        )
+        inter.last_activity = inter.pushed_at
+        self._by_token[token] = inter
+        self.interactions.append(inter)
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "channel_id": str(ch.id),
+            "channel": ch.payload(),
+            "member": self._member(who, with_permissions=True),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": self.attachment_size_limit,
+        }
+        if message is not None:
+            payload["message"] = message.payload(self._users_by_id())
+        seq = await self.dispatch("INTERACTION_CREATE", payload)
+        await self._settle(inter, seq, timeout)
+        return inter
+
+    def _bot_busy(self) -> bool:
+        return any(not t.done() and t.get_name().startswith(_HANDLER_TASKS) for t in asyncio.all_tasks())
+
+    def _bot_saw(self, seq: int) -> bool:
+        ws = getattr(self.bot, "ws", None)
+        return ws is None or (ws.sequence or 0) >= seq
+
+    async def _settle(self, inter: InteractionResult, seq: int, timeout: float) -> None:
+        """Wait until the bot has answered ``inter`` and gone quiet; complain like Discord would."""
+        loop = asyncio.get_running_loop()
+        deadline = inter.pushed_at + timeout
+        while True:
+            now = loop.time()
+            quiet = (
+                self._bot_saw(seq) and not self._bot_busy() and inter.inflight == 0
+                and now - inter.last_activity >= self.settle
+            )
+            if quiet:
+                break
+            if inter.callback is None and now - inter.pushed_at > self.callback_deadline:
+                raise InteractionNotAnswered(
+                    f"interaction {inter.type} by {inter.user.username} got no response within "
+                    f"{self.callback_deadline} s (Discord shows 'This interaction failed')"
+                )
+            if now > deadline:
+                raise TimeoutError(f"the bot was still busy with the interaction after {timeout} s")
+            await asyncio.sleep(0.005)
+        if inter.callback is None:
+            raise InteractionNotAnswered(
+                f"the bot finished handling the interaction by {inter.user.username} without responding "
+                f"(requests: {inter.requests})"
+            )
+        stuck = [m for m in inter.messages if m.loading and not m.deleted]
+        if stuck:
+            raise InteractionNotAnswered("the bot deferred but never sent a follow-up or edited the response")
+
+    async def slash(
+        self,
+        user: str | FakeUser,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        timeout: float = 15.0,
+    ) -> InteractionResult:
+        """``user`` runs ``/command`` (``"game start"`` for subcommands) with ``options``.
+
+        The command must have been synced (guild or global), and the options must fit its
+        schema, as Discord's client would enforce. Returns once the bot has answered and gone
+        quiet; raises InteractionNotAnswered if it did not answer within 3 s.
+        """
+        data = self._command_data(command, options or {})
+        return await self._push(2, user, channel, data, None, timeout)
+
+    async def autocomplete(
+        self,
+        user: str | FakeUser,
+        command: str,
+        focused: str,
+        value: str = "",
+        options: dict[str, Any] | None = None,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        timeout: float = 15.0,
+    ) -> list[dict[str, Any]]:
+        """``user`` types ``value`` into option ``focused`` of ``/command``; returns the choices offered."""
+        data = self._command_data(command, options or {}, focused=focused, typed=value)
+        inter = await self._push(4, user, channel, data, None, timeout)
+        return inter.choices
+
+    def _component_message(self, custom_id: str, message: Message | int | None, user: FakeUser) -> Message:
+        if isinstance(message, int):
+            msg = self._messages.get(message)
+            if msg is None:
+                raise LookupError(f"no message {message}")
+        elif message is not None:
+            msg = message
+        else:
+            candidates = [
+                m for m in self._messages.values()
+                if not m.deleted and m.component(custom_id) is not None and m.visible_to in (None, user.id)
+            ]
+            if not candidates:
+                raise LookupError(f"no message visible to {user.username} has a component {custom_id!r}")
+            msg = max(candidates, key=lambda m: m.id)
+        if msg.deleted:
+            raise LookupError(f"message {msg.id} was deleted")
+        if msg.visible_to not in (None, user.id):
+            raise PermissionError(f"{user.username} cannot see the ephemeral message {msg.id}")
+        comp = msg.component(custom_id)
+        if comp is None:
+            raise LookupError(f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids}")
+        if comp.get("disabled"):
+            raise PermissionError(f"component {custom_id!r} is disabled")
+        return msg
+
+    async def click(
+        self,
+        user: str | FakeUser,
+        custom_id: str,
+        *,
+        message: Message | int | None = None,
+        timeout: float = 15.0,
+    ) -> InteractionResult:
+        """``user`` clicks the button ``custom_id`` (on ``message``, else the newest message with it)."""
+        who = self.user(user)
+        msg = self._component_message(custom_id, message, who)
+        comp = msg.component(custom_id)
+        assert comp is not None
+        if comp.get("type") != 2:
+            raise ValueError(f"{custom_id!r} is not a button (type {comp.get('type')})")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._push(3, who, None, data, msg, timeout)
+
+    async def select(
+        self,
+        user: str | FakeUser,
+        custom_id: str,
+        values: list[str],
+        *,
+        message: Message | int | None = None,
+        timeout: float = 15.0,
+    ) -> InteractionResult:
+        """``user`` picks ``values`` in the select menu ``custom_id``."""
+        who = self.user(user)
+        msg = self._component_message(custom_id, message, who)
+        comp = msg.component(custom_id)
+        assert comp is not None
+        ctype = comp.get("type")
+        if ctype not in (3, 5, 6, 7, 8):
+            raise ValueError(f"{custom_id!r} is not a select menu (type {ctype})")
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(values)}")
+        if ctype == 3:
+            offered = [o["value"] for o in comp.get("options") or []]
+            bad = [v for v in values if v not in offered]
+            if bad:
+                raise ValueError(f"select {custom_id!r} does not offer {bad}; it offers {offered}")
+        data = {"custom_id": custom_id, "component_type": ctype, "values": list(values)}
+        return await self._push(3, who, None, data, msg, timeout)
+
+    async def say(self, user: str | FakeUser, content: str, *, channel: Any = None) -> Message:
+        """``user`` types a normal message in ``channel`` (MESSAGE_CREATE to the bot)."""
+        who = self.user(user)
+        msg = self._store(self._new_message(self._channel(channel).id, "user", author=who, content=content))
+        await self._announce("MESSAGE_CREATE", msg)
+        return msg
+
+    # ------------------------------------------------------------------ test API: inspection
+    def messages(
+        self,
+        channel: str | int | FakeChannel | None = None,
+        *,
+        ephemeral: bool | None = False,
+        origin: str | None = None,
+        include_deleted: bool = False,
+    ) -> list[Message]:
+        """Messages in creation order. By default: public, not deleted, from every channel.
+
+        ``ephemeral=None`` includes both kinds, ``True`` only ephemeral ones.
+        """
+        ch = None if channel is None else self._channel(channel)
+        out = []
+        for msg in sorted(self._messages.values(), key=lambda m: m.id):
+            if ch is not None and msg.channel_id != ch.id:
+                continue
+            if ephemeral is not None and msg.ephemeral != ephemeral:
+                continue
+            if origin is not None and msg.origin != origin:
+                continue
+            if msg.deleted and not include_deleted:
+                continue
+            out.append(msg)
+        return out
+
+    def message(self, message_id: int) -> Message:
+        return self._messages[message_id]
+
+    def last_message(self, channel: str | int | FakeChannel | None = None) -> Message:
+        msgs = self.messages(channel)
+        if not msgs:
+            raise LookupError("no public message has been posted")
+        return msgs[-1]
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[Message], bool] = lambda m: True,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        timeout: float = 5.0,
+    ) -> Message:
+        """Wait for a public message created from now on that satisfies ``predicate``."""
+        seen = {m.id for m in self._messages.values()}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            for msg in self.messages(channel):
+                if msg.id not in seen and not msg.loading and predicate(msg):
+                    return msg
+            await asyncio.sleep(0.01)
+        raise TimeoutError(f"no matching message within {timeout} s")
+
+    def find_requests(self, method: str | None = None, path: str | None = None) -> list[RecordedRequest]:
+        """Recorded requests, filtered by method and a regex searched in the path."""
+        return [
+            r for r in self.requests
+            if (method is None or r.method == method.upper()) and (path is None or re.search(path, r.path))
+        ]
+
+    def synced(self, *, guild: bool = True) -> list[dict[str, Any]]:
+        """The command JSON the bot last synced to the fake guild (or globally)."""
+        return list(self.guild_commands.get(self.guild_id, []) if guild else self.global_commands)

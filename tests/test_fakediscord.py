@@ -1,0 +1,289 @@
+"""The fake Discord, driven by a small real discord.py bot defined here.
+
+These tests prove the end-to-end infrastructure (tests/fakediscord) that the meadhall bot's
+own end-to-end tests stand on: the unmodified discord.py client logs in, syncs, answers slash
+commands, autocomplete and components, and every byte it sends is recorded.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.fakediscord import (
+    EPHEMERAL,
+    FakeDiscord,
+    InteractionNotAnswered,
+    check_commands,
+    check_message,
+)
+
+POSITIONS = {"B1": 2, "B2": 3, "B3": 4, "C1": 1, "C2": 5}
+
+
+def board_png(colour: str = "navy") -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), colour).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class TurnView(discord.ui.View):
+    """Persistent: the custom_ids are fixed, so a click after a restart still reaches a handler."""
+
+    def __init__(self, bot: MiniBot):
+        super().__init__(timeout=None)
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.bot.to_act:
+            await interaction.response.send_message("It is not your turn.", ephemeral=True)
+            return False
+        return True
+
+    @discord.ui.button(label="End turn", style=discord.ButtonStyle.primary, custom_id="e2e:end-turn")
+    async def end_turn(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_message(f"{interaction.user.mention} ends the turn.")
+
+    @discord.ui.select(
+        custom_id="e2e:pick",
+        options=[discord.SelectOption(label=p, value=p) for p in POSITIONS],
+        min_values=1,
+        max_values=2,
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"Picked {', '.join(select.values)}.")
+
+
+class GameCog(commands.Cog):
+    def __init__(self, bot: MiniBot):
+        self.bot = bot
+
+    @app_commands.command(name="hello", description="Say hello, only to you")
+    @app_commands.describe(times="How many times")
+    async def hello(self, interaction: discord.Interaction, times: app_commands.Range[int, 1, 3] = 1) -> None:
+        await interaction.response.send_message(" ".join(["hello"] * times), ephemeral=True)
+
+    @app_commands.command(name="board", description="Show the board and whose turn it is")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        self.bot.to_act = interaction.user.id
+        await interaction.followup.send(
+            f"{interaction.user.mention}, your turn.",
+            file=discord.File(io.BytesIO(self.bot.png), filename="board.png"),
+            view=TurnView(self.bot),
+        )
+
+    @app_commands.command(name="buy", description="Buy a position")
+    @app_commands.describe(position="Which position")
+    async def buy(self, interaction: discord.Interaction, position: str) -> None:
+        await interaction.response.send_message(
+            f"{interaction.user.mention} buys {position}.", allowed_mentions=discord.AllowedMentions(users=False)
+        )
+
+    @buy.autocomplete("position")
+    async def buy_positions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=f"{p} for {price} gold", value=p)
+            for p, price in POSITIONS.items()
+            if p.startswith(current.upper())
+        ]
+
+    @app_commands.command(name="oops", description="Defers publicly, then tries to answer privately")
+    async def oops(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.followup.send("Only you should see this.", ephemeral=True)
+
+    @app_commands.command(name="silent", description="Never answers")
+    async def silent(self, interaction: discord.Interaction) -> None:
+        return None
+
+
+class MiniBot(commands.Bot):
+    def __init__(self, guild_id: int):
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.guild_id = guild_id
+        self.to_act: int | None = None
+        self.png = board_png()
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(GameCog(self))
+        self.tree.copy_global_to(guild=discord.Object(self.guild_id))
+        await self.tree.sync(guild=discord.Object(self.guild_id))
+        self.add_view(TurnView(self))
+
+
+@pytest.fixture
+async def fd():
+    async with FakeDiscord() as fake:
+        bot = MiniBot(fake.guild_id)
+        await fake.start_bot(bot)
+        yield fake
+
+
+async def test_login_ready_and_guild_sync_are_recorded(fd):
+    bot = fd.bot
+    assert bot.user.id == fd.bot_user.id
+    guild = bot.get_guild(fd.guild_id)
+    assert guild is not None and [c.name for c in guild.text_channels] == ["general", "tavern"]
+    login = fd.find_requests("GET", r"^/users/@me$")
+    assert login and login[0].headers["Authorization"] == f"Bot {fd.token}"
+    assert fd.find_requests("GET", r"^/oauth2/applications/@me$")
+    assert fd.identify_payloads[0]["intents"] == discord.Intents.default().value
+    # tree.sync(guild=...) sent one bulk overwrite whose JSON Discord would accept
+    assert [g for g, _ in fd.sync_log] == [fd.guild_id]
+    synced = {c["name"]: c for c in fd.synced()}
+    assert set(synced) == {"hello", "board", "buy", "oops", "silent"}
+    assert check_commands(fd.sync_log[0][1]) == []
+    assert synced["buy"]["options"][0]["autocomplete"] is True
+    times = synced["hello"]["options"][0]
+    assert (times["type"], times["name"], times["description"]) == (4, "times", "How many times")
+    assert (times["required"], times["min_value"], times["max_value"]) == (False, 1, 3)
+    assert synced["hello"]["guild_id"] == str(fd.guild_id)
+    assert fd.unhandled == []
+
+
+async def test_slash_ephemeral_answer_is_seen_only_by_the_user(fd):
+    r = await fd.slash("alice", "hello", {"times": 2})
+    assert r.callback_type == 4 and r.ephemeral
+    assert r.callback["data"]["flags"] & EPHEMERAL
+    [msg] = r.messages
+    assert msg.content == "hello hello" and msg.visible_to == fd.users["alice"].id
+    assert fd.messages() == []  # nothing public in any channel
+    assert fd.messages(ephemeral=True) == [msg]
+    [callback] = fd.find_requests("POST", r"/callback$")
+    assert "Authorization" not in callback.headers
+    assert callback.query == {"with_response": "1"}
+    assert r.response_time is not None and r.response_time < 3
+
+
+async def test_slash_refuses_what_discord_client_would_not_send(fd):
+    with pytest.raises(ValueError, match="outside 1..3"):
+        await fd.slash("alice", "hello", {"times": 5})
+    with pytest.raises(ValueError, match="has no option"):
+        await fd.slash("alice", "hello", {"count": 1})
+    with pytest.raises(ValueError, match="needs option 'position'"):
+        await fd.slash("alice", "buy")
+    with pytest.raises(LookupError, match="not a synced command"):
+        await fd.slash("alice", "teleport")
+    assert fd.interactions == []
+
+
+async def test_public_defer_then_followup_carries_png_and_mention(fd):
+    r = await fd.slash("bob", "board", channel="tavern")
+    assert r.callback_type == 5 and r.deferred and not r.ephemeral
+    [msg] = r.messages
+    assert msg.public and not msg.loading and msg.channel_id == fd.channels["tavern"].id
+    assert msg.content == f"{fd.users['bob'].mention}, your turn."
+    assert msg.mentions == msg.pinged == [fd.users["bob"].id]
+    png = msg.attachment("board.png")
+    assert png.is_png and png.data == fd.bot.png  # bytes intact through multipart
+    assert msg.custom_ids == ["e2e:end-turn", "e2e:pick"]
+    assert fd.messages("tavern") == [msg] and fd.messages("general") == []
+    [upload] = fd.find_requests("POST", r"^/webhooks/")
+    assert upload.files[0].filename == "board.png" and upload.json["attachments"][0]["filename"] == "board.png"
+
+
+async def test_autocomplete_returns_the_bots_choices(fd):
+    choices = await fd.autocomplete("carol", "buy", focused="position", value="b")
+    assert choices == [
+        {"name": "B1 for 2 gold", "value": "B1"},
+        {"name": "B2 for 3 gold", "value": "B2"},
+        {"name": "B3 for 4 gold", "value": "B3"},
+    ]
+    assert await fd.autocomplete("carol", "buy", focused="position", value="z") == []
+    with pytest.raises(ValueError, match="no autocomplete"):
+        await fd.autocomplete("carol", "hello", focused="times")
+
+
+async def test_allowed_mentions_decide_who_is_pinged(fd):
+    r = await fd.slash("dave", "buy", {"position": "C1"})
+    [msg] = r.public_messages
+    assert msg.mentions == [fd.users["dave"].id] and msg.pinged == []
+
+
+async def test_button_click_goes_through_interaction_check(fd):
+    await fd.slash("bob", "board")
+    refused = await fd.click("alice", "e2e:end-turn")
+    assert refused.callback_type == 4 and refused.ephemeral
+    assert refused.text == "It is not your turn."
+    accepted = await fd.click("bob", "e2e:end-turn")
+    assert accepted.callback_type == 4 and not accepted.ephemeral
+    assert accepted.public_messages[0].content == f"{fd.users['bob'].mention} ends the turn."
+    clicks = [i for i in fd.interactions if i.type == 3]
+    assert [i.data["custom_id"] for i in clicks] == ["e2e:end-turn", "e2e:end-turn"]
+
+
+async def test_select_updates_the_message_in_place(fd):
+    board = (await fd.slash("bob", "board")).messages[0]
+    with pytest.raises(ValueError, match="does not offer"):
+        await fd.select("bob", "e2e:pick", ["Z9"])
+    r = await fd.select("bob", "e2e:pick", ["B2", "C1"])
+    assert r.callback_type == 7 and r.messages == [] and r.edited == [board]
+    assert board.content == "Picked B2, C1."
+    assert board.history[0]["content"].endswith("your turn.")
+    assert board.attachment("board.png").data == fd.bot.png  # an edit keeps the file
+
+
+async def test_persistent_button_works_after_a_restart(fd):
+    await fd.slash("bob", "board")
+    old = fd.bot
+    await fd.stop_bot(old)
+    assert old.is_closed()
+    new = MiniBot(fd.guild_id)
+    new.to_act = fd.users["bob"].id  # what the real bot would reload from its database
+    await fd.start_bot(new)
+    r = await fd.click("bob", "e2e:end-turn")
+    assert r.public_messages[0].content.endswith("ends the turn.")
+    assert len(fd.identify_payloads) == 2
+
+
+async def test_ephemeral_followup_after_public_defer_is_public(fd):
+    r = await fd.slash("alice", "oops")
+    [msg] = r.messages
+    assert msg.requested_ephemeral and msg.public  # the trap the real bot must avoid
+    assert fd.last_message() is msg
+
+
+async def test_unanswered_interaction_is_reported(fd):
+    with pytest.raises(InteractionNotAnswered, match="without responding"):
+        await fd.slash("alice", "silent")
+
+
+async def test_channel_messages_files_edits_and_rate_limit(fd):
+    channel = fd.bot.get_channel(fd.channels["general"].id)
+    fd.rate_limit_next("POST", r"/channels/\d+/messages$")
+    one, two = board_png("red"), board_png("green")
+    sent = await channel.send(
+        f"Round 1 scoring {fd.users['carol'].mention}",
+        files=[discord.File(io.BytesIO(one), "round1.png"), discord.File(io.BytesIO(two), "round2.png")],
+    )
+    posts = fd.find_requests("POST", r"/channels/\d+/messages$")
+    assert [p.status for p in posts] == [429, 200]  # discord.py waited and retried
+    [msg] = fd.messages("general")
+    assert msg.id == sent.id and msg.origin == "channel" and msg.pinged == [fd.users["carol"].id]
+    assert [(a.filename, a.data) for a in msg.attachments] == [("round1.png", one), ("round2.png", two)]
+    assert await sent.attachments[1].read() == two  # the bot can download what it uploaded
+    await sent.edit(content="Round 1 scoring (final)", attachments=[sent.attachments[0]])
+    assert msg.content == "Round 1 scoring (final)" and [a.filename for a in msg.attachments] == ["round1.png"]
+    assert len(msg.history) == 1
+
+
+async def test_discord_limits_are_enforced(fd):
+    channel = fd.bot.get_channel(fd.channel.id)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("x" * 2001)
+    assert err.value.status == 400 and err.value.code == 50035
+    assert check_message({"content": "ok"}) == []
+    bad = [{"name": "Buy", "description": "", "type": 1, "options": [
+        {"name": "a", "description": "x", "type": 3, "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}
+    ]}]
+    problems = check_commands(bad)
+    assert any("lowercase" in p for p in problems)
+    assert any("description" in p for p in problems)
+    assert any("26 choices" in p for p in problems)
+    assert fd.messages() == []
