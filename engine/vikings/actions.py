@@ -1,0 +1,270 @@
+"""Vikings actions: small frozen values with a text form that round-trips.
+
+| text | meaning |
+| --- | --- |
+| ``buy 7`` | buy the combo at wheel position 7 (V-13) |
+| ``place N3`` / ``place N3 base`` | place the bought tile; its viking on it (default) or to the base |
+| ``start W1`` | place the start tile (V-24) |
+| ``sail N2 S3`` / ``sail boat N2 N4`` / ``sail end`` | a sailor trip (V-34, V-44, V-49), or stop sailing |
+| ``exchange 3`` | VP → gold (V-16), any seat, any time |
+| ``bid 4`` / ``pass`` | auction for the start player (V-41) |
+| ``remove N`` | the auction winner removes a drawn viking (V-42) |
+| ``lay F`` | lay all vikings of a kind on the highest free positions (V-42) |
+| ``special boat`` / ``special none`` | take a displayed special tile, or decline (V-46) |
+| ``swap M3`` | put a waiting building tile in place of the middle tile at that cell (V-49) |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import Action, ActionSyntaxError
+
+from .data import KINDS, SPECIAL_TILES, cell_name, parse_cell
+
+
+def _cell_text(cell: tuple[int, int]) -> str:
+    return cell_name(*cell)
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Action):
+    pos: int
+
+    @property
+    def text(self) -> str:
+        return f"buy {self.pos}"
+
+    def sort_key(self) -> tuple:
+        return (0, self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    row: int
+    col: int
+    to_base: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"place {cell_name(self.row, self.col)}" + (" base" if self.to_base else "")
+
+    def sort_key(self) -> tuple:
+        return (1, self.row, self.col, self.to_base)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Action):
+    row: int
+
+    @property
+    def text(self) -> str:
+        return f"start {cell_name(self.row, 1)}"
+
+    def sort_key(self) -> tuple:
+        return (2, self.row)
+
+
+@dataclass(frozen=True, slots=True)
+class Sail(Action):
+    cells: tuple[tuple[int, int], ...]  # sorted
+    boat: bool = False
+
+    @property
+    def text(self) -> str:
+        return "sail " + ("boat " if self.boat else "") + " ".join(_cell_text(c) for c in self.cells)
+
+    def sort_key(self) -> tuple:
+        return (3, self.boat, len(self.cells), self.cells)
+
+
+@dataclass(frozen=True, slots=True)
+class SailEnd(Action):
+    @property
+    def text(self) -> str:
+        return "sail end"
+
+    def sort_key(self) -> tuple:
+        return (4,)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange(Action):
+    amount: int
+
+    @property
+    def text(self) -> str:
+        return f"exchange {self.amount}"
+
+    def sort_key(self) -> tuple:
+        return (5, self.amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    amount: int
+
+    @property
+    def text(self) -> str:
+        return f"bid {self.amount}"
+
+    def sort_key(self) -> tuple:
+        return (6, self.amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    @property
+    def text(self) -> str:
+        return "pass"
+
+    def sort_key(self) -> tuple:
+        return (7,)
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(Action):
+    kind: str
+
+    @property
+    def text(self) -> str:
+        return f"remove {self.kind}"
+
+    def sort_key(self) -> tuple:
+        return (8, KINDS.index(self.kind))
+
+
+@dataclass(frozen=True, slots=True)
+class Lay(Action):
+    kind: str
+
+    @property
+    def text(self) -> str:
+        return f"lay {self.kind}"
+
+    def sort_key(self) -> tuple:
+        return (9, KINDS.index(self.kind))
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSpecial(Action):
+    name: str  # a special tile name, or "none" to decline
+
+    @property
+    def text(self) -> str:
+        return f"special {self.name}"
+
+    def sort_key(self) -> tuple:
+        return (10, self.name == "none", self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Action):
+    row: int
+    col: int
+
+    @property
+    def text(self) -> str:
+        return f"swap {cell_name(self.row, self.col)}"
+
+    def sort_key(self) -> tuple:
+        return (11, self.row, self.col)
+
+
+def _cell(text: str, word: str) -> tuple[int, int]:
+    cell = parse_cell(text)
+    if cell is None:
+        raise ActionSyntaxError(text, f"{word!r} is not a cell (row ^ W N S G F and a column, like N3)")
+    return cell
+
+
+def _int(text: str, word: str, raw: str) -> int:
+    if not word.isdigit():
+        raise ActionSyntaxError(raw, f"{word!r} is not a whole number")
+    return int(word)
+
+
+def _kind(raw: str, word: str) -> str:
+    k = word.upper()
+    if k not in KINDS:
+        raise ActionSyntaxError(raw, f"{word!r} is not a viking kind (F G S N W B)")
+    return k
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's text form (case-insensitive keywords, cells like ``N3`` or ``^2``)."""
+    raw = text
+    words = text.strip().split()
+    if not words:
+        raise ActionSyntaxError(raw, "empty")
+    verb, args = words[0].lower().lstrip("/"), words[1:]
+
+    def need(n: int) -> None:
+        if len(args) != n:
+            raise ActionSyntaxError(raw, f"{verb!r} takes {n} argument{'s' if n != 1 else ''}")
+
+    if verb == "buy":
+        need(1)
+        pos = _int(raw, args[0], raw)
+        if pos > 11:
+            raise ActionSyntaxError(raw, "wheel positions are 0 to 11")
+        return Buy(pos)
+    if verb == "place":
+        if len(args) == 2 and args[1].lower() == "base":
+            r, c = _cell(args[0], args[0])
+            return Place(r, c, True)
+        need(1)
+        r, c = _cell(args[0], args[0])
+        return Place(r, c, False)
+    if verb == "start":
+        need(1)
+        r, c = _cell(args[0], args[0])
+        if c != 1 or r == 0:
+            raise ActionSyntaxError(raw, "the start tile goes in column 1 of an island row (W1 … F1)")
+        return Start(r)
+    if verb == "sail":
+        if len(args) == 1 and args[0].lower() == "end":
+            return SailEnd()
+        boat = bool(args) and args[0].lower() == "boat"
+        cells_text = args[1:] if boat else args
+        if not cells_text:
+            raise ActionSyntaxError(raw, "name the cells the vikings sail to, or 'sail end'")
+        cells = tuple(sorted(_cell(w, w) for w in cells_text))
+        if len(set(cells)) != len(cells):
+            raise ActionSyntaxError(raw, "a cell is named twice")
+        return Sail(cells, boat)
+    if verb == "exchange":
+        need(1)
+        n = _int(raw, args[0], raw)
+        if n < 1:
+            raise ActionSyntaxError(raw, "exchange at least 1 VP")
+        return Exchange(n)
+    if verb == "bid":
+        need(1)
+        n = _int(raw, args[0], raw)
+        if n < 1:
+            raise ActionSyntaxError(raw, "a bid is at least 1 gold")
+        return Bid(n)
+    if verb == "pass":
+        need(0)
+        return Pass()
+    if verb == "remove":
+        need(1)
+        return Remove(_kind(raw, args[0]))
+    if verb == "lay":
+        need(1)
+        return Lay(_kind(raw, args[0]))
+    if verb == "special":
+        need(1)
+        name = args[0]
+        if name.lower() == "none":
+            return TakeSpecial("none")
+        match = {n.lower(): n for n in SPECIAL_TILES}.get(name.lower())
+        if match is None:
+            raise ActionSyntaxError(raw, f"{name!r} is not a special tile ({', '.join(SPECIAL_TILES)}, none)")
+        return TakeSpecial(match)
+    if verb == "swap":
+        need(1)
+        r, c = _cell(args[0], args[0])
+        return Swap(r, c)
+    raise ActionSyntaxError(raw, f"unknown action {verb!r}")

@@ -1,0 +1,1028 @@
+"""The Vikings game: state, legal actions, apply (V-5 … V-49).
+
+Phases, in the order a round visits them:
+
+* ``bid`` (auction option, V-41) → ``remove`` (V-42) → ``lay`` (V-42) — only with ``auction``;
+* ``buy`` (V-12 … V-18) ↔ ``place`` (V-19 … V-29; with ``special`` for V-46 and ``swap`` for V-49);
+* ``sail`` — major scorings, per player in turn order (V-33 … V-35);
+* ``over`` after the final scoring (V-37, V-38).
+
+``apply`` validates completely before changing anything, so an illegal action leaves the state
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import (
+    Action,
+    ActionSyntaxError,
+    Event,
+    Game,
+    IllegalActionError,
+    NotYourTurnError,
+    Rng,
+    WrongPhaseError,
+)
+
+from . import actions as A
+from .data import (
+    AUCTION,
+    BUILDING_TILES,
+    ISLAND_COUNTS,
+    ISLAND_ROWS,
+    KIND_NAME,
+    KIND_ROW,
+    KINDS,
+    OPTION_DEFAULTS,
+    PER_KIND,
+    ROUNDS,
+    ROW_KIND,
+    SAILOR,
+    SCORING_AFTER,
+    SETUP,
+    SHIP_ROW,
+    SHIPS,
+    SPECIAL_TILES,
+    SPECIALS,
+    START_TILE,
+    START_TILES,
+    cell_name,
+)
+from .homeland import EMPTY, Homeland
+from .scoring import Purse, final_scoring, major_scoring, small_scoring
+
+WHEEL = 12
+
+
+def normalise_options(options: dict[str, Any] | None) -> dict[str, bool]:
+    """Named table options (data.json ``options``); ``advanced`` switches on all three of V-40."""
+    out = dict(OPTION_DEFAULTS)
+    for key, value in (options or {}).items():
+        key = key.replace("-", "_")
+        if key == "advanced":
+            if value:
+                for k in ("auction", "single_sailor", "specials"):
+                    out[k] = True
+            continue
+        if key not in out:
+            raise ValueError(f"unknown Vikings option {key!r} (known: {', '.join(out)}, advanced)")
+        out[key] = bool(value)
+    return out
+
+
+class VikingsGame(Game):
+    GAME_ID = "vikings"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(self) -> None:  # use new() or from_json()
+        self._names: list[str] = []
+        self.options: dict[str, bool] = dict(OPTION_DEFAULTS)
+        self.rng = Rng(0)
+        self.seed = 0
+        self.round = 0
+        self.phase = "setup"
+        self.start_player = 0
+        self.turn = 0
+        self.purchases = 0
+        self.stacks: list[list[str]] = []
+        self.bag: list[str] = []
+        self.wheel: list[list[str] | None] = [None] * WHEEL
+        self.homelands: list[Homeland] = []
+        self.gold: list[int] = []
+        self.vp: list[int] = []
+        self.pending: dict[str, Any] | None = None
+        self.sail_queue: list[int] = []
+        self.out_tiles: list[str] = []
+        self.out_vikings: list[str] = []
+        self.last: dict[str, Any] | None = None
+        self.results: dict[str, Any] | None = None
+        # progress variant
+        self.drawn: list[str] = []  # auction: the 13 drawn vikings, sorted, not yet laid
+        self.bids: dict[str, Any] | None = None
+        self.special_stacks: list[list[str]] = [[], []]
+        self.special_display: list[str | None] = []
+        self.out_specials: list[str] = []
+
+    @classmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        start_seat: int | None = None,
+    ) -> VikingsGame:
+        n = len(names)
+        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
+            raise ValueError(f"Vikings is for {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players, not {n}")
+        g = cls()
+        g._names = list(names)
+        g.options = normalise_options(options)
+        g.seed = seed
+        g.rng = Rng(seed)
+        # V-7: start player at random unless the host chooses
+        g.start_player = g.rng.randbelow(n) if start_seat is None else start_seat
+        # V-5: homeland, start tile, gold by player count, 10 VP [D-4]
+        g.homelands = [Homeland(start_pending=True) for _ in range(n)]
+        g.gold = [SETUP["gold"][str(n)]] * n
+        g.vp = [SETUP["vp"]] * n
+        g.out_tiles = [START_TILE] * (START_TILES - n)  # unused start tiles leave the game
+        # V-6: 72 tiles into 6 face-down stacks of 12
+        tiles = [t for t, k in ISLAND_COUNTS.items() for _ in range(k)]
+        tiles += ["^" + s for s, v in SHIPS.items() for _ in range(v["count"])]
+        g.rng.shuffle(tiles)
+        size = SETUP["stack_size"]
+        g.stacks = [tiles[i * size : (i + 1) * size] for i in range(ROUNDS)]
+        # V-1: 78 vikings in the bag (shuffled: drawing from the end is drawing at random)
+        g.bag = [k for k in KINDS for _ in range(PER_KIND)]
+        g.rng.shuffle(g.bag)
+        if g.options["specials"]:  # V-45: two face-down stacks of special tiles
+            specials = [name for name, v in SPECIAL_TILES.items() for _ in range(v["count"])]
+            g.rng.shuffle(specials)
+            half = (len(specials) + 1) // 2
+            g.special_stacks = [specials[:half], specials[half:]]
+            g.special_display = [None] * SPECIALS["display"]
+        g._begin_round([])
+        return g
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def n(self) -> int:
+        return len(self._names)
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.GAME_ID,
+            "names": list(self._names),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "round": self.round,
+            "phase": self.phase,
+            "start_player": self.start_player,
+            "turn": self.turn,
+            "purchases": self.purchases,
+            "stacks": [list(s) for s in self.stacks],
+            "bag": list(self.bag),
+            "wheel": [list(c) if c else None for c in self.wheel],
+            "homelands": [h.to_json() for h in self.homelands],
+            "gold": list(self.gold),
+            "vp": list(self.vp),
+            "pending": dict(self.pending) if self.pending else None,
+            "sail_queue": list(self.sail_queue),
+            "out_tiles": list(self.out_tiles),
+            "out_vikings": list(self.out_vikings),
+            "last": _copy(self.last),
+            "results": _copy(self.results),
+            "drawn": list(self.drawn),
+            "bids": _copy(self.bids),
+            "special_stacks": [list(s) for s in self.special_stacks],
+            "special_display": list(self.special_display),
+            "out_specials": list(self.out_specials),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> VikingsGame:
+        g = cls()
+        g._names = list(d["names"])
+        g.options = dict(d["options"])
+        g.seed = d["seed"]
+        g.rng = Rng(d["rng"])
+        g.round = d["round"]
+        g.phase = d["phase"]
+        g.start_player = d["start_player"]
+        g.turn = d["turn"]
+        g.purchases = d["purchases"]
+        g.stacks = [list(s) for s in d["stacks"]]
+        g.bag = list(d["bag"])
+        g.wheel = [list(c) if c else None for c in d["wheel"]]
+        g.homelands = [Homeland.from_json(h) for h in d["homelands"]]
+        g.gold = list(d["gold"])
+        g.vp = list(d["vp"])
+        g.pending = dict(d["pending"]) if d["pending"] else None
+        g.sail_queue = list(d["sail_queue"])
+        g.out_tiles = list(d["out_tiles"])
+        g.out_vikings = list(d["out_vikings"])
+        g.last = _copy(d["last"])
+        g.results = _copy(d["results"])
+        g.drawn = list(d["drawn"])
+        g.bids = _copy(d["bids"])
+        g.special_stacks = [list(s) for s in d["special_stacks"]]
+        g.special_display = list(d["special_display"])
+        g.out_specials = list(d["out_specials"])
+        return g
+
+    # ------------------------------------------------------------------ protocol
+
+    def parse_action(self, text: str) -> Action:
+        return A.parse_action(text)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def winners(self) -> list[int]:
+        if not self.is_over:
+            return []
+        return list(self.results["winners"])
+
+    def acting_seats(self) -> list[int]:
+        if self.phase == "over":
+            return []
+        return [self.turn]
+
+    def seat_after(self, seat: int) -> int:
+        """V-8: clockwise = join order."""
+        return (seat + 1) % self.n
+
+    def turn_order(self) -> list[int]:
+        return [(self.start_player + i) % self.n for i in range(self.n)]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if seat is None:
+            seat = self.turn
+        if self.phase == "over" or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == "buy":
+            return [A.Buy(p) for p in self._buyable(seat)]
+        if phase == "place":
+            return self._place_actions(seat)
+        if phase == "sail":
+            return self._sail_actions(seat)
+        if phase == "bid":
+            return self._bid_actions(seat)
+        if phase == "remove":
+            return [A.Remove(k) for k in sorted(set(self.drawn), key=KINDS.index)]
+        if phase == "lay":
+            return [A.Lay(k) for k in sorted(set(self.drawn), key=KINDS.index)]
+        if phase == "special":
+            return [A.TakeSpecial(s) for s in sorted(set(x for x in self.special_display if x))] + [
+                A.TakeSpecial("none")
+            ]
+        if phase == "swap":
+            return [A.Swap(r, c) for r, c in self._building_cells(seat, self.pending["building"])]
+        return []
+
+    def free_actions(self, seat: int) -> list[Action]:
+        """Actions a seat may take at any moment, outside turn order: VP → gold (V-16)."""
+        if self.phase == "over":
+            return []
+        return [A.Exchange(k) for k in range(1, self.vp[seat] + 1)]
+
+    def _buyable(self, seat: int) -> list[int]:
+        """V-13 … V-15: affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
+        purse = self.gold[seat] + self.vp[seat]
+        out = [p for p in range(1, WHEEL) if self.wheel[p] is not None and p <= purse]
+        if self.wheel[0] is not None and self._zero_allowed(seat):
+            out.insert(0, 0)
+        return out
+
+    def _zero_allowed(self, seat: int) -> bool:
+        kind = self.wheel[0][1]
+        # V-14: only the last viking of its kind still on the wheel
+        if not any(c is not None and c[1] == kind for c in self.wheel[1:]):
+            return True
+        # V-15: forced zero — gold (not VP) below the lowest price of every other combo
+        others = [p for p in range(1, WHEEL) if self.wheel[p] is not None]
+        return self.gold[seat] < min(others)
+
+    def _place_actions(self, seat: int) -> list[Action]:
+        h = self.homelands[seat]
+        pend = self.pending
+        out: list[Action] = []
+        if not pend["placed"]:
+            tile, viking = pend["tile"], pend["viking"]
+            for r, c in h.cells_for(tile, self.options["ships_any_order"]):
+                out.append(A.Place(r, c))
+                if r != SHIP_ROW and KIND_ROW.get(viking) == r:  # V-26: may stand on it, or go to base
+                    out.append(A.Place(r, c, True))
+        if h.start_pending:
+            out += [A.Start(r) for r, _c in h.start_cells()]
+        return out  # already in sort order: places by cell, then start cells
+
+    def _trips(self, seat: int, boat: bool) -> list[A.Sail]:
+        """V-34 (V-44 with single-sailor, V-49 boat): every legal set of destination cells.
+
+        Generated directly in sort order (by number of vikings moved, then cells top row first).
+        """
+        h = self.homelands[seat]
+        empties = []  # per island row top to bottom: (count in base, empty tiles)
+        for row in ISLAND_ROWS:
+            kind = ROW_KIND[row]
+            if h.base[kind] > 0:
+                cells = h.empty_tiles(kind)
+                if cells:
+                    empties.append((h.base[kind], cells))
+        if not empties:
+            return []
+        if self.options["single_sailor"] and not boat:  # V-44: exactly one viking
+            return [A.Sail((c,), boat) for _n, cells in empties for c in cells]
+        by_len: dict[int, list[tuple]] = {}
+        # one of each kind: at most one per kind, at least one (rows ascending: tuples come sorted)
+        for combo in itertools.product(*[[None, *cells] for _n, cells in empties]):
+            picked = tuple(c for c in combo if c is not None)
+            if picked:
+                by_len.setdefault(len(picked), []).append(picked)
+        # all of one kind: as many as fit (one viking is already a one-of-each trip)
+        for n, cells in empties:
+            m = min(n, len(cells))
+            if m >= 2:
+                by_len.setdefault(m, []).extend(itertools.combinations(cells, m))
+        out = []
+        for length in sorted(by_len):
+            out += [A.Sail(t, boat) for t in sorted(by_len[length])]
+        return out
+
+    def _valid_trip(self, seat: int, cells: tuple[tuple[int, int], ...], boat: bool) -> bool:
+        """V-34 / V-44 / V-49 checked directly (the list of all trips can be long)."""
+        h = self.homelands[seat]
+        if h.base[SAILOR] <= 0 or (boat and ("boat" not in h.specials or not self.options["single_sailor"])):
+            return False
+        rows: dict[int, int] = {}
+        for r, c in cells:
+            if r == SHIP_ROW:
+                return False
+            tok = h.get(r, c)
+            if tok == EMPTY or tok.endswith("*"):
+                return False
+            rows[r] = rows.get(r, 0) + 1
+        for r, k in rows.items():
+            if h.base[ROW_KIND[r]] < k:
+                return False
+        if self.options["single_sailor"] and not boat:
+            return len(cells) == 1  # V-44
+        if all(k == 1 for k in rows.values()):
+            return True  # at most one of each kind
+        if len(rows) != 1:
+            return False
+        (r, k), = rows.items()  # all of one kind: as many as fit
+        return k == min(h.base[ROW_KIND[r]], len(h.empty_tiles(ROW_KIND[r])))
+
+    def _sail_actions(self, seat: int) -> list[Action]:
+        h = self.homelands[seat]
+        out: list[Action] = []
+        if h.base[SAILOR] > 0:
+            out += self._trips(seat, False)
+            if self.options["single_sailor"] and "boat" in h.specials:
+                out += self._trips(seat, True)
+        if not self._must_sail(seat):
+            out.append(A.SailEnd())
+        return out  # trips, boat trips, end: already in sort order
+
+    def _must_sail(self, seat: int) -> bool:
+        """V-35: in the last major scoring, go on while a sailor can still move someone."""
+        return self.round == ROUNDS and self.homelands[seat].can_sail()
+
+    def _bid_actions(self, seat: int) -> list[Action]:
+        high = self.bids["high"]
+        purse = self.gold[seat] + self.vp[seat]
+        return [A.Bid(b) for b in range(high + 1, purse + 1)] + [A.Pass()]
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if not isinstance(action, Action):
+            raise ActionSyntaxError(str(action), "not an action")
+        if not 0 <= seat < self.n:
+            raise NotYourTurnError(action, f"seat {seat} is not at this table")
+        if isinstance(action, A.Exchange):
+            return self._apply_exchange(seat, action)
+        if self.phase == "over":
+            raise WrongPhaseError(action, "the game is over")
+        if seat != self.turn:
+            raise NotYourTurnError(action, f"it is {self._names[self.turn]}'s turn, not {self._names[seat]}'s")
+        if not self._is_legal(seat, action):
+            raise self._why_illegal(seat, action)
+        events: list[Event] = []
+        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        handler = _HANDLERS[type(action)]
+        handler(self, seat, action, events)
+        return events
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Direct checks for the frequent actions; the rest by membership in the (short) list."""
+        phase = self.phase
+        t = type(action)
+        if t is A.Buy:
+            return phase == "buy" and action.pos in self._buyable(seat)
+        if t is A.Place:
+            pend = self.pending
+            if phase != "place" or pend["placed"]:
+                return False
+            if action.to_base and KIND_ROW.get(pend["viking"]) != action.row:
+                return False
+            h = self.homelands[seat]
+            if pend["tile"][0] == "^":
+                return action.row == SHIP_ROW and action.col in h.ship_cells(self.options["ships_any_order"])
+            return action.row != SHIP_ROW and h.island_fits(pend["tile"], action.row, action.col)
+        if t is A.Sail:
+            return phase == "sail" and self._valid_trip(seat, action.cells, action.boat)
+        if t is A.SailEnd:
+            return phase == "sail" and not self._must_sail(seat)
+        return action in self.legal_actions(seat)
+
+    def _apply_exchange(self, seat: int, action: A.Exchange) -> list[Event]:
+        """V-16: any moment, 1 : 1, never below 0 VP."""
+        if self.phase == "over":
+            raise WrongPhaseError(action, "the game is over")
+        if action.amount > self.vp[seat]:
+            raise IllegalActionError(action, f"{self._names[seat]} has only {self.vp[seat]} VP", "V-16")
+        self.vp[seat] -= action.amount
+        self.gold[seat] += action.amount
+        return [Event("exchange", seat, {"vp": action.amount})]
+
+    # -- why an action is illegal (for a clear message naming the rule)
+
+    def _why_illegal(self, seat: int, action: Action) -> IllegalActionError:
+        phase = self.phase
+        expected = {
+            "buy": A.Buy,
+            "place": (A.Place, A.Start),
+            "sail": (A.Sail, A.SailEnd),
+            "bid": (A.Bid, A.Pass),
+            "remove": A.Remove,
+            "lay": A.Lay,
+            "special": A.TakeSpecial,
+            "swap": A.Swap,
+        }[phase]
+        if not isinstance(action, expected):
+            return WrongPhaseError(action, f"now is the time to {_PHASE_VERB[phase]}")
+        if isinstance(action, A.Buy):
+            return self._why_not_buy(seat, action)
+        if isinstance(action, A.Place):
+            return self._why_not_place(seat, action)
+        if isinstance(action, A.Start):
+            h = self.homelands[seat]
+            if not h.start_pending:
+                return IllegalActionError(action, "the start tile is already placed", "V-24")
+            return IllegalActionError(action, "that cell is not free for the start tile", "V-24")
+        if isinstance(action, A.Sail):
+            return self._why_not_sail(seat, action)
+        if isinstance(action, A.SailEnd):
+            return IllegalActionError(
+                action, "after round 6 sailors must be used while they can move a viking", "V-35"
+            )
+        if isinstance(action, A.Bid):
+            if action.amount <= self.bids["high"]:
+                return IllegalActionError(action, f"a bid must be more than {self.bids['high']}", "V-41")
+            return IllegalActionError(action, "a bid cannot exceed your gold plus VP", "V-41")
+        if isinstance(action, (A.Remove, A.Lay)):
+            return IllegalActionError(action, f"no {KIND_NAME[action.kind]} is among the drawn vikings", "V-42")
+        if isinstance(action, A.TakeSpecial):
+            return IllegalActionError(action, f"{action.name} is not on display", "V-46")
+        if isinstance(action, A.Swap):
+            return IllegalActionError(action, "that cell holds no middle tile with this building", "V-49")
+        return IllegalActionError(action, "not allowed now")
+
+    def _why_not_buy(self, seat: int, action: A.Buy) -> IllegalActionError:
+        p = action.pos
+        if self.wheel[p] is None:
+            return IllegalActionError(action, f"position {p} is empty", "V-13")
+        if p == 0:
+            return IllegalActionError(
+                action,
+                "position 0 may be bought only when its viking is the last of its kind on the wheel,"
+                " or when you cannot afford any other combo with your gold",
+                "V-14",
+            )
+        return IllegalActionError(
+            action, f"it costs {p} gold; you have {self.gold[seat]} gold and {self.vp[seat]} VP", "V-13"
+        )
+
+    def _why_not_place(self, seat: int, action: A.Place) -> IllegalActionError:
+        pend = self.pending
+        h = self.homelands[seat]
+        if pend["placed"]:
+            return IllegalActionError(action, "the tile is placed; now place your start tile", "V-24")
+        tile, viking = pend["tile"], pend["viking"]
+        cell = cell_name(action.row, action.col)
+        if tile[0] == "^":
+            if action.row != SHIP_ROW:
+                return IllegalActionError(action, "ship tiles go in the ships row", "V-20")
+            return IllegalActionError(action, f"the next ship may not go to {cell}", "V-20")
+        if action.row == SHIP_ROW:
+            return IllegalActionError(action, "island tiles go in rows W, N, S, G, F", "V-21")
+        if action.to_base and KIND_ROW.get(viking) != action.row and h.island_fits(tile, action.row, action.col):
+            return IllegalActionError(action, "the viking goes to the base anyway; write it without 'base'", "V-27")
+        if h.get(action.row, action.col) != EMPTY:
+            return IllegalActionError(action, f"{cell} is not empty", "V-21")
+        if action.col == 1 and tile[0] != "L":
+            return IllegalActionError(action, "column 1 touches the base, whose edge is sea: only a left end fits", "V-22")
+        if h.start_pending and action.col > 1:
+            return IllegalActionError(action, f"{cell} is not reachable; place your start tile first", "V-24")
+        return IllegalActionError(
+            action, f"{tile} does not fit at {cell} (not reachable, or the edges do not match)", "V-22"
+        )
+
+    def _why_not_sail(self, seat: int, action: A.Sail) -> IllegalActionError:
+        h = self.homelands[seat]
+        if action.boat and "boat" not in h.specials:
+            return IllegalActionError(action, "you hold no boat", "V-49")
+        if h.base[SAILOR] <= 0:
+            return IllegalActionError(action, "you have no sailor in your base", "V-34")
+        for r, c in action.cells:
+            if r == SHIP_ROW or h.get(r, c) == EMPTY or h.has_viking(r, c):
+                return IllegalActionError(action, f"{cell_name(r, c)} is not an empty island tile", "V-34")
+            if h.base[ROW_KIND[r]] <= 0:
+                return IllegalActionError(action, f"no {KIND_NAME[ROW_KIND[r]]} waits in your base", "V-34")
+        if self.options["single_sailor"] and not action.boat and len(action.cells) != 1:
+            return IllegalActionError(action, "with single-sailor a sailor moves exactly one viking", "V-44")
+        return IllegalActionError(
+            action, "a sailor moves all vikings of one kind (as many as fit) or at most one of each kind", "V-34"
+        )
+
+    # ------------------------------------------------------------------ handlers
+
+    def _do_buy(self, seat: int, action: A.Buy, events: list[Event]) -> None:
+        p = action.pos
+        tile, viking = self.wheel[p]
+        if p > self.gold[seat]:  # V-16: exchange the shortfall first
+            short = p - self.gold[seat]
+            self.vp[seat] -= short
+            self.gold[seat] += short
+            events.append(Event("exchange", seat, {"vp": short}))
+        self.gold[seat] -= p  # V-13
+        most_expensive = all(self.wheel[q] is None for q in range(p + 1, WHEEL))
+        self.wheel[p] = None
+        events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
+        self._turn_wheel(events)
+        self.pending = {"tile": tile, "viking": viking, "placed": False, "pos": p}
+        # V-46: the currently most expensive combo, not from position 0, lets the buyer take a special
+        take_special = (
+            self.options["specials"] and most_expensive and p != 0 and any(self.special_display)
+        )
+        if take_special:
+            self.phase = "special"
+            return
+        self._enter_place(seat, events)
+
+    def _turn_wheel(self, events: list[Event]) -> None:
+        """V-18: while position 0 is empty, the wheel turns until the lowest combo stands at 0."""
+        if self.wheel[0] is not None:
+            return
+        for k in range(1, WHEEL):
+            if self.wheel[k] is not None:
+                self.wheel = self.wheel[k:] + [None] * k
+                events.append(Event("wheel", None, {"turned": k}))
+                return
+
+    def _enter_place(self, seat: int, events: list[Event]) -> None:
+        self.phase = "place"
+        self._maybe_discard(seat, events)
+
+    def _maybe_discard(self, seat: int, events: list[Event]) -> None:
+        """V-23: an island tile that fits nowhere leaves the game; its viking goes to the base.
+
+        With the start tile still to place (V-24) every tile can still be placed after it.
+        """
+        pend = self.pending
+        h = self.homelands[seat]
+        if pend["placed"] or h.start_pending or pend["tile"][0] == "^":
+            return
+        if h.island_fits_somewhere(pend["tile"]):
+            return
+        self.out_tiles.append(pend["tile"])
+        h.base[pend["viking"]] += 1
+        events.append(Event("discarded", seat, {"tile": pend["tile"], "viking": pend["viking"]}))
+        self._finish_purchase(seat, events)
+
+    def _do_place(self, seat: int, action: A.Place, events: list[Event]) -> None:
+        h = self.homelands[seat]
+        pend = self.pending
+        tile, viking = pend["tile"], pend["viking"]
+        on_tile = action.row != SHIP_ROW and KIND_ROW.get(viking) == action.row and not action.to_base
+        h.set(action.row, action.col, tile + ("*" if on_tile else ""))
+        if not on_tile:
+            h.base[viking] += 1  # V-27
+        pend["placed"] = True
+        events.append(
+            Event(
+                "placed",
+                seat,
+                {"tile": tile, "cell": cell_name(action.row, action.col), "viking": viking, "on_tile": on_tile},
+            )
+        )
+        if self.options["specials"] and tile[0] == "M":
+            self._swap_waiting_building(seat, action.row, action.col, events)
+        if not h.start_pending:
+            self._finish_purchase(seat, events)
+
+    def _do_start(self, seat: int, action: A.Start, events: list[Event]) -> None:
+        h = self.homelands[seat]
+        h.set(action.row, 1, START_TILE)
+        h.start_pending = False
+        events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
+        if self.pending["placed"]:
+            self._finish_purchase(seat, events)
+        else:
+            self._maybe_discard(seat, events)
+
+    def _finish_purchase(self, seat: int, events: list[Event]) -> None:
+        self.pending = None
+        self.purchases += 1
+        if self.purchases == WHEEL:
+            self._end_of_buying(events)
+        else:
+            self.turn = self.seat_after(seat)
+            self.phase = "buy"
+
+    # -- scoring
+
+    def _end_of_buying(self, events: list[Event]) -> None:
+        kind = SCORING_AFTER[self.round - 1]
+        if kind == "small":  # V-32
+            for seat in self.turn_order():
+                purse = Purse(self.gold[seat], self.vp[seat])
+                res = small_scoring(self.homelands[seat], purse)
+                self.gold[seat], self.vp[seat] = purse.gold, purse.vp
+                events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
+            self._end_of_round(events)
+        else:  # V-33: per player, sailors first
+            self.sail_queue = self.turn_order()
+            self.phase = "sail"
+            self._next_sailor(events)
+
+    def _next_sailor(self, events: list[Event]) -> None:
+        """Skip (and score) players with no possible sailor trip: they are not asked."""
+        while self.sail_queue:
+            seat = self.sail_queue[0]
+            if self.homelands[seat].can_sail():
+                self.turn = seat
+                return
+            self._score_major(seat, events)
+        self._end_of_round(events)
+
+    def _score_major(self, seat: int, events: list[Event]) -> None:
+        self.sail_queue.pop(0)
+        purse = Purse(self.gold[seat], self.vp[seat])
+        res = major_scoring(self.homelands[seat], purse)
+        self.gold[seat], self.vp[seat] = purse.gold, purse.vp
+        events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
+
+    def _do_sail(self, seat: int, action: A.Sail, events: list[Event]) -> None:
+        h = self.homelands[seat]
+        h.base[SAILOR] -= 1
+        self.out_vikings.append(SAILOR)  # V-34: a used sailor leaves the game
+        if action.boat:
+            h.specials.remove("boat")  # V-49: boat and sailor leave the game
+            self.out_specials.append("boat")
+        moved = []
+        for r, c in action.cells:
+            kind = ROW_KIND[r]
+            h.base[kind] -= 1
+            h.set(r, c, h.get(r, c) + "*")
+            moved.append(kind)
+        events.append(Event("sailed", seat, {"cells": [cell_name(r, c) for r, c in action.cells], "kinds": moved}))
+        if not h.can_sail():
+            self._score_major(seat, events)
+            self._next_sailor(events)
+
+    def _do_sail_end(self, seat: int, action: A.SailEnd, events: list[Event]) -> None:
+        self._score_major(seat, events)
+        self._next_sailor(events)
+
+    def _end_of_round(self, events: list[Event]) -> None:
+        if self.round == ROUNDS:
+            self._final(events)
+            return
+        # V-12: the start player marker passes to the left, unless the auction decides it [D-8]
+        if not self.options["auction"] or AUCTION["start_player_passes_left"]:
+            self.start_player = self.seat_after(self.start_player)
+            events.append(Event("start_player", self.start_player, {}))
+        self._begin_round(events)
+
+    def _final(self, events: list[Event]) -> None:
+        purses = [Purse(g, v) for g, v in zip(self.gold, self.vp)]
+        results = final_scoring(self.homelands, purses)
+        for seat, res in enumerate(results):
+            events.append(Event("score", seat, {"scoring": "final", **res.to_json()}))
+        self.gold = [p.gold for p in purses]
+        self.vp = [p.vp for p in purses]
+        # V-38: most VP, then most gold, then shared
+        best = max(zip(self.vp, self.gold))
+        winners = [s for s in range(self.n) if (self.vp[s], self.gold[s]) == best]
+        self.results = {
+            "winners": winners,
+            "lines": [res.lines for res in results],
+            "vp": list(self.vp),
+            "gold": list(self.gold),
+        }
+        self.phase = "over"
+        self.sail_queue = []
+        events.append(Event("game_over", None, {"winners": winners, "vp": list(self.vp), "gold": list(self.gold)}))
+
+    # -- rounds
+
+    def _begin_round(self, events: list[Event]) -> None:
+        self.round += 1
+        self.purchases = 0
+        self.turn = self.start_player
+        if self.options["specials"]:
+            self._refill_specials(events)
+        stack = self.stacks.pop(0)  # V-9: the next stack
+        tiles: list[str | None] = [None] * WHEEL
+        low, high = 0, WHEEL - 1
+        for t in stack:  # V-10: islands from 0 up, ships from 11 down
+            if t[0] == "^":
+                tiles[high] = t
+                high -= 1
+            else:
+                tiles[low] = t
+                low += 1
+        count = AUCTION["vikings_drawn"] if self.options["auction"] else WHEEL
+        drawn = [self.bag.pop() for _ in range(count)]
+        drawn.sort(key=KINDS.index)  # V-11 [D-5]
+        if self.options["auction"]:
+            self.wheel = [[t, ""] for t in tiles]  # tiles laid out, vikings after the auction (V-42)
+            self.drawn = drawn
+            self.bids = {"high": 0, "leader": None, "active": self.turn_order(), "order": self.turn_order()}
+            self.phase = "bid"
+            self.turn = self.start_player
+        else:
+            self.wheel = [[t, k] for t, k in zip(tiles, drawn)]
+            self.phase = "buy"
+        events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
+
+    def _refill_specials(self, events: list[Event]) -> None:
+        """V-45: fill empty display spaces from the two stacks so that 4 lie face up."""
+        for i, s in enumerate(self.special_display):
+            if s is None:
+                stack = next((st for st in self.special_stacks if st), None)
+                if stack is None:
+                    break
+                self.special_display[i] = stack.pop()
+        events.append(Event("specials", None, {"display": list(self.special_display)}))
+
+    # -- auction (V-41 … V-43)
+
+    def _do_bid(self, seat: int, action: A.Bid, events: list[Event]) -> None:
+        self.bids["high"] = action.amount
+        self.bids["leader"] = seat
+        events.append(Event("bid", seat, {"amount": action.amount}))
+        self._next_bidder(seat, events)
+
+    def _do_pass(self, seat: int, action: A.Pass, events: list[Event]) -> None:
+        self.bids["active"].remove(seat)
+        events.append(Event("pass", seat, {}))
+        self._next_bidder(seat, events)
+
+    def _next_bidder(self, seat: int, events: list[Event]) -> None:
+        b = self.bids
+        active = b["active"]
+        if b["leader"] is not None and active == [b["leader"]]:
+            self._auction_won(b["leader"], b["high"], events)
+            return
+        if not active:  # nobody bid: the start player stays, free (V-41 [D-8])
+            events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
+            self._after_auction(events)
+            return
+        order = b["order"]
+        i = order.index(seat)
+        for step in range(1, len(order) + 1):
+            nxt = order[(i + step) % len(order)]
+            if nxt in active and nxt != b["leader"]:
+                self.turn = nxt
+                return
+        self._auction_won(b["leader"], b["high"], events)
+
+    def _auction_won(self, seat: int, price: int, events: list[Event]) -> None:
+        if price > self.gold[seat]:  # VP exchanged 1 : 1 to cover the bid (V-41)
+            short = price - self.gold[seat]
+            self.vp[seat] -= short
+            self.gold[seat] += short
+            events.append(Event("exchange", seat, {"vp": short}))
+        self.gold[seat] -= price
+        self.start_player = seat
+        events.append(Event("auction", seat, {"price": price, "nobody": False}))
+        self._after_auction(events)
+
+    def _after_auction(self, events: list[Event]) -> None:
+        self.bids = None
+        self.turn = self.start_player
+        self.phase = "remove"
+
+    def _do_remove(self, seat: int, action: A.Remove, events: list[Event]) -> None:
+        self.drawn.remove(action.kind)
+        if AUCTION["removed_viking_leaves_game"]:  # [D-9]
+            self.out_vikings.append(action.kind)
+        else:
+            self.bag.insert(self.rng.randbelow(len(self.bag) + 1), action.kind)
+        events.append(Event("removed", seat, {"kind": action.kind}))
+        self.phase = "lay"
+
+    def _do_lay(self, seat: int, action: A.Lay, events: list[Event]) -> None:
+        """V-42: all vikings of the kind on the highest free positions, going down."""
+        count = self.drawn.count(action.kind)
+        self.drawn = [k for k in self.drawn if k != action.kind]
+        placed = 0
+        for p in range(WHEEL - 1, -1, -1):
+            if placed == count:
+                break
+            if self.wheel[p][1] == "":
+                self.wheel[p][1] = action.kind
+                placed += 1
+        events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
+        if self.drawn:
+            self.turn = self.seat_after(seat)
+            return
+        self.phase = "buy"
+        self.turn = self.start_player
+
+    # -- special tiles (V-45 … V-49)
+
+    def _do_special(self, seat: int, action: A.TakeSpecial, events: list[Event]) -> None:
+        h = self.homelands[seat]
+        if action.name != "none":
+            i = self.special_display.index(action.name)
+            self.special_display[i] = None  # stays empty until the next round (V-45)
+            events.append(Event("special", seat, {"name": action.name}))
+            if action.name == "gold5":  # V-49: +5 gold, the tile leaves the game
+                self.gold[seat] += SPECIAL_TILES["gold5"]["gold"]
+                self.out_specials.append("gold5")
+            else:
+                h.specials.append(action.name)
+            if action.name in BUILDING_TILES:  # V-49: swap at once for a middle tile with its building
+                cells = self._building_cells(seat, action.name)
+                if len(cells) > 1:
+                    self.pending["building"] = action.name
+                    self.phase = "swap"
+                    return
+                if cells:
+                    self._swap(seat, action.name, *cells[0], events)
+                # no such tile: it waits beside the homeland
+        self._enter_place(seat, events)
+
+    def _building_cells(self, seat: int, name: str) -> list[tuple[int, int]]:
+        tile = "M" + name[1]
+        return [(r, c) for r, c, t in self.homelands[seat].island_cells() if t.rstrip("*") == tile]
+
+    def _do_swap(self, seat: int, action: A.Swap, events: list[Event]) -> None:
+        name = self.pending.pop("building")
+        self._swap(seat, name, action.row, action.col, events)
+        self._enter_place(seat, events)
+
+    def _swap(self, seat: int, name: str, row: int, col: int, events: list[Event]) -> None:
+        h = self.homelands[seat]
+        old = h.get(row, col)
+        star = "*" if old.endswith("*") else ""
+        h.set(row, col, name + star)  # a viking on it stays, now on the special tile
+        h.specials.remove(name)
+        self.out_tiles.append(old.rstrip("*"))
+        events.append(Event("swapped", seat, {"name": name, "cell": cell_name(row, col), "tile": old.rstrip("*")}))
+
+    def _swap_waiting_building(self, seat: int, row: int, col: int, events: list[Event]) -> None:
+        """V-49: a waiting building tile is swapped, at once, for the next such tile placed."""
+        h = self.homelands[seat]
+        tile = h.get(row, col).rstrip("*")
+        name = "X" + tile[1]
+        if name in h.specials:
+            self._swap(seat, name, row, col, events)
+
+    # ------------------------------------------------------------------ views
+
+    def threatened(self, seat: int) -> list[str]:
+        return [cell_name(r, c) for r, c in self.homelands[seat].threatened_cells()]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What a seat sees: no stack contents, no bag order (V-6, V-1)."""
+        players = []
+        for s in range(self.n):
+            h = self.homelands[s]
+            players.append(
+                {
+                    "seat": s,
+                    "name": self._names[s],
+                    "gold": self.gold[s],
+                    "vp": self.vp[s],
+                    "rows": [list(r) for r in h.rows],
+                    "base": dict(h.base),
+                    "threatened": self.threatened(s),
+                    "defended": [f"^{col}" for col, _sail, d in h.ships() if d],
+                    "start_tile_pending": h.start_pending,
+                    "specials": list(h.specials),
+                }
+            )
+        v: dict[str, Any] = {
+            "game": self.GAME_ID,
+            "options": dict(self.options),
+            "round": self.round,
+            "scorings": [*SCORING_AFTER[:-1], "final"],
+            "phase": self.phase,
+            "active": None if self.phase == "over" else self.turn,
+            "start_player": self.start_player,
+            "wheel": [
+                {"tile": c[0], "viking": c[1] or None, "price": p} if c else None for p, c in enumerate(self.wheel)
+            ],
+            "pending": (
+                {
+                    "seat": self.turn,
+                    "tile": self.pending["tile"],
+                    "viking": self.pending["viking"],
+                    "placed": self.pending["placed"],
+                    "start_tile": self.homelands[self.turn].start_pending,
+                }
+                if self.pending
+                else None
+            ),
+            "players": players,
+            "stacks_left": len(self.stacks),
+            "bag": len(self.bag),
+            "last": _copy(self.last),
+            "final": _copy(self.results),
+            "seat": seat,
+        }
+        if self.options["specials"]:
+            v["specials_display"] = list(self.special_display)
+            v["specials_stacks"] = [len(s) for s in self.special_stacks]
+        if self.options["auction"]:
+            v["auction"] = {
+                "drawn": list(self.drawn),
+                "bids": _copy(self.bids),
+                "removed": [k for k in self.out_vikings if k != SAILOR],
+            }
+        return v
+
+    # ------------------------------------------------------------------ accounting (tests, invariants)
+
+    def viking_count(self) -> int:
+        """V-1: bag + wheel + drawn-not-laid + pending + homelands + out of game = 78."""
+        wheel = sum(1 for c in self.wheel if c and c[1])
+        pending = 1 if self.pending and not self.pending["placed"] else 0
+        homes = sum(h.vikings_total() for h in self.homelands)
+        return len(self.bag) + wheel + len(self.drawn) + pending + homes + len(self.out_vikings)
+
+    def tile_count(self) -> int:
+        """V-2: stacks + wheel + pending + homelands (start tile included) + out of game = 76."""
+        stacks = sum(len(s) for s in self.stacks)
+        wheel = sum(1 for c in self.wheel if c)
+        pending = 1 if self.pending and not self.pending["placed"] else 0
+        homes = 0
+        for h in self.homelands:
+            homes += sum(1 for row in h.rows for t in row if t != EMPTY and t[0] != "X")
+            homes += 1 if h.start_pending else 0
+        return stacks + wheel + pending + homes + len(self.out_tiles)
+
+    def to_notation(self) -> str:
+        from .notation import table_from_game
+
+        return table_from_game(self)
+
+
+def _copy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    return x
+
+
+def _cells_of(action: Action) -> list[str]:
+    if isinstance(action, (A.Place, A.Swap)):
+        return [cell_name(action.row, action.col)]
+    if isinstance(action, A.Start):
+        return [cell_name(action.row, 1)]
+    if isinstance(action, A.Sail):
+        return [cell_name(r, c) for r, c in action.cells]
+    return []
+
+
+_PHASE_VERB = {
+    "buy": "buy a combo (buy P)",
+    "place": "place the bought tile (place CELL / start CELL)",
+    "sail": "use sailors (sail CELL … / sail end)",
+    "bid": "bid for the start player (bid N / pass)",
+    "remove": "remove one drawn viking (remove KIND)",
+    "lay": "lay out a kind of viking (lay KIND)",
+    "special": "take a special tile or not (special NAME / special none)",
+    "swap": "choose the middle tile the building tile replaces (swap CELL)",
+}
+
+_HANDLERS = {
+    A.Buy: VikingsGame._do_buy,
+    A.Place: VikingsGame._do_place,
+    A.Start: VikingsGame._do_start,
+    A.Sail: VikingsGame._do_sail,
+    A.SailEnd: VikingsGame._do_sail_end,
+    A.Bid: VikingsGame._do_bid,
+    A.Pass: VikingsGame._do_pass,
+    A.Remove: VikingsGame._do_remove,
+    A.Lay: VikingsGame._do_lay,
+    A.TakeSpecial: VikingsGame._do_special,
+    A.Swap: VikingsGame._do_swap,
+}

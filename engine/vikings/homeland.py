@@ -1,0 +1,242 @@
+"""A player's homeland: the grid of tiles, the base, special tiles held beside it.
+
+Cells hold notation tokens (``"L"``, ``"Ma*"``, ``"^g"``, ``"."`` for empty) so that the grid is
+JSON as it stands and prints straight into the table notation. Rows are indexed 0 (ships) to
+5 (fishers); columns are 1-based as in the rules, stored at list index ``col - 1``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import (
+    ISLAND_ROWS,
+    KIND_ROW,
+    KINDS,
+    ROW_KIND,
+    SAILOR,
+    SHIP_DEPTH,
+    SHIP_ROW,
+    START_TILE,
+    left_edge,
+    right_edge,
+)
+
+EMPTY = "."
+
+
+class Homeland:
+    __slots__ = ("rows", "base", "specials", "start_pending")
+
+    def __init__(
+        self,
+        rows: list[list[str]] | None = None,
+        base: dict[str, int] | None = None,
+        specials: list[str] | None = None,
+        start_pending: bool = False,
+    ) -> None:
+        self.rows: list[list[str]] = rows if rows is not None else [[] for _ in range(6)]
+        self.base: dict[str, int] = {k: 0 for k in KINDS}
+        if base:
+            self.base.update(base)
+        self.specials: list[str] = specials if specials is not None else []
+        self.start_pending = start_pending
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": [list(r) for r in self.rows],
+            "base": dict(self.base),
+            "specials": list(self.specials),
+            "start_pending": self.start_pending,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Homeland:
+        return cls([list(r) for r in d["rows"]], dict(d["base"]), list(d["specials"]), d["start_pending"])
+
+    # ------------------------------------------------------------------ cells
+
+    def get(self, row: int, col: int) -> str:
+        r = self.rows[row]
+        return r[col - 1] if 0 < col <= len(r) else EMPTY
+
+    def set(self, row: int, col: int, token: str) -> None:
+        r = self.rows[row]
+        while len(r) < col:
+            r.append(EMPTY)
+        r[col - 1] = token
+        while r and r[-1] == EMPTY:
+            r.pop()
+
+    def width(self) -> int:
+        return max(len(r) for r in self.rows)
+
+    def has_viking(self, row: int, col: int) -> bool:
+        return self.get(row, col).endswith("*")
+
+    def island_cells(self):
+        """Yield ``(row, col, token)`` for every island tile."""
+        for row in ISLAND_ROWS:
+            for i, tok in enumerate(self.rows[row]):
+                if tok != EMPTY:
+                    yield row, i + 1, tok
+
+    def ship_count(self) -> int:
+        return sum(1 for t in self.rows[SHIP_ROW] if t != EMPTY)
+
+    # ------------------------------------------------------------------ placing (V-20 … V-24)
+
+    def ship_cells(self, any_order: bool = True) -> list[int]:
+        """V-20 [D-6]: columns where the next ship may go."""
+        ships = self.rows[SHIP_ROW]
+        n = self.ship_count()
+        if any_order and n < 3:
+            return [c for c in (1, 2, 3) if self.get(SHIP_ROW, c) == EMPTY]
+        return [len(ships) + 1] if any_order else [n + 1]
+
+    def island_fits(self, tile: str, row: int, col: int) -> bool:
+        """V-21, V-22: empty, reachable from the base or an island tile, edges match sideways."""
+        r = self.rows[row]
+        if col <= len(r) and r[col - 1] != EMPTY:
+            return False
+        if col == 1:
+            if left_edge(tile) != "sea":  # V-22: the base's edge counts as sea
+                return False
+            reachable = True
+        else:
+            reachable = False
+            left = r[col - 2] if col - 1 <= len(r) else EMPTY
+            if left != EMPTY:
+                if right_edge(left) != left_edge(tile):
+                    return False
+                reachable = True
+        right = r[col] if col < len(r) else EMPTY
+        if right != EMPTY:
+            if right_edge(tile) != left_edge(right):
+                return False
+            reachable = True
+        if not reachable:  # V-21: above or below (ships do not count [D-7])
+            if row > 1 and self.get(row - 1, col) != EMPTY:
+                reachable = True
+            elif row < 5 and self.get(row + 1, col) != EMPTY:
+                reachable = True
+        return reachable
+
+    def _candidates(self) -> set[tuple[int, int]]:
+        """Empty cells next to the base or to an island tile (V-21), before the edge rule."""
+        rows = self.rows
+        cands = {(row, 1) for row in ISLAND_ROWS if not rows[row] or rows[row][0] == EMPTY}
+        for row in ISLAND_ROWS:
+            r = rows[row]
+            for i, tok in enumerate(r):
+                if tok == EMPTY:
+                    continue
+                col = i + 1
+                if i > 0 and r[i - 1] == EMPTY:
+                    cands.add((row, col - 1))
+                if i + 1 >= len(r) or r[i + 1] == EMPTY:
+                    cands.add((row, col + 1))
+                if row > 1 and self.get(row - 1, col) == EMPTY:
+                    cands.add((row - 1, col))
+                if row < 5 and self.get(row + 1, col) == EMPTY:
+                    cands.add((row + 1, col))
+        return cands
+
+    def island_cells_for(self, tile: str) -> list[tuple[int, int]]:
+        """Every cell where an island tile may go now, top row first, then by column."""
+        return sorted(c for c in self._candidates() if self.island_fits(tile, *c))
+
+    def island_fits_somewhere(self, tile: str) -> bool:
+        return any(self.island_fits(tile, *c) for c in self._candidates())
+
+    def start_cells(self) -> list[tuple[int, int]]:
+        """V-24: the start tile goes in column 1 of an island row (and must fit there)."""
+        return [(row, 1) for row in ISLAND_ROWS if self.island_fits(START_TILE, row, 1)]
+
+    def cells_for(self, tile: str, ships_any_order: bool = True) -> list[tuple[int, int]]:
+        if tile[0] == "^":
+            return [(SHIP_ROW, c) for c in self.ship_cells(ships_any_order)]
+        return self.island_cells_for(tile)
+
+    # ------------------------------------------------------------------ threat (V-30, V-31)
+
+    def ships(self):
+        """Yield ``(col, sail, defended)`` for every ship (V-30: a warrior in the W row defends)."""
+        for i, tok in enumerate(self.rows[SHIP_ROW]):
+            if tok != EMPTY:
+                col = i + 1
+                yield col, tok[1], self.has_viking(1, col)
+
+    def threat_zone(self) -> set[tuple[int, int]]:
+        """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
+        zone = set()
+        for col, sail, defended in self.ships():
+            if not defended:
+                for row in range(1, SHIP_DEPTH[sail] + 1):
+                    zone.add((row, col))
+        return zone
+
+    def vikings_on_islands(self, kind: str, zone: set[tuple[int, int]] | None = None) -> tuple[int, int]:
+        """``(unthreatened, threatened)`` vikings of ``kind`` standing on island tiles."""
+        if zone is None:
+            zone = self.threat_zone()
+        row = KIND_ROW[kind]
+        safe = hit = 0
+        for i, tok in enumerate(self.rows[row]):
+            if tok.endswith("*"):
+                if (row, i + 1) in zone:
+                    hit += 1
+                else:
+                    safe += 1
+        return safe, hit
+
+    def threatened_cells(self) -> list[tuple[int, int]]:
+        zone = self.threat_zone()
+        return sorted((r, c) for (r, c) in zone if self.has_viking(r, c))
+
+    # ------------------------------------------------------------------ islands (V-25)
+
+    def completed_islands(self) -> list[int]:
+        """Lengths of completed islands: L, any number of middles, R, side by side, per row."""
+        out = []
+        for row in ISLAND_ROWS:
+            r = self.rows[row]
+            start = None
+            for i, tok in enumerate(r):
+                t = tok[0]
+                if t == "L":
+                    start = i
+                elif t == "R":
+                    if start is not None:
+                        out.append(i - start + 1)
+                    start = None
+                elif t in "MX":
+                    pass
+                else:  # empty cell breaks the island
+                    start = None
+        return out
+
+    # ------------------------------------------------------------------ counts
+
+    def vikings_total(self) -> int:
+        on_islands = sum(1 for _r, _c, t in self.island_cells() if t.endswith("*"))
+        return on_islands + sum(self.base.values())
+
+    def empty_tiles(self, kind: str) -> list[tuple[int, int]]:
+        """Island tiles in ``kind``'s row that hold no viking (targets for sailors, V-34)."""
+        row = KIND_ROW[kind]
+        return [(row, i + 1) for i, t in enumerate(self.rows[row]) if t != EMPTY and not t.endswith("*")]
+
+    def can_sail(self) -> bool:
+        """V-35: has a sailor and some base viking has an empty tile in its row."""
+        if self.base[SAILOR] <= 0:
+            return False
+        for kind in KINDS:
+            if kind != SAILOR and self.base[kind] > 0 and self.empty_tiles(kind):
+                return True
+        return False
+
+
+__all__ = ["Homeland", "EMPTY", "ROW_KIND"]
