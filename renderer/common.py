@@ -1,0 +1,106 @@
+"""Drawing helpers shared by the game renderers: fonts, palette, text, small icons, PNG encoding.
+
+Fonts are Pillow's own scalable default (``ImageFont.load_default(size=...)``, Aileron Regular),
+so nothing is fetched or looked up on the machine at run time. That font draws ASCII (and ``·``)
+only; every label here keeps to that set and icons are drawn as shapes.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+# Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
+OI_ORANGE: RGB = (230, 159, 0)
+OI_SKY: RGB = (86, 180, 233)
+OI_GREEN: RGB = (0, 158, 115)
+OI_YELLOW: RGB = (240, 228, 66)
+OI_BLUE: RGB = (0, 114, 178)
+OI_VERMILLION: RGB = (213, 94, 0)
+OI_PURPLE: RGB = (204, 121, 167)
+
+INK: RGB = (33, 30, 28)
+PAPER: RGB = (246, 241, 230)
+MUTED: RGB = (120, 112, 100)
+WHITE: RGB = (255, 255, 255)
+GOLD: RGB = (232, 182, 30)
+GOLD_DARK: RGB = (150, 110, 10)
+
+# Seat colours: chosen away from the six viking-kind colours (blue, yellow, green, red, black,
+# grey) so a seat is never mistaken for a kind; the name is always written next to it.
+SEAT_COLOURS: list[RGB] = [(126, 58, 160), (214, 110, 20), (20, 150, 160), (200, 70, 140)]
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+def text_width(s: str, size: int) -> float:
+    return font(size).getlength(s)
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: RGB = INK,
+         anchor: str = "la", bold: bool = False) -> float:
+    """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
+    stroke = max(1, size // 22) if bold else 0
+    draw.text(xy, s, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+    return text_width(s, size) + 2 * stroke
+
+
+def fit_text(s: str, size: int, max_width: float) -> str:
+    """``s`` cut with ``..`` so that it fits ``max_width`` pixels at ``size``."""
+    if text_width(s, size) <= max_width:
+        return s
+    while s and text_width(s + "..", size) > max_width:
+        s = s[:-1]
+    return s + ".."
+
+
+def readable_on(bg: RGB) -> RGB:
+    """Black or white, whichever reads better on ``bg``."""
+    r, g, b = bg
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else WHITE
+
+
+def coin(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=GOLD_DARK, width=max(1, int(r // 5)))
+    ri = r * 0.55
+    draw.ellipse((cx - ri, cy - ri, cx + ri, cy + ri), outline=GOLD_DARK, width=1)
+
+
+def star_points(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> list[tuple[float, float]]:
+    import math
+
+    pts = []
+    for i in range(points * 2):
+        rad = r if i % 2 == 0 else r * inner
+        a = -math.pi / 2 + i * math.pi / points
+        pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    return pts
+
+
+def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, outline: RGB = INK) -> None:
+    draw.polygon(star_points(cx, cy, r), fill=fill, outline=outline)
+
+
+def dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: RGB,
+                dash: int = 6, width: int = 2) -> None:
+    x0, y0, x1, y1 = (int(v) for v in box)
+    for x in range(x0, x1, dash * 2):
+        draw.line((x, y0, min(x + dash, x1), y0), fill=fill, width=width)
+        draw.line((x, y1, min(x + dash, x1), y1), fill=fill, width=width)
+    for y in range(y0, y1, dash * 2):
+        draw.line((x0, y, x0, min(y + dash, y1)), fill=fill, width=width)
+        draw.line((x1, y, x1, min(y + dash, y1)), fill=fill, width=width)
+
+
+def encode_png(img: Image.Image) -> bytes:
+    """The one PNG encoding every renderer uses (and the benchmark compares against)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
