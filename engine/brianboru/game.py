@@ -4,7 +4,7 @@ The state is one JSON-shaped dict (``self.s``) plus the RNG. Play is driven by a
 (``s["tasks"]``, next task last): automatic steps run at once; a step that needs a choice sets
 ``s["pending"]`` and stops until a seat answers with an action. Every compound choice is cut into
 small decisions, so ``legal_actions()`` stays short. A decision with exactly one legal answer is
-taken automatically (the event says ``auto``), except the simultaneous draft.
+taken automatically, except the simultaneous draft.
 
 Action texts (``parse_action`` reads them, case-insensitive):
 
@@ -160,7 +160,6 @@ class BrianBoruGame(Game):
     def __init__(self, state: dict[str, Any], rng: Rng) -> None:
         self.s = state
         self.rng = rng
-        self._legal: dict[int, list[BrianBoruAction]] = {}
         self._events: list[Event] = []
 
     # ------------------------------------------------------------------ construction / JSON
@@ -285,36 +284,38 @@ class BrianBoruGame(Game):
             return []
         if seat is None:
             seat = self.acting_seats()[0]
-        cached = self._legal.get(seat)
-        if cached is not None:
-            return list(cached)
         kind = p["kind"]
         if kind == "keep":
             if seat not in p["seats"]:
                 out: list[BrianBoruAction] = []
             else:
-                out = [act("keep", a, b) for a, b in combinations(sorted(self.s["pile"][seat]), 2)]
+                pairs = sorted(combinations(sorted(self.s["pile"][seat]), 2), key=_KEEP_RANK.__getitem__)
+                out = [_KEEP[pair] for pair in pairs]
         elif p["seat"] != seat:
             out = []
-        elif kind in TOWN_VERBS:
-            out = [act(kind, TOWN_NAMES[t]) for t in p["options"]]
-        elif kind == "expand":
-            out = [act("expand", "no" if t < 0 else TOWN_NAMES[t]) for t in p["options"]]
         else:
-            out = [act(kind, v) for v in p["options"]]
-        out.sort(key=_text_key)
-        self._legal[seat] = out
-        return list(out)
+            table = _TABLES.get(kind)
+            if table is not None:  # prebuilt actions, options sorted by their text's rank
+                rank = _RANKS[kind]
+                out = [table[v] for v in sorted(p["options"], key=rank.__getitem__)]
+            else:
+                conv = _CONVERT.get(kind)
+                out = [act(kind, conv(v) if conv else v) for v in p["options"]]
+                out.sort(key=_text_key)
+        return out
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        a = parse_action(action) if isinstance(action, str) else action
-        if not isinstance(a, BrianBoruAction):
-            raise WrongPhaseError(a, "not a Brian Boru action")
+        a = parse_action(action) if type(action) is str else action
+        if type(a) is not BrianBoruAction:
+            if isinstance(a, str):
+                a = parse_action(a)
+            elif not isinstance(a, BrianBoruAction):
+                raise WrongPhaseError(a, "not a Brian Boru action")
         s = self.s
         p = s["pending"]
         if p is None:
             raise WrongPhaseError(a, "the game is over", rule="B-32")
-        if seat not in self.acting_seats():
+        if (seat not in p["seats"]) if p["kind"] == "keep" else (seat != p["seat"]):
             who = ", ".join(s["names"][x] for x in self.acting_seats())
             raise NotYourTurnError(a, f"it is not your turn; waiting for {who} to {KIND_WHAT[p['kind']]}")
         kind = p["kind"]
@@ -323,7 +324,6 @@ class BrianBoruGame(Game):
                                   rule=p.get("rule") or KIND_RULE.get(kind))
         value = self._value(seat, p, a)
         s["pending"] = None if kind != "keep" else p
-        self._legal = {}
         self._events = events = []
         self._resolve(seat, p, value)
         self._run()
@@ -401,7 +401,6 @@ class BrianBoruGame(Game):
         if not opts:
             return
         if len(opts) == 1:
-            self._events.append(Event("auto", p["seat"], {"kind": p["kind"]}))
             self._resolve(p["seat"], p, opts[0])
             return
         self.s["pending"] = p
@@ -575,7 +574,8 @@ class BrianBoruGame(Game):
         s["discard"].append(v)
         card = D.cards[v]
         if seat == s["winner"]:
-            self._ev("main", seat, card=v, action=card.main_text)
+            a = s["active"]
+            self._ev("main", seat, card=v, action=card.main_text, town=TOWN_NAMES[a] if a >= 0 else None)
             self._syms(seat, card.main)
         elif len(card.secondary) == 1:
             self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
@@ -589,7 +589,9 @@ class BrianBoruGame(Game):
         self._syms(seat, card.secondary[i - 1])
 
     def _syms(self, seat: int, symbols: tuple) -> None:
-        self._then(*[["sym", seat, name, k, arg] for name, k, arg in symbols])
+        tasks = self.s["tasks"]
+        for name, k, arg in reversed(symbols):
+            tasks.append(["sym", seat, name, k, arg])
 
     def _t_trick_end(self, t: list) -> None:  # B-16, B-21
         s = self.s
@@ -619,9 +621,8 @@ class BrianBoruGame(Game):
         elif name == "control":
             a = s["active"]
             if a >= 0:
-                s["owner"][a] = seat
+                s["owner"][a] = seat  # the "main" event names the town
                 s["active"] = -1
-                self._ev("control", seat, town=TOWN_NAMES[a])
             s["marker"] = seat
         elif name == "pay":
             for _ in range(k):
@@ -1017,6 +1018,26 @@ class BrianBoruGame(Game):
             }
         return out
 
+
+def _town_name(x: int) -> str:
+    return "no" if x < 0 else TOWN_NAMES[x]
+
+
+_CONVERT = {"expand": _town_name}
+_TABLES: dict[str, dict[Any, BrianBoruAction]] = {}
+_RANKS: dict[str, dict[Any, int]] = {}
+for _verb in TOWN_VERBS:
+    _TABLES[_verb] = {x: act(_verb, TOWN_NAMES[x]) for x in range(T)}
+for _verb in ("lead", "play"):
+    _TABLES[_verb] = {v: act(_verb, v) for v in D.card_values}
+_TABLES["option"] = {i: act("option", i) for i in (1, 2)}
+_TABLES["princess"] = {w: act("princess", w) for w in PRINCESS_CHOICES}
+for _verb, _table in _TABLES.items():
+    _order = sorted(_table, key=lambda k, t=_table: t[k].text)
+    _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
+
+_KEEP = {(a, b): act("keep", a, b) for a, b in combinations(D.card_values, 2)}
+_KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
 
 _HANDLERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_t_")}
 _RESOLVERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_r_")}
