@@ -67,7 +67,9 @@ class ToyGame(Game):
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"the toy needs 2–4 players, not {len(names)}")
         rng = Rng(seed)
-        pile = int(options.get("pile", 0)) or 9 + rng.randbelow(8)
+        pile = int(options["pile"]) if "pile" in options else 9 + rng.randbelow(8)
+        if pile < 1 or int(options.get("max", 3)) < 1:
+            raise ValueError("pile and max must be at least 1")
         start = rng.randbelow(len(names)) if start_seat is None else start_seat
         return cls({
             "names": list(names), "pile": pile, "max": int(options.get("max", 3)), "turn": start,

@@ -1,0 +1,140 @@
+"""meadhall's configuration: a TOML file (see ``config.example.toml``) plus the environment.
+
+API::
+
+    config = load_config(path=None, env=os.environ)   # path None: defaults + environment only
+    config.token            # str | None — MEADHALL_TOKEN, else [discord] token_file, else token
+    config.database         # Path (relative paths are relative to the config file's folder)
+    config.dev_guild        # int | None — slash commands are synced to this guild
+    config.log_level        # "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL"
+    config.reminder_delay   # seconds before a player to act is reminded; None = no reminders
+    config.reminder_limit   # reminders per turn at most
+    config.language         # default language of the host's messages ("en")
+
+``repr(config)`` and ``str(config)`` never show the token. Unknown sections or keys and values
+of the wrong type raise :class:`ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TOKEN_ENV = "MEADHALL_TOKEN"
+DEFAULT_DATABASE = "meadhall.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None = field(default=None, repr=False)
+    database: Path = Path(DEFAULT_DATABASE)
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+    reminder_delay: float | None = 3600.0
+    reminder_limit: int = 3
+    language: str = "en"
+
+    def __repr__(self) -> str:
+        token = "<set>" if self.token else "<unset>"
+        return (f"Config(token={token}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
+                f"log_level={self.log_level!r}, reminder_delay={self.reminder_delay}, "
+                f"reminder_limit={self.reminder_limit}, language={self.language!r})")
+
+    __str__ = __repr__
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelName(self.log_level)
+
+
+# section → key → accepted Python types
+_SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
+    "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,)},
+    "storage": {"database": (str,)},
+    "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "language": (str,)},
+    "logging": {"level": (str,)},
+}
+
+
+def _check(where: str, data: Mapping[str, Any]) -> None:
+    for section, values in data.items():
+        if section not in _SCHEMA:
+            raise ConfigError(f"{where}: unknown section [{section}] (known: {', '.join(_SCHEMA)})")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where}: [{section}] must be a table")
+        for key, value in values.items():
+            types = _SCHEMA[section].get(key)
+            if types is None:
+                raise ConfigError(f"{where}: unknown key {section}.{key} "
+                                  f"(known: {', '.join(_SCHEMA[section])})")
+            if isinstance(value, bool) or not isinstance(value, types):
+                names = " or ".join(t.__name__ for t in types)
+                raise ConfigError(f"{where}: {section}.{key} must be {names}, not {type(value).__name__}")
+
+
+def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """Read ``path`` (TOML) and the environment; a missing ``path`` is an error."""
+    env = os.environ if env is None else env
+    data: dict[str, Any] = {}
+    base = Path.cwd()
+    where = "configuration"
+    if path is not None:
+        path = Path(path)
+        where = str(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such configuration file") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        base = path.resolve().parent
+        _check(where, data)
+    discord = data.get("discord", {})
+    storage = data.get("storage", {})
+    host = data.get("host", {})
+    logging_ = data.get("logging", {})
+
+    token = env.get(TOKEN_ENV) or None
+    if token is None and discord.get("token_file"):
+        token_path = base / discord["token_file"]
+        try:
+            token = token_path.read_text(encoding="utf-8").strip() or None
+        except OSError as e:
+            raise ConfigError(f"{where}: discord.token_file {token_path}: {e.strerror}") from None
+    if token is None:
+        token = discord.get("token") or None
+
+    dev_guild = discord.get("dev_guild") or None
+    if dev_guild is not None and dev_guild < 0:
+        raise ConfigError(f"{where}: discord.dev_guild must be a positive guild id")
+
+    database = Path(storage.get("database", DEFAULT_DATABASE))
+    if not database.is_absolute():
+        database = base / database
+
+    level = str(logging_.get("level", "INFO")).upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"{where}: logging.level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+
+    minutes = host.get("reminder_delay_minutes", 60)
+    if minutes < 0:
+        raise ConfigError(f"{where}: host.reminder_delay_minutes must be 0 (off) or more")
+    limit = host.get("reminder_limit", 3)
+    if limit < 1:
+        raise ConfigError(f"{where}: host.reminder_limit must be at least 1")
+
+    return Config(
+        token=token, database=database, dev_guild=dev_guild, log_level=level,
+        reminder_delay=minutes * 60.0 if minutes else None, reminder_limit=limit,
+        language=host.get("language", "en"),
+    )

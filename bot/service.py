@@ -1,0 +1,767 @@
+"""The host service: lobby, turns, storage and reminders for one table per channel.
+
+Transport-agnostic: the Discord cog and the offline table both call a :class:`HostService` and
+turn its :class:`Reply` values into messages. It never imports discord or PIL; everything
+game-specific goes through the adapters of a :class:`bot.games.GameRegistry`.
+
+API (every method is a coroutine; ``channel`` and ``user`` are opaque strings — Discord ids or
+terminal names — and ``name`` is how people see a player)::
+
+    svc = HostService(storage, registry, clock=time.time, reminder_delay=None, reminder_limit=3,
+                      images=True, seed_source=None)
+    await svc.load() -> int                              # warm up every unfinished table
+    await svc.join(channel, user, name, *, guild=None, game=None) -> Reply
+    await svc.leave(channel, user) -> Reply               # before the start only
+    await svc.start(channel, user, game=None, options=(), *, seed=None, start_seat=None) -> Reply
+    await svc.abandon(channel, user, *, is_admin=False) -> Reply  # creator/admin, or players' vote
+    await svc.status(channel) -> Reply
+    await svc.board(channel, user=None, *, private=False) -> Reply   # image + text of the table
+    await svc.act(channel, user, text, *, version=None) -> Reply     # one game action
+    await svc.rules(channel, topic=None, *, game=None) -> Reply
+    await svc.export(channel, match_id=None) -> Reply     # .file = the action log as text
+    await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
+    await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
+    await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
+    await svc.replay(match_id) -> Game                    # rebuilt from seed + log
+    await svc.due_reminders(now=None) -> list[Reminder]   # what to send now (and re-arms them)
+    await svc.next_reminder_due() -> float | None
+
+Every refusal is a ``Reply`` with ``ok=False``, a ``code`` from :data:`REFUSALS` and the
+translated sentence in ``private`` (show it to the actor only); nothing changes on a refusal.
+Success replies carry ``public`` lines (narration for everybody), ``prompts`` (who must decide
+what next — the transport writes ``@name: text``), ``mentions`` (users to ping), ``image``
+(rendered after the commit), ``events``, and the new ``version``. Actions are committed before
+the reply exists. One lock per channel serialises everything that changes a table; a
+``version`` given with ``act`` (from a button) must equal the table's version, and a repeated
+click of the same button is answered ``duplicate`` and applied once.
+
+Reminders: with ``reminder_delay`` seconds set, each seat that must act gets a durable
+``reminder`` timer (re-armed at every action that changes who must act); ``due_reminders``
+returns due ones whose seat still must act and re-arms them up to ``reminder_limit`` times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.games import GameAdapter, GameRegistry, OptionError
+from bot.i18n import _, ngettext
+from bot.storage import (
+    MatchRecord,
+    NewTimer,
+    Seat,
+    StaleVersionError,
+    Storage,
+    rebuild,
+)
+from engine.core import (
+    Action,
+    ActionSyntaxError,
+    EngineError,
+    Event,
+    Game,
+    IllegalActionError,
+    NotYourTurnError,
+)
+
+log = logging.getLogger(__name__)
+
+REFUSALS = (
+    "no_table",          # no table (or no game to show/export) in this channel
+    "not_started",       # the table is still a lobby
+    "already_started",   # join/start/leave… on a running game
+    "already_seated",    # join twice
+    "table_full",        # join beyond the game's MAX_PLAYERS
+    "other_game",        # join naming another game than the lobby's
+    "too_few_players",   # start below MIN_PLAYERS
+    "too_many_players",  # start a game whose MAX_PLAYERS is below the seats taken
+    "unknown_game",      # no adapter for that game id
+    "bad_options",       # option words the game does not accept
+    "not_player",        # not seated at this table
+    "not_allowed",       # abandon by someone who may not (and cannot vote)
+    "already_voted",     # second abandon vote by the same player
+    "not_your_turn",     # the seat owes no decision now
+    "malformed",         # the text is no action of this game
+    "illegal",           # a well-formed action the rules forbid now
+    "stale",             # a button of an older version of the table
+    "duplicate",         # the same button clicked again after it was applied
+    "unknown_rule",      # rules topic the game does not know
+    "unknown_command",   # command() could not read the line
+)
+
+HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """``user`` (at ``seat``, shown as ``name``) must decide: ``text`` (e.g. "buy a combo")."""
+
+    user: str
+    seat: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    data: bytes
+    filename: str
+
+
+@dataclass(slots=True)
+class Reply:
+    ok: bool = True
+    code: str = "ok"
+    public: list[str] = field(default_factory=list)
+    private: list[str] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)
+    image: Attachment | None = None
+    file: Attachment | None = None
+    events: list[Event] = field(default_factory=list)
+    match_id: int | None = None
+    game: str | None = None
+    status: str | None = None
+    version: int | None = None
+
+    def lines(self, mention: Callable[[Prompt], str] = lambda p: f"@{p.name}") -> list[str]:
+        """Public lines then one ``"<mention>: <prompt>"`` line per prompt (the offline table)."""
+        return self.public + [f"{mention(p)}: {p.text}" for p in self.prompts]
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """Send to ``channel``: mention ``user`` with ``text`` (already translated, no mention)."""
+
+    channel: str
+    match_id: int
+    user: str
+    seat: int
+    name: str
+    text: str
+    count: int
+
+
+@dataclass(slots=True)
+class Table:
+    """An open table: its stored record, its adapter and (once started) the live game.
+
+    Read-only for callers (e.g. autocomplete reads ``game.legal_actions(seat)``).
+    """
+
+    record: MatchRecord
+    adapter: GameAdapter
+    game: Game | None = None
+    last_action: tuple[int, int, str] | None = None  # (version, seat, text) of the last commit
+
+
+class Refusal(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        assert code in REFUSALS, code
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+def _refused(r: Refusal) -> Reply:
+    return Reply(ok=False, code=r.code, private=[r.message])
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names)
+
+
+class HostService:
+    def __init__(
+        self,
+        storage: Storage,
+        games: GameRegistry,
+        *,
+        clock: Callable[[], float] = time.time,
+        reminder_delay: float | None = None,
+        reminder_limit: int = 3,
+        images: bool = True,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.games = games
+        self.clock = clock
+        self.reminder_delay = reminder_delay if reminder_delay and reminder_delay > 0 else None
+        self.reminder_limit = reminder_limit
+        self.images = images
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self._tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ tables in memory
+
+    def _lock(self, channel: str) -> asyncio.Lock:
+        return self._locks.setdefault(channel, asyncio.Lock())
+
+    def _table_from(self, record: MatchRecord) -> Table | None:
+        adapter = self.games.get(record.game)
+        if adapter is None:
+            log.warning("match %s in channel %s: game %r is not registered", record.id, record.channel,
+                        record.game)
+            return None
+        game = None
+        if record.status == "active":
+            assert record.snapshot is not None
+            game = adapter.game_cls.from_json(record.snapshot)
+        return Table(record, adapter, game)
+
+    async def load(self) -> int:
+        """Bring every unfinished table into memory (in the state of its last commit)."""
+        count = 0
+        for record in await self.storage.unfinished_matches():
+            table = self._table_from(record)
+            if table is not None:
+                self._tables[record.channel] = table
+                count += 1
+        return count
+
+    async def _open_table(self, channel: str) -> Table | None:
+        table = self._tables.get(channel)
+        if table is None:
+            record = await self.storage.open_match(channel)
+            if record is None:
+                return None
+            table = self._table_from(record)
+            if table is None:
+                return None
+            self._tables[channel] = table
+        return table
+
+    async def table(self, channel: str) -> Table | None:
+        return await self._open_table(channel)
+
+    async def _need_table(self, channel: str) -> Table:
+        table = await self._open_table(channel)
+        if table is None:
+            raise Refusal("no_table", _("There is no table in this channel. Use join to open one."))
+        return table
+
+    async def _need_game(self, channel: str) -> tuple[Table, Game]:
+        table = await self._need_table(channel)
+        if table.game is None:
+            raise Refusal("not_started", _("The game has not started yet."))
+        return table, table.game
+
+    @staticmethod
+    def _need_seat(table: Table, user: str) -> int:
+        seat = table.record.seat_of(user)
+        if seat is None:
+            raise Refusal("not_player", _("You are not a player at this table."))
+        return seat
+
+    # ------------------------------------------------------------------ pieces of replies
+
+    def _prompts(self, table: Table) -> list[Prompt]:
+        game = table.game
+        if game is None:
+            return []
+        seats = table.record.seats
+        return [Prompt(seats[s].user, s, seats[s].name, table.adapter.prompt(game, s))
+                for s in game.acting_seats()]
+
+    async def _image(self, table: Table, game: Game, version: int, seat: int | None = None) -> Attachment | None:
+        if not self.images:
+            return None
+        try:
+            data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+        except Exception:
+            log.exception("rendering match %s version %s failed", table.record.id, version)
+            return None
+        if data is None:
+            return None
+        return Attachment(data, f"{table.record.game}-{table.record.id}-{version}.png")
+
+    def _reminder_timers(self, table: Table, game: Game, version: int, now: float) -> list[NewTimer]:
+        if self.reminder_delay is None or game.is_over:
+            return []
+        seats = table.record.seats
+        return [NewTimer("reminder", now + self.reminder_delay,
+                         {"seat": s, "user": seats[s].user, "version": version, "count": 0})
+                for s in game.acting_seats()]
+
+    def _winner_lines(self, table: Table, game: Game) -> list[str]:
+        winners = [table.record.seats[s].name for s in game.winners()]
+        return [ngettext("Game over. The winner: {names}.", "Game over. The winners: {names}.",
+                         len(winners), names=_names(winners))]
+
+    def _reply(self, table: Table, **kw: object) -> Reply:
+        rec = table.record
+        return Reply(match_id=rec.id, game=rec.game, status=rec.status, version=rec.version, **kw)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def join(
+        self, channel: str, user: str, name: str, *, guild: str | None = None, game: str | None = None
+    ) -> Reply:
+        try:
+            async with self._lock(channel):
+                return await self._join(channel, user, name, guild, game)
+        except Refusal as r:
+            return _refused(r)
+
+    async def _join(self, channel: str, user: str, name: str, guild: str | None, game: str | None) -> Reply:
+        now = self.clock()
+        table = await self._open_table(channel)
+        if table is None:
+            game_id = game or self.games.default
+            adapter = self.games.get(game_id) if game_id else None
+            if adapter is None:
+                raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
+                                                game=game or "", games=_names(self.games.ids())))
+            record = await self.storage.create_lobby(
+                channel=channel, game=game_id, creator=user, seats=[Seat(user, name)], now=now, guild=guild
+            )
+            table = Table(record, adapter)
+            self._tables[channel] = table
+            return self._reply(table, public=[_(
+                "{name} opens a table for {game} ({count}/{max} seats). Others may join; then start.",
+                name=name, game=adapter.title, count=1, max=adapter.game_cls.MAX_PLAYERS)])
+        rec = table.record
+        if rec.status != "lobby":
+            raise Refusal("already_started", _("The game has already started; no more seats."))
+        if rec.seat_of(user) is not None:
+            raise Refusal("already_seated", _("You already have a seat at this table."))
+        if game is not None and game != rec.game:
+            raise Refusal("other_game", _("This table is set up for {game}.", game=table.adapter.title))
+        limit = table.adapter.game_cls.MAX_PLAYERS
+        if len(rec.seats) >= limit:
+            raise Refusal("table_full", _("The table is full ({max} seats).", max=limit))
+        taken = set(rec.names)
+        shown, k = name, 2
+        while shown in taken:
+            shown, k = f"{name} ({k})", k + 1
+        seats = [*rec.seats, Seat(user, shown)]
+        await self.storage.update_lobby(rec.id, seats=seats, creator=rec.creator, game=rec.game, now=now)
+        rec.seats, rec.updated = seats, now
+        return self._reply(table, public=[_("{name} joins the table ({count}/{max} seats).",
+                                            name=shown, count=len(seats), max=limit)])
+
+    async def leave(self, channel: str, user: str) -> Reply:
+        try:
+            async with self._lock(channel):
+                now = self.clock()
+                table = await self._need_table(channel)
+                rec = table.record
+                if rec.status != "lobby":
+                    raise Refusal("already_started", _(
+                        "The game has already started; you cannot leave it. Use abandon to end it."))
+                seat = self._need_seat(table, user)
+                name = rec.seats[seat].name
+                seats = [s for s in rec.seats if s.user != user]
+                if not seats:
+                    await self.storage.close_match(rec.id, "abandoned", now=now)
+                    rec.status = "abandoned"
+                    del self._tables[channel]
+                    return self._reply(table, public=[_("{name} leaves; the table is empty and closed.",
+                                                        name=name)])
+                creator = rec.creator if rec.creator != user else seats[0].user
+                await self.storage.update_lobby(rec.id, seats=seats, creator=creator, game=rec.game, now=now)
+                rec.seats, rec.creator, rec.updated = seats, creator, now
+                return self._reply(table, public=[_("{name} leaves the table ({count}/{max} seats).",
+                                                    name=name, count=len(seats),
+                                                    max=table.adapter.game_cls.MAX_PLAYERS)])
+        except Refusal as r:
+            return _refused(r)
+
+    async def start(
+        self, channel: str, user: str, game: str | None = None, options: Sequence[str] = (), *,
+        seed: int | None = None, start_seat: int | None = None,
+    ) -> Reply:
+        """Start the lobby's game (or ``game``) with option words; any seated player may start."""
+        try:
+            async with self._lock(channel):
+                return await self._start(channel, user, game, options, seed, start_seat)
+        except Refusal as r:
+            return _refused(r)
+
+    async def _start(
+        self, channel: str, user: str, game_id: str | None, words: Sequence[str], seed: int | None,
+        start_seat: int | None,
+    ) -> Reply:
+        table = await self._need_table(channel)
+        rec = table.record
+        if rec.status != "lobby":
+            raise Refusal("already_started", _("The game has already started."))
+        self._need_seat(table, user)
+        game_id = game_id or rec.game
+        adapter = self.games.get(game_id)
+        if adapter is None:
+            raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
+                                            game=game_id, games=_names(self.games.ids())))
+        cls = adapter.game_cls
+        if len(rec.seats) < cls.MIN_PLAYERS:
+            raise Refusal("too_few_players", _("{game} needs at least {min} players; {count} joined.",
+                                               game=adapter.title, min=cls.MIN_PLAYERS, count=len(rec.seats)))
+        if len(rec.seats) > cls.MAX_PLAYERS:
+            raise Refusal("too_many_players", _("{game} seats at most {max} players; {count} joined.",
+                                                game=adapter.title, max=cls.MAX_PLAYERS, count=len(rec.seats)))
+        try:
+            options = adapter.parse_options(list(words))
+        except OptionError as e:
+            raise Refusal("bad_options", str(e)) from None
+        if start_seat is not None and not 0 <= start_seat < len(rec.seats):
+            raise Refusal("bad_options", _("There is no seat {seat}.", seat=start_seat))
+        seed = self._seed_source() if seed is None else seed
+        try:
+            game = cls.new(rec.names, seed=seed, options=options, start_seat=start_seat)
+        except (EngineError, ValueError) as e:
+            raise Refusal("bad_options", _("These options do not work: {reason}", reason=str(e))) from None
+        now = self.clock()
+        snapshot = game.to_json()
+        await self.storage.start_match(
+            rec.id, game=game_id, options=options, seed=seed, start_seat=start_seat, seats=rec.seats,
+            snapshot=snapshot, now=now, timers=self._reminder_timers(table, game, 0, now),
+        )
+        rec.status, rec.game, rec.options, rec.seed, rec.start_seat = "active", game_id, options, seed, start_seat
+        rec.version, rec.snapshot, rec.votes, rec.updated = 0, snapshot, [], now
+        table.adapter, table.game, table.last_action = adapter, game, None
+        prompts = self._prompts(table)
+        return self._reply(
+            table,
+            public=[_("{game} begins ({options}): {players}.", game=adapter.title,
+                      options=adapter.describe_options(options), players=_names(rec.names))],
+            prompts=prompts, mentions=[p.user for p in prompts],
+            image=await self._image(table, game, 0),
+        )
+
+    async def abandon(self, channel: str, user: str, *, is_admin: bool = False) -> Reply:
+        """The creator or an admin ends the table at once; other players vote (majority ends it)."""
+        try:
+            async with self._lock(channel):
+                now = self.clock()
+                table = await self._need_table(channel)
+                rec = table.record
+                seat = rec.seat_of(user)
+                if user == rec.creator or is_admin:
+                    return await self._close(table, now, _("The table is abandoned."))
+                if rec.status == "lobby" or seat is None:
+                    raise Refusal("not_allowed", _(
+                        "Only the table's creator or an admin can abandon it; players of a running "
+                        "game can vote to abandon."))
+                if user in rec.votes:
+                    raise Refusal("already_voted", _("You have already voted to abandon."))
+                votes = [*rec.votes, user]
+                needed = len(rec.seats) // 2 + 1
+                if len(votes) >= needed:
+                    return await self._close(table, now, _(
+                        "The players voted to abandon ({count}/{needed}); the table is abandoned.",
+                        count=len(votes), needed=needed))
+                await self.storage.set_votes(rec.id, votes, now=now)
+                rec.votes = votes
+                return self._reply(table, public=[_("{name} votes to abandon ({count}/{needed} votes).",
+                                                    name=rec.seats[seat].name, count=len(votes),
+                                                    needed=needed)])
+        except Refusal as r:
+            return _refused(r)
+
+    async def _close(self, table: Table, now: float, line: str) -> Reply:
+        rec = table.record
+        await self.storage.close_match(rec.id, "abandoned", now=now)
+        rec.status, rec.updated = "abandoned", now
+        self._tables.pop(rec.channel, None)
+        return self._reply(table, public=[line])
+
+    # ------------------------------------------------------------------ looking
+
+    async def status(self, channel: str) -> Reply:
+        table = await self._open_table(channel)
+        if table is None:
+            last = await self.storage.last_match(channel)
+            lines = [_("There is no table in this channel. Use join to open one.")]
+            if last is not None and last.status == "finished" and last.snapshot is not None:
+                adapter = self.games.get(last.game)
+                if adapter is not None:
+                    game = adapter.game_cls.from_json(last.snapshot)
+                    winners = [last.seats[s].name for s in game.winners()]
+                    lines.append(ngettext("The last game of {game} was won by {names}.",
+                                          "The last game of {game} was shared by {names}.",
+                                          len(winners), game=adapter.title, names=_names(winners)))
+            return Reply(public=lines)
+        rec, adapter = table.record, table.adapter
+        if table.game is None:
+            cls = adapter.game_cls
+            return self._reply(table, public=[_(
+                "{game} table waiting to start: {players} ({count}/{max} seats, at least {min}).",
+                game=adapter.title, players=_names(rec.names), count=len(rec.seats), max=cls.MAX_PLAYERS,
+                min=cls.MIN_PLAYERS)])
+        lines = [_("{game} ({options}), {count} moves played: {players}.", game=adapter.title,
+                   options=adapter.describe_options(rec.options), count=rec.version,
+                   players=_names(rec.names)),
+                 adapter.text(table.game)]
+        if rec.votes:
+            lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),
+                           needed=len(rec.seats) // 2 + 1))
+        return self._reply(table, public=lines, prompts=self._prompts(table))
+
+    async def board(self, channel: str, user: str | None = None, *, private: bool = False) -> Reply:
+        """The table as image and text; ``private`` shows ``user``'s own view (their seat)."""
+        try:
+            table = await self._open_table(channel)
+            if table is None:
+                last = await self.storage.last_match(channel)
+                if last is None or last.status != "finished" or self.games.get(last.game) is None:
+                    raise Refusal("no_table", _("There is no game to show in this channel."))
+                table = Table(last, self.games[last.game], self.games[last.game].game_cls.from_json(
+                    last.snapshot or {}))
+            if table.game is None:
+                raise Refusal("not_started", _("The game has not started yet."))
+            seat = None
+            if private:
+                if user is None:
+                    raise Refusal("not_player", _("You are not a player at this table."))
+                seat = self._need_seat(table, user)
+            game, version = table.game, table.record.version
+            text = table.adapter.text(game, seat)
+            image = await self._image(table, game, version, seat)
+            if private:
+                return self._reply(table, private=[text], image=image)
+            return self._reply(table, public=[text], image=image, prompts=self._prompts(table))
+        except Refusal as r:
+            return _refused(r)
+
+    async def rules(self, channel: str, topic: str | None = None, *, game: str | None = None) -> Reply:
+        try:
+            if game is None:
+                table = await self._open_table(channel)
+                game = table.record.game if table else self.games.default
+            adapter = self.games.get(game) if game else None
+            if adapter is None:
+                raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
+                                                game=game or "", games=_names(self.games.ids())))
+            try:
+                return Reply(public=adapter.rules(topic), game=game)
+            except KeyError:
+                raise Refusal("unknown_rule", _("{game} has no rule {topic}.", game=adapter.title,
+                                                topic=topic)) from None
+        except Refusal as r:
+            return _refused(r)
+
+    async def history(
+        self, channel: str | None = None, guild: str | None = None, limit: int = 20
+    ) -> list[MatchRecord]:
+        return await self.storage.history(channel=channel, guild=guild, limit=limit)
+
+    async def replay(self, match_id: int) -> Game:
+        record = await self.storage.get_match(match_id)
+        if record is None:
+            raise KeyError(match_id)
+        return rebuild(self.games[record.game].game_cls, record, await self.storage.actions(match_id))
+
+    async def export(self, channel: str, match_id: int | None = None) -> Reply:
+        """The action log of the channel's current (or last, or given) game as a text file."""
+        try:
+            if match_id is None:
+                record = await self.storage.open_match(channel) or await self.storage.last_match(channel)
+            else:
+                record = await self.storage.get_match(match_id)
+                if record is not None and record.channel != channel:
+                    record = None
+            if record is None:
+                raise Refusal("no_table", _("There is no game to export in this channel."))
+            if record.snapshot is None:
+                raise Refusal("not_started", _("The game has not started yet."))
+            adapter = self.games.get(record.game)
+            lines = [
+                "# meadhall action log",
+                f"# game: {record.game}",
+                f"# match: {record.id}  status: {record.status}  moves: {record.version}",
+                f"# options: {record.options}",
+                f"# seed: {record.seed}  start seat: "
+                f"{'drawn' if record.start_seat is None else record.start_seat}",
+            ]
+            lines += [f"# seat {i}: {s.name}" for i, s in enumerate(record.seats)]
+            for a in await self.storage.actions(record.id):
+                stamp = datetime.fromtimestamp(a.at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+                lines.append(f"{a.seq}\t{a.seat}\t{record.seats[a.seat].name}\t{a.action}\t{stamp}")
+            notation = None
+            if adapter is not None:
+                notation = adapter.notation(adapter.game_cls.from_json(record.snapshot))
+            if notation:
+                lines += ["", "# notation", notation]
+            data = ("\n".join(lines) + "\n").encode("utf-8")
+            return Reply(file=Attachment(data, f"meadhall-{record.game}-{record.id}.txt"),
+                         public=[_("The action log of game {id}.", id=record.id)], match_id=record.id,
+                         game=record.game, status=record.status, version=record.version)
+        except Refusal as r:
+            return _refused(r)
+
+    # ------------------------------------------------------------------ playing
+
+    async def act(self, channel: str, user: str, text: str, *, version: int | None = None) -> Reply:
+        """Apply one action of ``user``'s seat; committed before this returns.
+
+        ``version``: the table version the action was offered at (buttons); another version is
+        refused as ``stale`` (``duplicate`` if it is this very action, already applied).
+        """
+        try:
+            async with self._lock(channel):
+                return await self._act(channel, user, text.strip(), version)
+        except Refusal as r:
+            return _refused(r)
+
+    async def _act(self, channel: str, user: str, text: str, version: int | None) -> Reply:
+        table, game = await self._need_game(channel)
+        rec = table.record
+        seat = self._need_seat(table, user)
+        if version is not None and version != rec.version:
+            last = table.last_action
+            if last is not None and version == last[0] - 1 and last[1] == seat and last[2] == text:
+                raise Refusal("duplicate", _("That move was already made."))
+            raise Refusal("stale", _("The table has changed since that message; here is the current state. "
+                                     "Please choose again."))
+        try:
+            action = game.parse_action(text)
+        except ActionSyntaxError as e:
+            raise Refusal("malformed", _("I cannot read “{text}” as a move: {reason}.",
+                                         text=text, reason=_(e.reason))) from None
+        acting = game.acting_seats()
+        free = seat not in acting
+        if free and not self._is_free_action(game, seat, action):
+            raise self._not_your_turn(table, acting)
+        try:
+            events = game.apply(seat, action)
+        except NotYourTurnError:
+            raise self._not_your_turn(table, acting) from None
+        except IllegalActionError as e:
+            if e.rule:
+                raise Refusal("illegal", _("That move is not allowed: {reason} ({rule}).",
+                                           reason=_(e.reason), rule=e.rule)) from None
+            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=_(e.reason))) from None
+        except EngineError as e:
+            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=str(e))) from None
+        now = self.clock()
+        status = "finished" if game.is_over else "active"
+        new_version = rec.version + 1
+        keep_timers = free and game.acting_seats() == acting
+        timers = None if keep_timers else self._reminder_timers(table, game, new_version, now)
+        snapshot = game.to_json()
+        action_text = str(action)
+        try:
+            await self.storage.commit_action(
+                rec.id, expected_version=rec.version, seat=seat, action=action_text, snapshot=snapshot,
+                status=status, now=now, timers=timers,
+            )
+        except StaleVersionError:
+            self._tables.pop(channel, None)
+            raise Refusal("stale", _("The table has changed since that message; here is the current state. "
+                                     "Please choose again.")) from None
+        except BaseException:
+            self._tables.pop(channel, None)  # the live game is ahead of the database: reload it
+            raise
+        rec.version, rec.snapshot, rec.status, rec.updated = new_version, snapshot, status, now
+        table.last_action = (new_version, seat, text)
+        public = table.adapter.narrate(game, events)
+        if game.is_over:
+            public += self._winner_lines(table, game)
+            self._tables.pop(channel, None)
+        prompts = self._prompts(table)
+        return self._reply(
+            table, public=public, prompts=prompts, mentions=[p.user for p in prompts], events=events,
+            image=await self._image(table, game, new_version),
+        )
+
+    @staticmethod
+    def _is_free_action(game: Game, seat: int, action: Action) -> bool:
+        free_actions = getattr(game, "free_actions", None)
+        return callable(free_actions) and action in free_actions(seat)
+
+    @staticmethod
+    def _not_your_turn(table: Table, acting: list[int]) -> Refusal:
+        names = [table.record.seats[s].name for s in acting]
+        return Refusal("not_your_turn", _("It is not your turn; waiting for {names}.", names=_names(names)))
+
+    # ------------------------------------------------------------------ text commands
+
+    async def command(
+        self, channel: str, user: str, line: str, *, name: str | None = None, guild: str | None = None,
+        is_admin: bool = False,
+    ) -> Reply:
+        """Run one typed line ("join", "start toy pile=9", "take 2", "/status", …)."""
+        words = line.strip().removeprefix("/").split()
+        if not words:
+            return _refused(self._unknown_command(line))
+        word, args = words[0].lower(), words[1:]
+        if word == "join":
+            return await self.join(channel, user, name or user, guild=guild, game=args[0] if args else None)
+        if word == "leave":
+            return await self.leave(channel, user)
+        if word == "start":
+            game = args[0] if args and args[0] in self.games else None
+            return await self.start(channel, user, game, args[1:] if game else args)
+        if word == "abandon":
+            return await self.abandon(channel, user, is_admin=is_admin)
+        if word == "status":
+            return await self.status(channel)
+        if word == "board":
+            return await self.board(channel, user, private=args == ["private"])
+        if word == "rules":
+            return await self.rules(channel, args[0] if args else None)
+        if word == "export":
+            return await self.export(channel)
+        if word == "help":
+            return await self._help(channel)
+        table = await self._open_table(channel)
+        adapters = [table.adapter] if table else list(self.games)
+        for adapter in adapters:
+            if word in adapter.verbs:
+                return await self.act(channel, user, " ".join([adapter.verbs[word], *args]))
+        return _refused(self._unknown_command(line))
+
+    @staticmethod
+    def _unknown_command(line: str) -> Refusal:
+        return Refusal("unknown_command", _("I do not know the command “{line}”. Try help.", line=line.strip()))
+
+    async def _help(self, channel: str) -> Reply:
+        table = await self._open_table(channel)
+        lines = [_("Table commands: {commands}.", commands=_names(HOST_COMMANDS))]
+        for adapter in [table.adapter] if table else list(self.games):
+            if adapter.verbs:
+                lines.append(_("{game} moves: {verbs}.", game=adapter.title, verbs=_names(adapter.verbs)))
+        return Reply(public=lines)
+
+    # ------------------------------------------------------------------ reminders
+
+    async def due_reminders(self, now: float | None = None) -> list[Reminder]:
+        """Reminders to send now: take due timers, keep those whose seat still must act.
+
+        Each sent reminder is re-armed ``reminder_delay`` later until it has been sent
+        ``reminder_limit`` times.
+        """
+        now = self.clock() if now is None else now
+        out: list[Reminder] = []
+        for timer in await self.storage.take_due_timers(now, kind="reminder"):
+            record = await self.storage.get_match(timer.match)
+            if record is None or record.status != "active":
+                continue
+            async with self._lock(record.channel):
+                table = await self._open_table(record.channel)
+                if table is None or table.game is None or table.record.id != timer.match:
+                    continue
+                seat, count = timer.payload["seat"], timer.payload.get("count", 0) + 1
+                if seat not in table.game.acting_seats() or table.record.seats[seat].user != timer.payload["user"]:
+                    continue
+                if self.reminder_delay is not None and count < self.reminder_limit:
+                    await self.storage.add_timers(timer.match, [NewTimer(
+                        "reminder", now + self.reminder_delay, {**timer.payload, "count": count})])
+                s = table.record.seats[seat]
+                out.append(Reminder(
+                    channel=record.channel, match_id=record.id, user=s.user, seat=seat, name=s.name,
+                    text=_("Reminder: it is still your turn in {game}: {prompt}", game=table.adapter.title,
+                           prompt=table.adapter.prompt(table.game, seat)),
+                    count=count,
+                ))
+        return out
+
+    async def next_reminder_due(self) -> float | None:
+        return await self.storage.next_timer_due()
