@@ -7,9 +7,12 @@ commands, autocomplete and components, and every byte it sends is recorded.
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import discord
+import discord.gateway
+import discord.http
 import pytest
 from discord import app_commands
 from discord.ext import commands
@@ -23,6 +26,7 @@ from tests.fakediscord import (
     check_message,
 )
 
+GAME_LOG = "1. alice: buy B1\n2. bob: place C2 ☐\n".encode()
 POSITIONS = {"B1": 2, "B2": 3, "B3": 4, "C1": 1, "C2": 5}
 
 
@@ -48,6 +52,11 @@ class TurnView(discord.ui.View):
     @discord.ui.button(label="End turn", style=discord.ButtonStyle.primary, custom_id="e2e:end-turn")
     async def end_turn(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.send_message(f"{interaction.user.mention} ends the turn.")
+
+    @discord.ui.button(label="Refresh", custom_id="e2e:refresh")
+    async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()  # on a component: "deferred update", no new message
+        await interaction.edit_original_response(content="Board refreshed.")
 
     @discord.ui.select(
         custom_id="e2e:pick",
@@ -93,6 +102,30 @@ class GameCog(commands.Cog):
             if p.startswith(current.upper())
         ]
 
+    @app_commands.command(name="hand", description="Your private view")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.edit_original_response(
+            content="Your hand.", attachments=[discord.File(io.BytesIO(self.bot.png), filename="hand.png")]
+        )
+
+    @app_commands.command(name="export", description="Post the game log as a file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        log = discord.File(io.BytesIO(GAME_LOG), filename="game-log.txt")
+        await interaction.response.send_message("The game log.", file=log)
+        await interaction.channel.send(f"{interaction.user.mention} exported the log.")
+
+    @app_commands.command(name="remind", description="Mention you again a little later")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Reminder set.", ephemeral=True)
+        channel, user = interaction.channel, interaction.user
+
+        async def later() -> None:
+            await asyncio.sleep(0.2)
+            await channel.send(f"{user.mention}, it is still your turn.")
+
+        self.bot.background.append(asyncio.create_task(later()))
+
     @app_commands.command(name="oops", description="Defers publicly, then tries to answer privately")
     async def oops(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -109,6 +142,11 @@ class MiniBot(commands.Bot):
         self.guild_id = guild_id
         self.to_act: int | None = None
         self.png = board_png()
+        self.heard: list[discord.Message] = []
+        self.background: list[asyncio.Task[None]] = []
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.heard.append(message)
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))
@@ -130,6 +168,8 @@ async def test_login_ready_and_guild_sync_are_recorded(fd):
     assert bot.user.id == fd.bot_user.id
     guild = bot.get_guild(fd.guild_id)
     assert guild is not None and [c.name for c in guild.text_channels] == ["general", "tavern"]
+    assert guild.get_member(fd.users["alice"].id) is None  # no members intent: only the bot is sent
+    assert guild.me is not None and guild.owner_id == fd.owner.id
     login = fd.find_requests("GET", r"^/users/@me$")
     assert login and login[0].headers["Authorization"] == f"Bot {fd.token}"
     assert fd.find_requests("GET", r"^/oauth2/applications/@me$")
@@ -137,7 +177,7 @@ async def test_login_ready_and_guild_sync_are_recorded(fd):
     # tree.sync(guild=...) sent one bulk overwrite whose JSON Discord would accept
     assert [g for g, _ in fd.sync_log] == [fd.guild_id]
     synced = {c["name"]: c for c in fd.synced()}
-    assert set(synced) == {"hello", "board", "buy", "oops", "silent"}
+    assert set(synced) == {"hello", "board", "buy", "hand", "export", "remind", "oops", "silent"}
     assert check_commands(fd.sync_log[0][1]) == []
     assert synced["buy"]["options"][0]["autocomplete"] is True
     times = synced["hello"]["options"][0]
@@ -182,7 +222,7 @@ async def test_public_defer_then_followup_carries_png_and_mention(fd):
     assert msg.mentions == msg.pinged == [fd.users["bob"].id]
     png = msg.attachment("board.png")
     assert png.is_png and png.data == fd.bot.png  # bytes intact through multipart
-    assert msg.custom_ids == ["e2e:end-turn", "e2e:pick"]
+    assert msg.custom_ids == ["e2e:end-turn", "e2e:refresh", "e2e:pick"]
     assert fd.messages("tavern") == [msg] and fd.messages("general") == []
     [upload] = fd.find_requests("POST", r"^/webhooks/")
     assert upload.files[0].filename == "board.png" and upload.json["attachments"][0]["filename"] == "board.png"
@@ -208,14 +248,31 @@ async def test_allowed_mentions_decide_who_is_pinged(fd):
 
 async def test_button_click_goes_through_interaction_check(fd):
     await fd.slash("bob", "board")
-    refused = await fd.click("alice", "e2e:end-turn")
+    refused, accepted = await asyncio.gather(fd.click("alice", "e2e:end-turn"), fd.click("bob", "e2e:end-turn"))
     assert refused.callback_type == 4 and refused.ephemeral
     assert refused.text == "It is not your turn."
-    accepted = await fd.click("bob", "e2e:end-turn")
+    with pytest.raises(PermissionError, match="cannot see"):
+        await fd.click("carol", "e2e:end-turn", message=refused.messages[0].id)
     assert accepted.callback_type == 4 and not accepted.ephemeral
     assert accepted.public_messages[0].content == f"{fd.users['bob'].mention} ends the turn."
     clicks = [i for i in fd.interactions if i.type == 3]
-    assert [i.data["custom_id"] for i in clicks] == ["e2e:end-turn", "e2e:end-turn"]
+    assert sorted(i.user.username for i in clicks) == ["alice", "bob"]
+
+
+async def test_deferred_component_update_edits_the_clicked_message(fd):
+    board = (await fd.slash("bob", "board")).messages[0]
+    r = await fd.click("bob", "e2e:refresh")
+    assert r.callback_type == 6 and r.messages == [] and r.edited == [board]
+    assert board.content == "Board refreshed." and board.public
+
+
+async def test_ephemeral_defer_then_edit_original_with_file(fd):
+    r = await fd.slash("carol", "hand")
+    assert r.callback_type == 5 and r.ephemeral
+    [msg] = r.ephemeral_messages
+    assert msg.content == "Your hand." and msg.attachment("hand.png").data == fd.bot.png
+    assert msg.visible_to == fd.users["carol"].id and fd.messages() == []
+    assert [q.method for q in r.requests] == ["POST", "PATCH"]
 
 
 async def test_select_updates_the_message_in_place(fd):
@@ -271,6 +328,49 @@ async def test_channel_messages_files_edits_and_rate_limit(fd):
     await sent.edit(content="Round 1 scoring (final)", attachments=[sent.attachments[0]])
     assert msg.content == "Round 1 scoring (final)" and [a.filename for a in msg.attachments] == ["round1.png"]
     assert len(msg.history) == 1
+
+
+async def test_response_with_file_and_channel_post_meanwhile(fd):
+    r = await fd.slash("alice", "export")
+    assert r.callback_type == 4 and not r.ephemeral
+    assert [a.filename for a in r.callback_files] == ["game-log.txt"]  # multipart callback
+    [response] = r.messages
+    assert response.attachment("game-log.txt").data == GAME_LOG
+    [post] = r.posted
+    assert post.origin == "channel" and post.pinged == [fd.users["alice"].id]
+    assert r.public_messages == [response, post] and r.files == response.attachments
+    assert r.text == f"The game log.\n{fd.users['alice'].mention} exported the log."
+
+
+async def test_wait_for_message_sees_what_the_bot_posts_later(fd):
+    r = await fd.slash("bob", "remind")
+    assert r.text == "Reminder set." and r.ephemeral and r.posted == []
+    reminder = await fd.wait_for_message(lambda m: "still your turn" in m.content, after=r, timeout=3)
+    assert reminder.pinged == [fd.users["bob"].id] and reminder.channel_id == fd.channel.id
+
+
+async def test_user_messages_reach_the_bot_without_content_intent(fd):
+    await fd.say("alice", "hello there")
+    await fd.say("bob", f"{fd.bot_user.mention} hello bot", channel="tavern")
+    async with asyncio.timeout(2):
+        while len(fd.bot.heard) < 2:
+            await asyncio.sleep(0.01)
+    plain, mentioned = fd.bot.heard
+    assert plain.author.id == fd.users["alice"].id and plain.content == ""  # no message-content intent
+    assert mentioned.channel.name == "tavern" and mentioned.content.endswith("hello bot")
+
+
+async def test_bounded_loopback_and_restores_discord_endpoints():
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    async with FakeDiscord(lifetime=1.0) as fake:
+        assert fake.url.startswith("http://127.0.0.1:") and discord.http.Route.BASE.startswith(fake.url)
+        bot = MiniBot(fake.guild_id)
+        await fake.start_bot(bot)
+        async with asyncio.timeout(3):
+            while not bot.is_closed():  # the fake's lifetime ran out: it stopped the bot and itself
+                await asyncio.sleep(0.02)
+        assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
+    assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
 
 
 async def test_discord_limits_are_enforced(fd):

@@ -328,6 +328,8 @@ class InteractionResult:
     * ``messages``: messages this interaction created (initial response, follow-ups), in order.
     * ``edited``: messages that existed before and were edited by it (type 7, edits of a
       clicked message).
+    * ``posted``: plain channel messages (``channel.send``) the bot posted while handling it
+      (from the push until it went quiet; concurrent interactions may share them).
     * ``requests``: every request that used this interaction's id or token.
     """
 
@@ -344,6 +346,7 @@ class InteractionResult:
     callback_files: list[Attachment] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     edited: list[Message] = field(default_factory=list)
+    posted: list[Message] = field(default_factory=list)
     requests: list[RecordedRequest] = field(default_factory=list)
     original_id: int | None = None
     inflight: int = 0
@@ -381,7 +384,8 @@ class InteractionResult:
 
     @property
     def public_messages(self) -> list[Message]:
-        return [m for m in self.messages if m.public and not m.deleted]
+        """Public messages it created, then public channel messages posted meanwhile."""
+        return [m for m in [*self.messages, *self.posted] if m.public and not m.deleted]
 
     @property
     def ephemeral_messages(self) -> list[Message]:
@@ -389,12 +393,13 @@ class InteractionResult:
 
     @property
     def text(self) -> str:
-        """Contents of every message this interaction created or edited, joined by newlines."""
-        return "\n".join(m.content for m in [*self.messages, *self.edited] if m.content)
+        """Contents of every message it created, edited or posted, joined by newlines."""
+        return "\n".join(m.content for m in [*self.messages, *self.edited, *self.posted] if m.content)
 
     @property
     def files(self) -> list[Attachment]:
-        return [a for m in self.messages for a in m.attachments]
+        """Files of the messages it created and posted."""
+        return [a for m in [*self.messages, *self.posted] for a in m.attachments]
 
     @property
     def response_time(self) -> float | None:

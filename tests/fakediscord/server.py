@@ -1070,8 +1070,14 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message.payload(self._users_by_id())
+        before = set(self._messages)
         seq = await self.dispatch("INTERACTION_CREATE", payload)
-        await self._settle(inter, seq, timeout)
+        try:
+            await self._settle(inter, seq, timeout)
+        finally:
+            inter.posted = [
+                m for m in self.messages(ephemeral=None, origin="channel", include_deleted=True) if m.id not in before
+            ]
         return inter
 
     def _bot_busy(self) -> bool:
@@ -1264,15 +1270,20 @@ class FakeDiscord:
         predicate: Callable[[Message], bool] = lambda m: True,
         *,
         channel: str | int | FakeChannel | None = None,
+        after: InteractionResult | Message | int | None = None,
         timeout: float = 5.0,
     ) -> Message:
-        """Wait for a public message created from now on that satisfies ``predicate``."""
-        seen = {m.id for m in self._messages.values()}
+        """Wait for a public message satisfying ``predicate`` created after ``after``.
+
+        ``after`` is an interaction (messages since it was pushed), a message or a snowflake;
+        by default only messages created from now on count.
+        """
+        threshold = snowflake() if after is None else after if isinstance(after, int) else after.id
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             for msg in self.messages(channel):
-                if msg.id not in seen and not msg.loading and predicate(msg):
+                if msg.id > threshold and not msg.loading and predicate(msg):
                     return msg
             await asyncio.sleep(0.01)
         raise TimeoutError(f"no matching message within {timeout} s")
