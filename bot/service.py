@@ -43,6 +43,7 @@ returns due ones whose seat still must act and re-arms them up to ``reminder_lim
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -576,7 +577,7 @@ class HostService:
                 "# meadhall action log",
                 f"# game: {record.game}",
                 f"# match: {record.id}  status: {record.status}  moves: {record.version}",
-                f"# options: {record.options}",
+                f"# options: {json.dumps(record.options, sort_keys=True)}",
                 f"# seed: {record.seed}  start seat: "
                 f"{'drawn' if record.start_seat is None else record.start_seat}",
             ]
@@ -618,8 +619,8 @@ class HostService:
             last = table.last_action
             if last is not None and version == last[0] - 1 and last[1] == seat and last[2] == text:
                 raise Refusal("duplicate", _("That move was already made."))
-            raise Refusal("stale", _("The table has changed since that message; here is the current state. "
-                                     "Please choose again."))
+            raise Refusal("stale", _("The table has changed since that message. "
+                                     "Please choose again from the latest one."))
         try:
             action = game.parse_action(text)
         except ActionSyntaxError as e:
@@ -630,7 +631,7 @@ class HostService:
         if free and not self._is_free_action(game, seat, action):
             raise self._not_your_turn(table, acting)
         try:
-            events = game.apply(seat, action)
+            events = self._apply(channel, game, seat, action)
         except NotYourTurnError:
             raise self._not_your_turn(table, acting) from None
         except IllegalActionError as e:
@@ -654,8 +655,8 @@ class HostService:
             )
         except StaleVersionError:
             self._tables.pop(channel, None)
-            raise Refusal("stale", _("The table has changed since that message; here is the current state. "
-                                     "Please choose again.")) from None
+            raise Refusal("stale", _("The table has changed since that message. "
+                                     "Please choose again from the latest one.")) from None
         except BaseException:
             self._tables.pop(channel, None)  # the live game is ahead of the database: reload it
             raise
@@ -671,10 +672,21 @@ class HostService:
             image=await self._image(table, game, new_version),
         )
 
+    def _apply(self, channel: str, game: Game, seat: int, action: Action) -> list[Event]:
+        try:
+            return game.apply(seat, action)
+        except EngineError:
+            raise  # the protocol: nothing changed
+        except BaseException:
+            self._tables.pop(channel, None)  # an engine bug may have half-changed the live game
+            raise
+
     @staticmethod
     def _is_free_action(game: Game, seat: int, action: Action) -> bool:
+        """A kind of action the game lets any seat take at any time (``free_actions(seat)``,
+        e.g. Vikings' ``exchange N``); the engine then judges the details (e.g. too many VP)."""
         free_actions = getattr(game, "free_actions", None)
-        return callable(free_actions) and action in free_actions(seat)
+        return callable(free_actions) and type(action) in {type(a) for a in free_actions(seat)}
 
     @staticmethod
     def _not_your_turn(table: Table, acting: list[int]) -> Refusal:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import asyncio
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -371,6 +373,30 @@ async def test_a_whole_game_to_the_end(host):
     assert (await svc.join(CH, "ann", "Ann")).ok  # the channel is free for a new table
 
 
+async def test_an_engine_crash_leaves_the_stored_game_intact(host):
+    """A bug (not an EngineError) inside apply: the half-changed live game is dropped and reloaded."""
+    svc = host.svc
+    await started(svc, "ann", "bob")
+    game = (await svc.table(CH)).game
+
+    def crash(seat, action):
+        game._d["pile"] = -99
+        raise RuntimeError("engine bug")
+
+    game.apply = crash
+    with pytest.raises(RuntimeError, match="engine bug"):
+        await svc.act(CH, "ann", "take 1")
+    table = await svc.table(CH)
+    assert table.game is not game and table.game.pile == 10 and table.record.version == 0
+    assert (await svc.act(CH, "ann", "take 1")).ok
+
+
+def test_the_host_core_imports_neither_discord_nor_pil():
+    code = ("import sys, bot.service, bot.storage, bot.games, bot.i18n, bot.config; "
+            "bad = [m for m in ('discord', 'PIL') if m in sys.modules]; assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
 async def test_a_broken_renderer_does_not_lose_the_move(host):
     svc = host.svc
 
@@ -477,7 +503,7 @@ async def test_export_the_action_log(svc, clock):
     r = await svc.export(CH)
     assert r.ok and r.file.filename == f"meadhall-toy-{r.match_id}.txt"
     text = r.file.data.decode()
-    assert "# seed: 7  start seat: 0" in text and "# seat 1: Bob" in text
+    assert '# options: {"pile": 10}\n# seed: 7  start seat: 0' in text and "# seat 1: Bob" in text
     assert "1\t0\tAnn\ttake 2\t1970-01-02T00:00:00Z\n2\t0\tAnn\ttaunt\t1970-01-02T00:00:00Z" in text
     assert text.endswith("# notation\ntoy pile 8\n")
     refused(await svc.export(CH, match_id=r.match_id + 1), "no_table")
