@@ -235,12 +235,16 @@ class HostService:
                 return None
             table = self._table_from(record)
             if table is None:
-                return None
+                raise Refusal("unknown_game", _(
+                    "This channel's table plays {game}, which this host does not offer now.", game=record.game))
             self._tables[channel] = table
         return table
 
     async def table(self, channel: str) -> Table | None:
-        return await self._open_table(channel)
+        try:
+            return await self._open_table(channel)
+        except Refusal:
+            return None
 
     async def _need_table(self, channel: str) -> Table:
         table = await self._open_table(channel)
@@ -476,7 +480,10 @@ class HostService:
     # ------------------------------------------------------------------ looking
 
     async def status(self, channel: str) -> Reply:
-        table = await self._open_table(channel)
+        try:
+            table = await self._open_table(channel)
+        except Refusal as r:
+            return _refused(r)
         if table is None:
             last = await self.storage.last_match(channel)
             lines = [_("There is no table in this channel. Use join to open one.")]
@@ -700,9 +707,17 @@ class HostService:
         is_admin: bool = False,
     ) -> Reply:
         """Run one typed line ("join", "start toy pile=9", "take 2", "/status", …)."""
+        try:
+            return await self._command(channel, user, line, name, guild, is_admin)
+        except Refusal as r:
+            return _refused(r)
+
+    async def _command(
+        self, channel: str, user: str, line: str, name: str | None, guild: str | None, is_admin: bool
+    ) -> Reply:
         words = line.strip().removeprefix("/").split()
         if not words:
-            return _refused(self._unknown_command(line))
+            raise self._unknown_command(line)
         word, args = words[0].lower(), words[1:]
         if word == "join":
             return await self.join(channel, user, name or user, guild=guild, game=args[0] if args else None)
@@ -728,7 +743,7 @@ class HostService:
         for adapter in adapters:
             if word in adapter.verbs:
                 return await self.act(channel, user, " ".join([adapter.verbs[word], *args]))
-        return _refused(self._unknown_command(line))
+        raise self._unknown_command(line)
 
     @staticmethod
     def _unknown_command(line: str) -> Refusal:
@@ -757,7 +772,7 @@ class HostService:
             if record is None or record.status != "active":
                 continue
             async with self._lock(record.channel):
-                table = await self._open_table(record.channel)
+                table = await self.table(record.channel)
                 if table is None or table.game is None or table.record.id != timer.match:
                     continue
                 seat, count = timer.payload["seat"], timer.payload.get("count", 0) + 1

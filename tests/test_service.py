@@ -321,6 +321,25 @@ async def test_a_free_action_from_a_seat_not_to_move(host):
     assert await to_move(svc) == "ann"
 
 
+async def test_simultaneous_decisions_prompt_every_seat_that_must_act(tmp_path, clock):
+    host = Host(tmp_path / "s.db", clock, reminder_delay=600)
+    svc = await host.open()
+    r = await started(svc, "ann", "bob", "cat", options=("ready", "pile=10"))
+    assert [(p.user, p.text) for p in r.prompts] == [("ann", "say ready"), ("bob", "say ready"),
+                                                     ("cat", "say ready")]
+    assert r.mentions == ["ann", "bob", "cat"]
+    r = await svc.act(CH, "bob", "ready")
+    assert r.public == ["Bob is ready"] and r.mentions == ["ann", "cat"]
+    assert "waiting for Ann, Cat" in refused(await svc.act(CH, "bob", "ready"), "not_your_turn")
+    assert "say ready first" in refused(await svc.act(CH, "ann", "take 1"), "illegal")
+    assert sorted(r.user for r in await svc.due_reminders(clock.t + 600)) == ["ann", "cat"]
+    await svc.act(CH, "cat", "ready")
+    r = await svc.act(CH, "ann", "ready")
+    assert r.mentions == ["ann"] and r.prompts[0].text == "take 1–3 stones"
+    assert "has begun" in refused(await svc.act(CH, "ann", "ready"), "illegal")
+    await host.close()
+
+
 async def test_a_button_of_an_old_version_is_refused_politely(svc):
     await started(svc, "ann", "bob")
     await svc.act(CH, "ann", "take 1", version=0)
@@ -616,6 +635,10 @@ async def test_a_game_no_adapter_knows_is_skipped_at_load(tmp_path, clock):
     svc = HostService(store, GameRegistry([]), clock=clock)
     assert await svc.load() == 0
     assert await svc.table(CH) is None
+    for reply in (await svc.status(CH), await svc.join(CH, "cat", "Cat"), await svc.act(CH, "ann", "take 1"),
+                  await svc.command(CH, "ann", "help")):
+        assert "plays toy, which this host does not offer" in refused(reply, "unknown_game")
+    assert "# seat 0: Ann" in (await svc.export(CH)).file.data.decode()  # the log stays exportable
     await store.close()
 
 

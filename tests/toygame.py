@@ -4,6 +4,8 @@ Rules of the toy: 2–4 players sit around a pile of stones whose size is drawn 
 (``pile`` option overrides it). In turn, a player takes 1…``max`` stones (``take N``); who takes
 the last stone wins. The start player is drawn from the seed unless given. Any seat may
 ``taunt`` at any time (a free action, like Vikings' ``exchange``): it only counts taunts.
+With the ``ready`` option every seat must first say ``ready`` — a simultaneous decision, so
+several seats act at once until all have.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from engine.core import (
     IllegalActionError,
     NotYourTurnError,
     Rng,
+    WrongPhaseError,
 )
 
 
@@ -35,6 +38,16 @@ class Take(Action):
 
     def sort_key(self) -> tuple:
         return (0, self.n)
+
+
+@dataclass(frozen=True)
+class Ready(Action):
+    @property
+    def text(self) -> str:
+        return "ready"
+
+    def sort_key(self) -> tuple:
+        return (2, 0)
 
 
 @dataclass(frozen=True)
@@ -74,14 +87,17 @@ class ToyGame(Game):
         return cls({
             "names": list(names), "pile": pile, "max": int(options.get("max", 3)), "turn": start,
             "rng": rng.state, "taunts": [0] * len(names), "winner": None, "start": start,
+            "waiting": list(range(len(names))) if options.get("ready") else [],
         })
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ToyGame:
-        return cls({**data, "names": list(data["names"]), "taunts": list(data["taunts"])})
+        return cls({**data, "names": list(data["names"]), "taunts": list(data["taunts"]),
+                    "waiting": list(data["waiting"])})
 
     def to_json(self) -> dict[str, Any]:
-        return {**self._d, "names": list(self._d["names"]), "taunts": list(self._d["taunts"])}
+        return {**self._d, "names": list(self._d["names"]), "taunts": list(self._d["taunts"]),
+                "waiting": list(self._d["waiting"])}
 
     @property
     def names(self) -> list[str]:
@@ -96,9 +112,14 @@ class ToyGame(Game):
         return self._d["turn"]
 
     def acting_seats(self) -> list[int]:
+        if self._d["waiting"]:
+            return list(self._d["waiting"])
         return [] if self.is_over else [self._d["turn"]]
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self._d["waiting"]:
+            seat = self._d["waiting"][0] if seat is None else seat
+            return [Ready()] if seat in self._d["waiting"] else []
         seat = self._d["turn"] if seat is None else seat
         if self.is_over or seat != self._d["turn"]:
             return []
@@ -111,6 +132,8 @@ class ToyGame(Game):
         words = text.split()
         if words == ["taunt"]:
             return Taunt()
+        if words == ["ready"]:
+            return Ready()
         if len(words) == 2 and words[0] == "take":
             try:
                 return Take(int(words[1]))
@@ -125,6 +148,14 @@ class ToyGame(Game):
         if isinstance(act, Taunt):
             self._d["taunts"][seat] += 1
             return [Event("taunt", seat)]
+        if self._d["waiting"] or isinstance(act, Ready):
+            if not isinstance(act, Ready) or not self._d["waiting"]:
+                raise WrongPhaseError(act, "everybody must say ready first" if self._d["waiting"]
+                                      else "the game has begun")
+            if seat not in self._d["waiting"]:
+                raise NotYourTurnError(act, "you are ready already")
+            self._d["waiting"].remove(seat)
+            return [Event("ready", seat)]
         if seat != self._d["turn"]:
             raise NotYourTurnError(act, "it is not your turn")
         assert isinstance(act, Take)
@@ -166,6 +197,9 @@ class ToyAdapter(BaseAdapter):
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         options: dict[str, Any] = {}
         for word in words:
+            if word == "ready":
+                options["ready"] = True
+                continue
             key, sep, value = word.partition("=")
             if not sep or key not in ("pile", "max") or not value.isdigit() or int(value) < 1:
                 raise OptionError(_("Unknown option {option}. Try pile=N or max=N.", option=word))
@@ -178,6 +212,8 @@ class ToyAdapter(BaseAdapter):
             name = game.names[e.seat] if e.seat is not None else "?"
             if e.kind == "took":
                 lines.append(f"{name} takes {e.data['n']} ({e.data['left']} left)")
+            elif e.kind == "ready":
+                lines.append(f"{name} is ready")
             elif e.kind == "taunt":
                 lines.append(f"{name} taunts the table")
             elif e.kind == "won":
@@ -186,6 +222,8 @@ class ToyAdapter(BaseAdapter):
 
     def prompt(self, game: Game, seat: int) -> str:
         assert isinstance(game, ToyGame)
+        if game._d["waiting"]:
+            return "say ready"
         return f"take 1–{min(game._d['max'], game.pile)} stones"
 
     def text(self, game: Game, seat: int | None = None) -> str:
