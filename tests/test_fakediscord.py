@@ -253,6 +253,8 @@ async def test_button_click_goes_through_interaction_check(fd):
     assert refused.text == "It is not your turn."
     with pytest.raises(PermissionError, match="cannot see"):
         await fd.click("carol", "e2e:end-turn", message=refused.messages[0].id)
+    with pytest.raises(discord.NotFound):  # ephemeral messages cannot be fetched through the channel
+        await fd.bot.get_channel(fd.channel.id).fetch_message(refused.messages[0].id)
     assert accepted.callback_type == 4 and not accepted.ephemeral
     assert accepted.public_messages[0].content == f"{fd.users['bob'].mention} ends the turn."
     clicks = [i for i in fd.interactions if i.type == 3]
@@ -307,8 +309,9 @@ async def test_ephemeral_followup_after_public_defer_is_public(fd):
 
 
 async def test_unanswered_interaction_is_reported(fd):
-    with pytest.raises(InteractionNotAnswered, match="without responding"):
+    with pytest.raises(InteractionNotAnswered, match="without responding") as err:
         await fd.slash("alice", "silent")
+    assert err.value.result.callback is None and err.value.result.requests == []
 
 
 async def test_channel_messages_files_edits_and_rate_limit(fd):
@@ -366,9 +369,8 @@ async def test_bounded_loopback_and_restores_discord_endpoints():
         assert fake.url.startswith("http://127.0.0.1:") and discord.http.Route.BASE.startswith(fake.url)
         bot = MiniBot(fake.guild_id)
         await fake.start_bot(bot)
-        async with asyncio.timeout(3):
-            while not bot.is_closed():  # the fake's lifetime ran out: it stopped the bot and itself
-                await asyncio.sleep(0.02)
+        await fake.wait_closed(timeout=5)  # its lifetime ran out: it stopped the bot and itself
+        assert bot.is_closed() and fake.closed
         assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
     assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
 
@@ -382,8 +384,10 @@ async def test_discord_limits_are_enforced(fd):
     bad = [{"name": "Buy", "description": "", "type": 1, "options": [
         {"name": "a", "description": "x", "type": 3, "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}
     ]}]
+    bad[0]["options"][0]["name_localizations"] = {"de": "Zwei Wörter"}
     problems = check_commands(bad)
     assert any("lowercase" in p for p in problems)
     assert any("description" in p for p in problems)
     assert any("26 choices" in p for p in problems)
+    assert any("[de]" in p for p in problems)
     assert fd.messages() == []

@@ -38,6 +38,14 @@ def _check_description(where: str, desc: Any, problems: list[str]) -> None:
         problems.append(f"{where}: description must be 1-{MAX_DESCRIPTION} characters, got {desc!r}")
 
 
+def _check_localized(where: str, item: dict[str, Any], problems: list[str]) -> None:
+    """Translations (from discord.py's Translator) obey the same rules as the default strings."""
+    for locale, name in (item.get("name_localizations") or {}).items():
+        _check_name(f"{where} [{locale}]", name, problems)
+    for locale, desc in (item.get("description_localizations") or {}).items():
+        _check_description(f"{where} [{locale}]", desc, problems)
+
+
 def _check_options(where: str, options: list[dict[str, Any]], problems: list[str]) -> None:
     if len(options) > MAX_OPTIONS:
         problems.append(f"{where}: {len(options)} options, at most {MAX_OPTIONS}")
@@ -49,6 +57,7 @@ def _check_options(where: str, options: list[dict[str, Any]], problems: list[str
         here = f"{where} {opt.get('name')}"
         _check_name(here, opt.get("name"), problems)
         _check_description(here, opt.get("description"), problems)
+        _check_localized(here, opt, problems)
         if opt.get("type") in (1, 2):
             _check_options(here, opt.get("options") or [], problems)
             continue
@@ -94,6 +103,7 @@ def check_commands(commands: Any) -> list[str]:
         if ctype == 1:
             _check_name(f"/{name}", name, problems)
             _check_description(f"/{name}", cmd.get("description"), problems)
+            _check_localized(f"/{name}", cmd, problems)
             _check_options(f"/{name}", cmd.get("options") or [], problems)
         elif not isinstance(name, str) or not 1 <= len(name) <= 32:
             problems.append(f"context menu {name!r}: name must be 1-32 characters")

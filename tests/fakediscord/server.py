@@ -62,7 +62,14 @@ class FakeDiscordError(AssertionError):
 
 
 class InteractionNotAnswered(FakeDiscordError):
-    """No response, a late response (> 3 s), or a deferred response never completed."""
+    """No response, a late response (> 3 s), or a deferred response never completed.
+
+    ``result`` holds what was recorded for the interaction anyway.
+    """
+
+    def __init__(self, message: str, result: InteractionResult):
+        super().__init__(message)
+        self.result = result
 
 
 class _HTTPError(Exception):
@@ -157,6 +164,8 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._saved: tuple[str, yarl.URL] | None = None
+        self._closed = asyncio.Event()
+        self._closing = False
         self.port = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -191,6 +200,8 @@ class FakeDiscord:
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"{self.url}/api/v10"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        self._closed.clear()
+        self._closing = False
         self._watchdog = asyncio.create_task(self._expire(), name="fakediscord-watchdog")
 
     async def _expire(self) -> None:
@@ -199,6 +210,11 @@ class FakeDiscord:
         await self.close(from_watchdog=True)
 
     async def close(self, *, from_watchdog: bool = False) -> None:
+        if self._closing:  # already shutting down (e.g. the watchdog): wait for that to finish
+            if not from_watchdog:
+                await asyncio.wait_for(self._closed.wait(), 15)
+            return
+        self._closing = True
         for bot, _task in list(self._bots):
             await self.stop_bot(bot)
         for session in list(self._sessions):
@@ -218,6 +234,15 @@ class FakeDiscord:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watchdog
         self._watchdog = None
+        self._closed.set()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    async def wait_closed(self, timeout: float = 10.0) -> None:
+        """Wait until the fake has shut down (e.g. when its ``lifetime`` ran out)."""
+        await asyncio.wait_for(self._closed.wait(), timeout)
 
     async def start_bot(
         self, bot: discord.Client, *, timeout: float = 10.0, guild_ready_timeout: float | None = 0.05
@@ -682,8 +707,9 @@ class FakeDiscord:
             raise _HTTPError(404, 10003, "Unknown Channel") from None
 
     def _message_or_404(self, cid: str | None, mid: str) -> Message:
+        """A message by id; through the channel routes (``cid`` given) ephemeral ones do not exist."""
         msg = self._messages.get(int(mid))
-        if msg is None or msg.deleted or (cid is not None and msg.channel_id != int(cid)):
+        if msg is None or msg.deleted or (cid is not None and (msg.channel_id != int(cid) or msg.ephemeral)):
             raise _HTTPError(404, 10008, "Unknown Message")
         return msg
 
@@ -1102,7 +1128,8 @@ class FakeDiscord:
             if inter.callback is None and now - inter.pushed_at > self.callback_deadline:
                 raise InteractionNotAnswered(
                     f"interaction {inter.type} by {inter.user.username} got no response within "
-                    f"{self.callback_deadline} s (Discord shows 'This interaction failed')"
+                    f"{self.callback_deadline} s (Discord shows 'This interaction failed')",
+                    inter,
                 )
             if now > deadline:
                 raise TimeoutError(f"the bot was still busy with the interaction after {timeout} s")
@@ -1110,11 +1137,14 @@ class FakeDiscord:
         if inter.callback is None:
             raise InteractionNotAnswered(
                 f"the bot finished handling the interaction by {inter.user.username} without responding "
-                f"(requests: {inter.requests})"
+                f"(requests: {inter.requests})",
+                inter,
             )
         stuck = [m for m in inter.messages if m.loading and not m.deleted]
         if stuck:
-            raise InteractionNotAnswered("the bot deferred but never sent a follow-up or edited the response")
+            raise InteractionNotAnswered(
+                "the bot deferred but never sent a follow-up or edited the response", inter
+            )
 
     async def slash(
         self,
