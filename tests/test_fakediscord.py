@@ -8,12 +8,14 @@ commands, autocomplete and components, and every byte it sends is recorded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 
 import discord
 import discord.gateway
 import discord.http
 import pytest
+from aiohttp import ClientSession
 from discord import app_commands
 from discord.ext import commands
 from PIL import Image
@@ -126,6 +128,20 @@ class GameCog(commands.Cog):
 
         self.bot.background.append(asyncio.create_task(later()))
 
+    @app_commands.command(name="sail", description="Offers too many choices")
+    async def sail(self, interaction: discord.Interaction, trip: str) -> None:
+        await interaction.response.send_message(trip)
+
+    @sail.autocomplete("trip")
+    async def sail_trips(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=f"trip {i}", value=str(i)) for i in range(30)]
+
+    @app_commands.command(name="slow", description="Answers after Discord gave up")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.5)
+        with contextlib.suppress(discord.NotFound):
+            await interaction.response.send_message("Too late.")
+
     @app_commands.command(name="oops", description="Defers publicly, then tries to answer privately")
     async def oops(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -177,7 +193,8 @@ async def test_login_ready_and_guild_sync_are_recorded(fd):
     # tree.sync(guild=...) sent one bulk overwrite whose JSON Discord would accept
     assert [g for g, _ in fd.sync_log] == [fd.guild_id]
     synced = {c["name"]: c for c in fd.synced()}
-    assert set(synced) == {"hello", "board", "buy", "hand", "export", "remind", "oops", "silent"}
+    assert set(synced) == {
+        "hello", "board", "buy", "hand", "export", "remind", "sail", "slow", "oops", "silent"}
     assert check_commands(fd.sync_log[0][1]) == []
     assert synced["buy"]["options"][0]["autocomplete"] is True
     times = synced["hello"]["options"][0]
@@ -312,6 +329,44 @@ async def test_unanswered_interaction_is_reported(fd):
     with pytest.raises(InteractionNotAnswered, match="without responding") as err:
         await fd.slash("alice", "silent")
     assert err.value.result.callback is None and err.value.result.requests == []
+
+
+async def test_more_than_25_choices_are_refused_like_discord(fd):
+    with pytest.raises(InteractionNotAnswered, match="30 choices, at most 25") as err:
+        await fd.autocomplete("alice", "sail", focused="trip", value="")
+    [callback] = err.value.result.requests
+    assert callback.status == 400 and callback.response["code"] == 50035
+
+
+async def test_late_answer_is_refused_after_the_deadline():
+    async with FakeDiscord(callback_deadline=0.2) as fake:
+        await fake.start_bot(MiniBot(fake.guild_id))
+        with pytest.raises(InteractionNotAnswered, match="no response within 0.2 s") as err:
+            await fake.slash("alice", "slow")
+        async with asyncio.timeout(3):
+            while not err.value.result.requests:  # the bot's answer arrives after the deadline
+                await asyncio.sleep(0.01)
+        [late] = err.value.result.requests
+        assert late.status == 404 and late.response == {"message": "Unknown interaction", "code": 10062}
+        assert fake.messages(ephemeral=None) == []
+
+
+async def test_rest_refusals_like_discord(fd):
+    answered = await fd.slash("alice", "hello")
+    api = f"{fd.url}/api/v10"
+    async with ClientSession() as http:
+        async with http.get(f"{api}/users/@me") as resp:  # no Authorization header
+            assert resp.status == 401 and resp.headers["Content-Type"] == "application/json"
+        callback = f"{api}/interactions/{answered.id}/{answered.token}/callback"
+        async with http.post(callback, json={"type": 4, "data": {"content": "again"}}) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 40060
+        auth = {"Authorization": f"Bot {fd.token}"}
+        async with http.post(f"{api}/channels/{fd.channel.id}/messages", json={}, headers=auth) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50006
+        async with http.get(f"{api}/guilds/{fd.guild_id}/bans", headers=auth) as resp:
+            assert resp.status == 404
+    assert [r.path for r in fd.unhandled] == [f"/guilds/{fd.guild_id}/bans"]
+    assert fd.messages(ephemeral=None) == answered.messages
 
 
 async def test_channel_messages_files_edits_and_rate_limit(fd):

@@ -110,7 +110,13 @@ class _Session:
 
 
 class FakeDiscord:
-    """A loopback Discord for one test. Use as ``async with FakeDiscord() as fd:``."""
+    """A loopback Discord for one test. Use as ``async with FakeDiscord() as fd:``.
+
+    ``users`` are the guild's members (plus ``admin``, the guild owner with the Admin role);
+    ``channels`` its text channels, the first being the default. ``callback_deadline`` is
+    Discord's 3 s to answer an interaction; ``settle`` how long the bot must stay quiet before
+    an interaction counts as handled; ``lifetime`` when the fake shuts itself and its bots down.
+    """
 
     _active: FakeDiscord | None = None
 
@@ -1135,9 +1141,10 @@ class FakeDiscord:
                 raise TimeoutError(f"the bot was still busy with the interaction after {timeout} s")
             await asyncio.sleep(0.005)
         if inter.callback is None:
+            refused = [f"{r.method} {r.path} -> {r.status} {r.response}" for r in inter.requests if r.status >= 400]
             raise InteractionNotAnswered(
-                f"the bot finished handling the interaction by {inter.user.username} without responding "
-                f"(requests: {inter.requests})",
+                f"the bot finished handling the interaction by {inter.user.username} without responding"
+                + (f"; Discord refused: {refused}" if refused else ""),
                 inter,
             )
         stuck = [m for m in inter.messages if m.loading and not m.deleted]
