@@ -149,6 +149,39 @@ def parse_action(text: str) -> BrianBoruAction:
     return act(verb, nums[0])
 
 
+# --------------------------------------------------------------------------- state copies
+
+_FLAT = ("names", "owner", "viking", "monastery", "claim_up", "claim_owner", "viking_deck", "viking_revealed",
+         "marriage_stack", "marriage_out", "aside", "discard", "coins", "vp", "renown", "invaders", "church",
+         "track", "winners")
+_NESTED = ("hand", "pile", "marriages", "trick", "tasks")
+_STATE_KEYS = frozenset(("game", "n", "round", "rounds", "phase", "start", "marker", "active", "leader",
+                         "free_lead", "battle", "marriage_revealed", "princess", "choice", "winner", "trick_no",
+                         "pending", "final", "rng", *_FLAT, *_NESTED))
+
+
+def _copy_state(s: dict[str, Any]) -> dict[str, Any]:
+    """A copy sharing no mutable part with ``s`` (the state's shape is fixed, so no generic deep copy)."""
+    d = dict(s)
+    for k in _FLAT:
+        d[k] = list(s[k])
+    for k in _NESTED:
+        d[k] = [list(x) for x in s[k]]
+    d["choice"] = [None if c is None else list(c) for c in s["choice"]]
+    if s["princess"] is not None:
+        d["princess"] = list(s["princess"])
+    p = s["pending"]
+    if p is not None:
+        p = dict(p)
+        for k in ("options", "seats"):
+            if k in p:
+                p[k] = list(p[k])
+        d["pending"] = p
+    if s["final"] is not None:
+        d["final"] = json.loads(json.dumps(s["final"]))
+    return d
+
+
 # --------------------------------------------------------------------------- game
 
 
@@ -241,7 +274,7 @@ class BrianBoruGame(Game):
         return g
 
     def to_json(self) -> dict[str, Any]:
-        d = json.loads(json.dumps(self.s))
+        d = _copy_state(self.s)
         d["rng"] = self.rng.state
         return d
 
@@ -249,7 +282,10 @@ class BrianBoruGame(Game):
     def from_json(cls, data: dict[str, Any]) -> BrianBoruGame:
         if data.get("game") != cls.GAME_ID:
             raise ValueError(f"not a Brian Boru game: {data.get('game')!r}")
-        s = json.loads(json.dumps(data))
+        missing = _STATE_KEYS - data.keys()
+        if missing:
+            raise ValueError(f"Brian Boru state lacks {sorted(missing)}")
+        s = _copy_state(data)
         rng = Rng(0)
         rng.state = int(s.pop("rng"))
         return cls(s, rng)

@@ -88,7 +88,7 @@ def parse_table(text: str) -> Table:
             cur = PlayerBlock(name=m.group(1))
             players.append(cur)
             seen = set()
-            offset = indent + stripped.index(m.group(1)) + len(m.group(1))
+            offset = indent + m.end(1)
             for col, tok in _tokens(m.group(2)):
                 col += offset
                 if tok == "start":
