@@ -177,6 +177,7 @@ async def fd():
         bot = MiniBot(fake.guild_id)
         await fake.start_bot(bot)
         yield fake
+        assert fake.internal_errors == []
 
 
 async def test_login_ready_and_guild_sync_are_recorded(fd):
@@ -201,7 +202,7 @@ async def test_login_ready_and_guild_sync_are_recorded(fd):
     assert (times["type"], times["name"], times["description"]) == (4, "times", "How many times")
     assert (times["required"], times["min_value"], times["max_value"]) == (False, 1, 3)
     assert synced["hello"]["guild_id"] == str(fd.guild_id)
-    assert fd.unhandled == []
+    assert fd.unhandled == [] and fd.internal_errors == []
 
 
 async def test_slash_ephemeral_answer_is_seen_only_by_the_user(fd):

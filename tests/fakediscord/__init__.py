@@ -45,7 +45,7 @@ What the fake does like Discord (and so catches bugs a mock would hide):
 
 Inspecting: ``fd.requests`` (every ``RecordedRequest``: method, path, query, headers, json,
 files), ``fd.find_requests("POST", r"/callback$")``, ``fd.unhandled`` (routes the fake does not
-know, answered 404), ``fd.sync_log`` / ``fd.synced()``, ``fd.messages(channel, ephemeral=...)``,
+know, answered 404), ``fd.internal_errors`` (bugs of the fake itself, answered 400), ``fd.sync_log`` / ``fd.synced()``, ``fd.messages(channel, ephemeral=...)``,
 ``fd.last_message()``, ``await fd.wait_for_message(pred)`` (for things the bot posts on its own,
 e.g. reminders), ``fd.interactions``. An ``InteractionResult`` has ``callback``,
 ``callback_type``, ``deferred``, ``ephemeral``, ``messages`` (created), ``edited``,

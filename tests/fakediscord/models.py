@@ -170,6 +170,7 @@ class Message:
     allowed_mentions: dict[str, Any] | None = None
     interaction_id: int | None = None
     interaction_user: FakeUser | None = None
+    interaction_type: int = 2
     application_id: int | None = None
     webhook_id: int | None = None
     timestamp: str = field(default_factory=iso_now)
@@ -246,7 +247,7 @@ class Message:
         users = users or {}
         out: dict[str, Any] = {
             "id": str(self.id),
-            "type": 20 if self.origin in ("callback", "followup") else 0,
+            "type": 20 if self.interaction_id is not None and self.interaction_type == 2 else 0,
             "channel_id": str(self.channel_id),
             "guild_id": str(self.guild_id),
             "author": self.author.payload(),
@@ -270,7 +271,7 @@ class Message:
         if self.interaction_id is not None and self.interaction_user is not None:
             out["interaction_metadata"] = {
                 "id": str(self.interaction_id),
-                "type": 2,
+                "type": self.interaction_type,
                 "user": self.interaction_user.payload(),
                 "authorizing_integration_owners": {"0": str(self.guild_id)},
             }

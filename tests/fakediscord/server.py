@@ -155,6 +155,7 @@ class FakeDiscord:
 
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
+        self.internal_errors: list[str] = []
         self.sync_log: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -597,6 +598,10 @@ class FakeDiscord:
                 status, out = await handler(self, rec, files, *m.groups())
             except _HTTPError as e:
                 return e.status, e.body(), None
+            except Exception as e:  # a bug in the fake: fail fast (a 5xx would make discord.py retry)
+                log.exception("fake Discord failed on %s %s", rec.method, rec.path)
+                self.internal_errors.append(f"{rec.method} {rec.path}: {e!r}")
+                return 400, {"message": f"fake Discord internal error: {e!r}", "code": -1}, None
             return status, out, None
         self.unhandled.append(rec)
         return 404, {"message": "404: Not Found", "code": 0}, None
@@ -813,7 +818,8 @@ class FakeDiscord:
     def _response_message(self, inter: InteractionResult, body: dict[str, Any], files, origin: str) -> Message:
         flags = int(body.get("flags") or 0)
         msg = self._new_message(
-            inter.channel_id, origin, flags=flags & ~LOADING, interaction_id=inter.id, interaction_user=inter.user,
+            inter.channel_id, origin, flags=flags & ~LOADING,
+            interaction_id=inter.id, interaction_user=inter.user, interaction_type=inter.type,
             application_id=self.application_id, webhook_id=self.application_id,
             requested_ephemeral=bool(flags & EPHEMERAL),
         )
@@ -846,7 +852,8 @@ class FakeDiscord:
         elif ctype == 5:
             flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
             msg = self._store(self._new_message(
-                inter.channel_id, "callback", flags=flags, interaction_id=inter.id, interaction_user=inter.user,
+                inter.channel_id, "callback", flags=flags,
+                interaction_id=inter.id, interaction_user=inter.user, interaction_type=inter.type,
                 application_id=self.application_id, webhook_id=self.application_id,
             ))
         elif ctype == 7:
