@@ -35,19 +35,30 @@ GOLD_DARK: RGB = (150, 110, 10)
 SEAT_COLOURS: list[RGB] = [(126, 58, 160), (214, 110, 20), (20, 150, 160), (200, 70, 140)]
 
 
+# The default font has no glyphs beyond Latin-1 punctuation; engine texts may use these.
+_ASCII = str.maketrans({"×": "x", "−": "-", "–": "-", "—": "-", "…": "...", "’": "'", "‘": "'",
+                        "“": '"', "”": '"', "→": "->", "←": "<-", "≥": ">=", "≤": "<="})
+
+
+def plain(s: str) -> str:
+    """``s`` with the few non-ASCII signs engines write replaced by ASCII look-alikes."""
+    return s.translate(_ASCII)
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
 def text_width(s: str, size: int) -> float:
-    return font(size).getlength(s)
+    return font(size).getlength(plain(s))
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: RGB = INK,
          anchor: str = "la", bold: bool = False) -> float:
     """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
     stroke = max(1, size // 22) if bold else 0
+    s = plain(s)
     draw.text(xy, s, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
     return text_width(s, size) + 2 * stroke
 
@@ -59,6 +70,22 @@ def fit_text(s: str, size: int, max_width: float) -> str:
     while s and text_width(s + "..", size) > max_width:
         s = s[:-1]
     return s + ".."
+
+
+def wrap(s: str, size: int, max_width: float) -> list[str]:
+    """Greedy word wrap of ``s`` to lines no wider than ``max_width`` (long words are cut)."""
+    lines: list[str] = []
+    cur = ""
+    for word in plain(s).split():
+        trial = f"{cur} {word}" if cur else word
+        if cur and text_width(trial, size) > max_width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    if cur:
+        lines.append(cur)
+    return [fit_text(ln, size, max_width) for ln in lines]
 
 
 def readable_on(bg: RGB) -> RGB:

@@ -39,6 +39,7 @@ from renderer.common import (
     star,
     text,
     text_width,
+    wrap,
 )
 
 # --------------------------------------------------------------------------- game data
@@ -96,7 +97,7 @@ def _downsample(img: Image.Image, w: int, h: int) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2048)
 def figure_sprite(kind: str, height: int, lying: bool = False) -> Image.Image:
     """A viking pawn in its kind's colour with the kind letter on its body (colour-blind safe)."""
     h = height * SS
@@ -146,7 +147,7 @@ def _building(d: ImageDraw.ImageDraw, letter: str, x: float, y: float, s: float)
            anchor="mm", fill=INK, stroke_width=max(1, fs // 12), stroke_fill=INK)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2048)
 def tile_sprite(code: str, size: int) -> Image.Image:
     """An island or ship tile without its viking, transparent where the sea shows through.
 
@@ -277,8 +278,21 @@ def _highlight_seat(view: dict[str, Any], highlights: dict | None) -> int | None
     return view.get("active")
 
 
+AUCTION_PHASES = ("bid", "remove", "lay")
+
+
+def _auction_now(view: dict[str, Any]) -> bool:
+    """The auction (V-41, V-42) is shown while it runs: bidding, removing, laying out."""
+    auction = view.get("auction")
+    if not auction:
+        return False
+    if view.get("phase") in AUCTION_PHASES:
+        return True
+    return isinstance(auction, dict) and bool(auction.get("drawn") or auction.get("bids"))
+
+
 def _has_extras(view: dict[str, Any]) -> bool:
-    return bool(view.get("specials_display")) or bool(view.get("auction"))
+    return bool(view.get("specials_display")) or _auction_now(view)
 
 
 def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
@@ -290,8 +304,15 @@ def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
     y = MARGIN
     track_y = y
     y += 112
+    # after the game the result comes first, where the (empty) offer used to be
+    final_y = y
+    final_h = 0
+    if isinstance(view.get("final"), dict):
+        final_h = 56 + sum(max(30, 20 * len(w) + 10) for _, w in _final_rows(view))
+        y += final_h + 14
     offer_y = y
-    offer_h = 0 if view.get("phase") == "over" else 196
+    show_offer = view.get("phase") not in (None, "over") or any(view.get("wheel") or [])
+    offer_h = 196 if show_offer else 0
     y += offer_h + (14 if offer_h else 0)
     extras_y = y
     extras_h = 118 if _has_extras(view) else 0
@@ -339,11 +360,6 @@ def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
         y += h + 12
     footer_y = y
     y += 34
-    final_y = y
-    final_h = 0
-    if view.get("final"):
-        final_h = 50 + 30 * len(players)
-        y += final_h + 10
     height = y + MARGIN - 10
     side_w = 210
     slot_w = (WIDTH - 2 * MARGIN - side_w) // 12
@@ -369,13 +385,23 @@ def _paste(img: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     img.paste(sprite, (int(x), int(y)), sprite)
 
 
+PHASE_WORDS = {
+    "buy": ("buy a combo", "TO BUY"), "place": ("place the tile", "TO PLACE"),
+    "sail": ("sail (major scoring)", "TO SAIL"), "bid": ("bid for start player", "TO BID"),
+    "remove": ("remove a viking", "TO REMOVE"), "lay": ("lay out vikings", "TO LAY OUT"),
+    "special": ("take a special tile", "SPECIAL TILE"), "swap": ("swap a building", "TO SWAP"),
+    "setup": ("set up", "SETTING UP"),
+}
+
+
 def _phase_text(view: dict[str, Any]) -> str:
     phase = view.get("phase")
     who = _name(view, view.get("active")) if view.get("active") is not None else ""
     if phase == "over":
         return "Game over"
-    doing = {"buy": "buy a combo", "place": "place the tile", "sail": "sail (major scoring)"}.get(
-        str(phase), str(phase))
+    if phase is None:
+        return ""
+    doing = PHASE_WORDS.get(str(phase), (str(phase), ""))[0]
     return f"{who} to {doing}" if who else doing
 
 
@@ -397,12 +423,15 @@ def _scoring_icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float) -> No
 
 def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout) -> None:
     y = L.track_y
-    rnd = int(view.get("round") or 1)
+    rnd = int(view.get("round") or 0)  # 0: a written-down table outside any round
     scorings = view.get("scorings") or ["small", "major", "small", "major", "small", "final"]
     over = view.get("phase") == "over"
     x = MARGIN
     x += text(d, (x, y + 4), "VIKINGS", 32, bold=True) + 22
-    x += text(d, (x, y + 8), f"Round {min(rnd, 6)} of 6", 26, bold=True) + 12
+    if rnd:
+        x += text(d, (x, y + 8), f"Round {min(rnd, 6)} of 6", 26, bold=True) + 12
+    else:
+        x += text(d, (x, y + 10), "a written-down table", 22, fill=MUTED) + 12
     nxt = scorings[rnd - 1] if 1 <= rnd <= len(scorings) else ""
     if not over and nxt:
         word = "major + final" if nxt == "final" else nxt
@@ -416,8 +445,10 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         d.ellipse((px - 32, y + 11, px - 12, y + 31), fill=_seat_colour(active), outline=INK)
     text(d, (px, y + 9), phase, 24, bold=True)
 
-    # round track: a box per round, the scoring symbol after each
     ty = y + 52
+    if not rnd:  # a written-down table is outside the rounds: no track
+        return
+    # round track: a box per round, the scoring symbol after each
     bx = MARGIN
     for i in range(6):
         r = i + 1
@@ -507,7 +538,9 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if pending:
         seat = pending.get("seat")
         d.rounded_rectangle(box, radius=10, fill=(255, 246, 214), outline=ACTIVE, width=4)
-        label = fit_text(f"{_name(view, seat)} places", 20, box[2] - box[0] - 16)
+        placing = view.get("phase") == "place" and not pending.get("placed")
+        verb = "places" if placing else "bought"
+        label = fit_text(f"{_name(view, seat)} {verb}", 20, box[2] - box[0] - 16)
         text(d, (box[0] + 10, box[1] + 8), label, 20, bold=True)
         tile = str(pending.get("tile", ""))
         _tile_on_sea(img, d, tile, box[0] + 14, box[1] + 40, 64)
@@ -517,7 +550,8 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         if pending.get("start_tile"):
             _tile_on_sea(img, d, "L", box[0] + 134, box[1] + 40, 48)
             text(d, (box[0] + 158, box[1] + 96), "+ start", 14, anchor="ma")
-        text(d, (box[0] + 10, box[3] - 30), "type  place CELL", 16, fill=MUTED)
+        if placing:
+            text(d, (box[0] + 10, box[3] - 30), "type  place CELL", 16, fill=MUTED)
     else:
         dashed_rect(d, box, (210, 204, 192))
         text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "nothing to place", 16, fill=MUTED,
@@ -530,6 +564,35 @@ def _label(v: Any) -> str:
     return str(v)
 
 
+def _special_lines(name: str) -> list[str]:
+    """A special tile's short card text (V-49), from the engine's data when it knows the tile."""
+    try:
+        from engine.vikings.data import SPECIAL_TILES
+    except ImportError:  # the renderer also works on views saved as JSON without the engine
+        SPECIAL_TILES = {}
+    info = SPECIAL_TILES.get(name)
+    if not info:
+        return [name.replace("_", " ")]
+    when = {"now": "at once", "small+major": "small & major scoring", "major": "major scoring",
+            "final": "final scoring"}.get(str(info.get("when", "")), str(info.get("when", "")))
+    per = info.get("per")
+    if per and "gold" in info:
+        effect = f"+{info['gold']} gold per {KIND_NAMES.get(per, per)}"
+    elif per and "vp" in info:
+        effect = f"+{info['vp']} VP per {KIND_NAMES.get(per, per)}"
+    elif "building" in info:
+        effect = f"building {info['building']}, VP around"
+    elif "surplus_vp" in info:
+        effect = f"food surplus {info['surplus_vp']} VP"
+    elif "gold_per_vp" in info:
+        effect = f"1 VP per {info['gold_per_vp']} gold"
+    elif "gold" in info:
+        effect = f"+{info['gold']} gold"
+    else:
+        effect = str(info.get("text", name)).split(":")[0]
+    return [name, effect, when]
+
+
 def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout) -> None:
     """Progress variant: the four displayed special tiles (V-45) and the auction (V-40 … V-42)."""
     y = L.extras_y
@@ -537,56 +600,59 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
     display = view.get("specials_display")
     if display:
         text(d, (x, y), "Special tiles", 20, bold=True)
+        cw = 138
         cx = x
         for item in display:
-            box = (cx, y + 28, cx + 118, y + L.extras_h - 4)
+            box = (cx, y + 28, cx + cw, y + L.extras_h - 4)
             if item is None:
                 dashed_rect(d, box, (185, 178, 165))
                 text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 15, fill=MUTED, anchor="mm")
             else:
                 d.rounded_rectangle(box, radius=8, fill=LAND_SPECIAL, outline=COAST, width=2)
-                star(d, box[0] + 14, box[1] + 14, 9, fill=GOLD)
-                words = _label(item).replace("_", " ").split()
-                lines, cur = [], ""
-                for w in words:
-                    if cur and text_width(cur + " " + w, 16) > 104:
-                        lines.append(cur)
-                        cur = w
-                    else:
-                        cur = (cur + " " + w).strip()
-                lines.append(cur)
-                for i, ln in enumerate(lines[:3]):
-                    text(d, (box[0] + 8, box[1] + 28 + 19 * i), fit_text(ln, 16, 104), 16, bold=i == 0)
-            cx += 126
+                star(d, box[0] + 14, box[1] + 15, 9, fill=GOLD)
+                lines = _special_lines(_label(item))
+                text(d, (box[0] + 28, box[1] + 6), fit_text(lines[0], 17, cw - 34), 17, bold=True)
+                for i, ln in enumerate(lines[1:3]):
+                    text(d, (box[0] + 8, box[1] + 32 + 22 * i), fit_text(ln, 15, cw - 14), 15)
+            cx += cw + 8
         x = cx + 24
     auction = view.get("auction")
-    if auction:
+    if _auction_now(view):
         text(d, (x, y), "Auction", 20, bold=True)
         ay = y + 30
-        items = dict(auction) if isinstance(auction, dict) else {"vikings": auction}
-        vikings = items.pop("vikings", None)
-        removed = items.pop("removed", None)
+        items = dict(auction) if isinstance(auction, dict) else {"drawn": auction}
+        drawn = items.pop("drawn", None) or items.pop("vikings", None) or []
+        removed = items.pop("removed", None) or []
+        if isinstance(removed, str):
+            removed = [removed]
+        bids = items.pop("bids", None)
         ax = x
-        if vikings:
-            for k in vikings:
-                fig = figure_sprite(str(k), 36)
-                _paste(img, fig, ax, ay)
-                ax += fig.width + 3
-            ax += 12
-        if removed:
-            fig = figure_sprite(str(removed), 36)
+        for k in drawn:
+            fig = figure_sprite(str(k), 36)
             _paste(img, fig, ax, ay)
-            _strike(d, (ax - 2, ay, ax + fig.width + 2, ay + 36), 3)
-            text(d, (ax + fig.width + 6, ay + 10), "removed", 15, fill=MUTED)
+            ax += fig.width + 3
+        if drawn:
+            text(d, (ax + 4, ay + 10), "drawn", 15, fill=MUTED)
+            ax += 60
+        for k in removed:  # out of the game [D-9], one per round so far
+            fig = figure_sprite(str(k), 30)
+            _paste(img, fig, ax, ay + 4)
+            _strike(d, (ax - 2, ay + 4, ax + fig.width + 2, ay + 34), 2)
+            ax += fig.width + 9
+        if removed:
+            text(d, (ax + 4, ay + 10), "removed", 15, fill=MUTED)
         parts = []
+        if isinstance(bids, dict):
+            if bids.get("leader") is not None:
+                parts.append(f"high bid {bids.get('high', 0)} by {_name(view, bids['leader'])}")
+            else:
+                parts.append("no bid yet")
+            if bids.get("active"):
+                parts.append("still in: " + ", ".join(_name(view, s) for s in bids["active"]))
         for k, v in items.items():
-            if isinstance(v, int) and not isinstance(v, bool) and (k.endswith("bidder") or k.endswith("seat")):
-                v = _name(view, v)
-            elif isinstance(v, list):
-                v = ", ".join(_name(view, s) if isinstance(s, int) and k.endswith(("seats", "passed")) else str(s)
-                              for s in v) or "-"
             parts.append(f"{k.replace('_', ' ')}: {v}")
-        text(d, (x, ay + 48), fit_text("   ".join(parts), 17, WIDTH - MARGIN - x), 17)
+        if parts:
+            text(d, (x, ay + 48), fit_text("   ".join(parts), 17, WIDTH - MARGIN - x), 17)
 
 
 def _draw_legend(d: ImageDraw.ImageDraw, L: VikingsLayout, who: str) -> None:
@@ -659,8 +725,9 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if view.get("start_player") == seat:
         chip("START PLAYER", INK)
     if active:
-        chip({"buy": "TO BUY", "place": "TO PLACE", "sail": "TO SAIL"}.get(str(view.get("phase")), "TO PLAY"),
-             ACTIVE)
+        chip(PHASE_WORDS.get(str(view.get("phase")), ("", "TO PLAY"))[1], ACTIVE)
+    if view.get("seat") == seat:
+        chip("YOU", _seat_colour(seat), WHITE)
     if p.get("start_tile_pending"):
         chip("start tile to place", (255, 255, 255))
     # right side: gold and VP
@@ -801,44 +868,52 @@ def _draw_footer(img: Image.Image, d: ImageDraw.ImageDraw, L: VikingsLayout) -> 
     text(d, (x, y + 3), "last move", 16, fill=MUTED)
 
 
-def _final_lines(final: dict[str, Any], seat: int) -> str:
-    lines = final.get("lines") or final.get("scores") or final.get("seats")
-    entry: Any = None
-    if isinstance(lines, list) and seat < len(lines):
-        entry = lines[seat]
-    elif isinstance(lines, dict):
-        entry = lines.get(str(seat), lines.get(seat))  # type: ignore[call-overload]
-    if entry is None:
-        return ""
-    if isinstance(entry, dict):
-        entry = list(entry.items())
-    parts = []
-    for item in entry:
-        if isinstance(item, list | tuple) and len(item) == 2:
-            k, v = item
-            parts.append(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}")
-        else:
-            parts.append(str(item))
-    return "  ·  ".join(parts)
+FINAL_TEXT = 16
+FINAL_TEXT_X = 360
+
+
+def _final_rows(view: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]]]:
+    """Per player: the final scoring lines (V-37) wrapped to the final box's width."""
+    final = view.get("final")
+    if not isinstance(final, dict):
+        return []
+    lines = final.get("lines")
+    out = []
+    for i, p in enumerate(view.get("players", [])):
+        seat = p.get("seat", i)
+        entry: Any = lines[seat] if isinstance(lines, list) and seat < len(lines) else []
+        if isinstance(entry, dict):
+            entry = list(entry.items())
+        parts = []
+        for item in entry or []:
+            if isinstance(item, list | tuple) and len(item) == 2:
+                k, v = item
+                parts.append(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}")
+            else:
+                parts.append(str(item))
+        wrapped = wrap("  ·  ".join(parts), FINAL_TEXT, WIDTH - 2 * MARGIN - FINAL_TEXT_X - 16) if parts else []
+        out.append((p, wrapped))
+    return out
 
 
 def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout, winners: list[int]) -> None:
-    final = view.get("final")
-    if not isinstance(final, dict):
-        return
     y = L.final_y
     d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + L.final_h), radius=12, fill=(255, 246, 214),
                         outline=ACTIVE, width=4)
     names = ", ".join(_name(view, s) for s in winners) or "-"
     text(d, (MARGIN + 16, y + 10), f"Final scoring - {'winners' if len(winners) > 1 else 'winner'}: {names}",
          24, bold=True)
-    for i, p in enumerate(view.get("players", [])):
-        ly = y + 48 + 30 * i
-        seat = p.get("seat", i)
+    ly = y + 48
+    for p, wrapped in _final_rows(view):
+        seat = p.get("seat", 0)
         d.ellipse((MARGIN + 16, ly + 3, MARGIN + 34, ly + 21), fill=_seat_colour(seat), outline=INK)
-        text(d, (MARGIN + 44, ly), fit_text(f"{p.get('name')}: {p.get('vp')} VP, {p.get('gold')} gold", 20, 330),
-             20, bold=True)
-        text(d, (MARGIN + 390, ly + 2), fit_text(_final_lines(final, seat), 18, WIDTH - 2 * MARGIN - 400), 18)
+        if seat in winners:
+            star(d, MARGIN + 25, ly + 12, 8, fill=GOLD)
+        head = fit_text(f"{p.get('name')}: {p.get('vp')} VP, {p.get('gold')} gold", 20, FINAL_TEXT_X - 60)
+        text(d, (MARGIN + 44, ly), head, 20, bold=True)
+        for i, ln in enumerate(wrapped):
+            text(d, (MARGIN + FINAL_TEXT_X, ly + 2 + 20 * i), ln, FINAL_TEXT)
+        ly += max(30, 20 * len(wrapped) + 10)
 
 
 def draw_vikings(view: dict[str, Any], *, highlights: dict | None = None, focus: int | None = None,
@@ -889,18 +964,61 @@ def render_vikings(view: dict[str, Any], *, highlights: dict | None = None, focu
     return encode_png(draw_vikings(view, highlights=highlights, focus=focus, last=last))
 
 
+def highlights_from_actions(actions: Any) -> dict[str, list[str]]:
+    """Highlights for the pending placement from the seat's legal action texts.
+
+    ``place CELL base`` is only offered where the viking could stand on the tile (V-26), so those
+    cells are ``tile``; cells with only ``place CELL`` take the tile alone, the viking goes to
+    the base (V-27). ``start CELL`` (the start tile, V-24) carries no viking: ``base`` colour.
+    """
+    stand: set[str] = set()
+    cells: set[str] = set()
+    for a in actions:
+        words = str(a).split()
+        if len(words) >= 2 and words[0] in ("place", "start") and parse_cell(words[1]):
+            cells.add(words[1])
+            if words[0] == "place" and words[-1] == "base":
+                stand.add(words[1])
+
+    def order(c: str) -> tuple[int, int]:
+        r, col = parse_cell(c) or (0, 0)
+        return (r, col)
+
+    return {"tile": sorted(stand, key=order), "base": sorted(cells - stand, key=order)}
+
+
 # --------------------------------------------------------------------------- CLI
 
 
-def _view_from_text(text_: str) -> dict[str, Any]:
-    from engine.vikings import notation  # lazily: the renderer itself never needs the engine
+def table_view(notation_text: str) -> dict[str, Any]:
+    """A view of a table written in vikings-notation.md: homelands, gold, VP, start player.
 
-    table = notation.parse_table(text_)
-    if hasattr(table, "view"):
-        return table.view(None)
-    if isinstance(table, dict) and "players" in table:
-        return table
-    raise TypeError(f"parse_table returned {type(table).__name__}, expected a game or a view")
+    There is no wheel, round or turn in the notation, so those parts stay empty. Raises
+    ``engine.core.NotationError`` (a ``ValueError``) naming the line and column of bad input.
+    """
+    from engine.vikings.data import cell_name  # lazily: drawing a view never needs the engine
+    from engine.vikings.notation import parse_table
+
+    table = parse_table(notation_text)
+    players = []
+    for seat, p in enumerate(table.players):
+        h = p.homeland
+        players.append({
+            "seat": seat, "name": p.name, "gold": p.gold, "vp": p.vp,
+            "rows": [list(r) for r in h.rows],
+            "base": dict(h.base),
+            "threatened": [cell_name(r, c) for r, c in h.threatened_cells()],  # V-31
+            "defended": [f"^{col}" for col, _sail, dfd in h.ships() if dfd],   # V-30
+            "start_tile_pending": h.start_pending,
+            "specials": list(h.specials),
+        })
+    return {
+        "game": "vikings", "options": {}, "round": None,
+        "scorings": ["small", "major", "small", "major", "small", "final"],
+        "phase": None, "active": None, "start_player": table.start_index,
+        "wheel": [None] * 12, "pending": None, "players": players,
+        "stacks_left": None, "bag": None, "last": None, "final": None,
+    }
 
 
 def _cells(s: str | None) -> list[str]:
@@ -925,7 +1043,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.file.endswith(".json") or raw.lstrip().startswith("{"):
             view = json.loads(raw)
         else:
-            view = _view_from_text(raw)
+            view = table_view(raw)
         hl = {"tile": _cells(args.tile), "base": _cells(args.base)} if (args.tile or args.base) else None
         png = render_vikings(view, highlights=hl, focus=args.focus)
     except ImportError as e:

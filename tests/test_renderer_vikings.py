@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from renderer import vikings as rv
-from renderer.vikings import layout_vikings, render_vikings
+from renderer.vikings import highlights_from_actions, layout_vikings, render_vikings
 from tests.vikings_views import final_view, make_view, placing_view, progress_view
 
 MAX_WIDTH = 1600
@@ -375,3 +375,106 @@ def test_cli_reports_bad_input_and_writes_nothing(tmp_path, capsys):
     assert rv.main([str(good), "-o", str(out), "--tile", "Z1"]) == 2
     assert "not a cell" in capsys.readouterr().err
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------- with the real engine
+
+EXAMPLE_1 = """\
+player: example gold=0 vp=0 start
+ships: ^g ^b ^r
+W: L  Ma* R*
+N: L* R*
+S: L* Mb* R*
+G: L* R*
+F: L*
+---
+player: second gold=12 vp=10
+ships: ^y
+W: L*
+N: . L* Mc Xa* R
+base: F2 B1
+specials: boat sailor
+"""
+
+
+def test_cli_draws_the_rulebook_example_written_in_notation_V36(tmp_path, capsys):
+    src = tmp_path / "table.txt"
+    src.write_text(EXAMPLE_1)
+    out = tmp_path / "table.png"
+    assert rv.main([str(src), "-o", str(out)]) == 0
+    img = decode(out.read_bytes())
+    view = rv.table_view(EXAMPLE_1)
+    assert view["players"][0]["threatened"] == ["N1", "S1"]  # the green ship of column 1 (V-31)
+    assert view["players"][0]["defended"] == ["^2", "^3"]    # warriors in W2, W3 (V-30)
+    layout = layout_vikings(view)
+    assert count(img, layout.cell_box(0, "N1"), rv.THREAT, tol=20) > 20
+    assert count(img, layout.cell_box(0, "G1"), rv.THREAT, tol=20) == 0
+    assert close(img.getpixel(at(layout.cell_box(1, "N1"), 0.5, 0.5)), rv.SEA)
+    assert count(img, layout.cell_box(1, "N4"), rv.LAND_SPECIAL) > 100  # building tile Xa
+    assert count(img, layout.base_box(1, "F"), rv.KIND_COLOURS["F"]) > 30
+
+
+def test_cli_reports_notation_errors_with_line_and_column(tmp_path, capsys):
+    src = tmp_path / "bad.txt"
+    src.write_text("player: x gold=1 vp=2\nships: L\n")
+    out = tmp_path / "bad.png"
+    assert rv.main([str(src), "-o", str(out)]) == 2
+    assert "line 2, column 8" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def _play_and_render(options, seed, players=3):
+    """Play a seeded random game with the engine; render the first view of each phase and round."""
+    import random
+
+    from engine.vikings import VikingsGame
+
+    names = ["Astrid", "Bjorn", "Sigrid", "Ulf"][:players]
+    game = VikingsGame.new(names, seed=seed, options=options)
+    rng = random.Random(seed)
+    seen: set = set()
+    checked = 0
+    while True:
+        seats = game.acting_seats()
+        seat = seats[0] if seats else None
+        view = game.view(seat)
+        key = (view["phase"], view["round"])
+        if key not in seen:
+            seen.add(key)
+            acts = [str(a) for a in game.legal_actions(seat)] if seats else []
+            hl = highlights_from_actions(acts) if view["phase"] == "place" else None
+            png = render_vikings(view, highlights=hl, focus=seat)
+            img = decode(png)
+            assert img.width <= MAX_WIDTH and len(png) <= MAX_BYTES
+            layout = layout_vikings(view, highlights=hl, focus=seat)
+            for p in view["players"]:  # every placed island tile is land on the picture
+                for r, row in enumerate(p["rows"][1:], start=1):
+                    for i, cell in enumerate(row):
+                        if cell != "." and cell.rstrip("*") in ("L", "R") and not cell.endswith("*"):
+                            box = layout.cell_box(p["seat"], f"{'^WNSGF'[r]}{i + 1}")
+                            fx = 0.85 if cell == "L" else 0.15
+                            assert close(img.getpixel(at(box, fx, 0.5)), rv.LAND), (p["seat"], r, i, cell)
+                            checked += 1
+            if hl:
+                for key_, colour in (("tile", rv.HIGHLIGHT_TILE), ("base", rv.HIGHLIGHT_BASE)):
+                    for cell in hl[key_]:
+                        assert close(img.getpixel(at(layout.cell_box(seat, cell), 0.1, 0.9)), colour), cell
+        if not seats:
+            return seen, checked
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+def test_real_engine_game_renders_in_every_phase():
+    seen, checked = _play_and_render(None, seed=11, players=4)
+    assert {"buy", "place", "sail", "over"} <= {p for p, _ in seen}
+    assert checked > 20
+
+
+def test_real_engine_progress_game_renders_auction_and_specials_V40_V45():
+    seen, _ = _play_and_render({"auction": True, "single_sailor": True, "specials": True}, seed=5, players=3)
+    assert {"bid", "remove", "lay", "buy", "place"} <= {p for p, _ in seen}
+
+
+def test_highlights_from_actions_split_stand_and_base_V26_V27():
+    acts = ["place N3", "place N3 base", "place G2", "start W1", "buy 3", "place ^4"]
+    assert highlights_from_actions(acts) == {"tile": ["N3"], "base": ["^4", "W1", "G2"]}

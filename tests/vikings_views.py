@@ -174,9 +174,18 @@ def placing_view(players: int = 4, stage: str = "early") -> dict[str, Any]:
 def progress_view(players: int = 4) -> dict[str, Any]:
     """An early progress-variant view (auction and specials on) with display and auction keys."""
     view = make_view(players, "early", options={"auction": True, "single_sailor": True, "specials": True})
-    view["specials_display"] = ["gold5", "boat", None, "noble_vp"]
-    view["auction"] = {"vikings": list("FFGGSSNNWWWBB"), "removed": "W", "high_bid": 4, "high_bidder": 1}
-    view["players"][0]["specials"] = ["boat", "sailor_final"]
+    view["specials_display"] = ["gold5", "boat", None, "noble1"]
+    # the engine's shapes: auction while bidding (V-41), 13 drawn vikings not yet laid (V-40)
+    view["phase"] = "bid"
+    view["round"] = 2  # one viking was removed in round 1 (V-42 [D-9])
+    view["wheel"] = [dict(c, viking=None) if c else None for c in view["wheel"]]
+    view["auction"] = {
+        "drawn": list("FFGGSSNNWWWBB"),
+        "bids": {"high": 4, "leader": 1, "active": [1, 2], "order": [0, 1, 2, 3][:players]},
+        "removed": ["W"],
+    }
+    view["specials_stacks"] = [9, 10]
+    view["players"][0]["specials"] = ["boat", "sailor"]
     return view
 
 
@@ -186,6 +195,10 @@ def final_view(players: int = 4) -> dict[str, Any]:
     view["wheel"] = [None] * 12
     view["final"] = {
         "winners": [2 % players],
-        "lines": [[["ships", -3], ["gold", 1], ["food", 4]] for _ in range(players)],
+        "lines": [["green ship in column 1, undefended: -5 gold", "31 gold: +6 VP, 1 gold left",
+                   "most sailors (3): +10 VP", "2 completed islands", "food: 23 vikings, 5 fishers: +4 VP"]
+                  for _ in range(players)],
+        "vp": [p["vp"] for p in view["players"]],
+        "gold": [p["gold"] for p in view["players"]],
     }
     return view
