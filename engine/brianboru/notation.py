@@ -26,7 +26,7 @@ def format_position(pos: Position, data: BrianBoruData = DATA) -> str:
     if pos.claims_on_board:
         out.append("claims-on-board: " + " ".join(r for r in data.region_ids if r in pos.claims_on_board))
     for i, p in enumerate(pos.players):
-        if i or out:
+        if i:
             out.append("---")
         head = f"player: {_name_text(p.name)} " + " ".join(f"{k}={getattr(p, k)}" for k in INT_KEYS)
         if p.princess:

@@ -1,0 +1,198 @@
+"""Bad input to the Brian Boru engine: a clear error, and the state stays byte for byte the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.brianboru import DATA, BrianBoruGame, act, parse_action
+from engine.brianboru.game import KIND_RULE
+from engine.core import ActionSyntaxError, IllegalActionError, NotYourTurnError, Rng, WrongPhaseError
+
+NAMES = ["Brian", "Mael", "Sitric", "Gormlaith", "Donnchad"]
+
+
+def snapshot(g: BrianBoruGame) -> str:
+    return json.dumps(g.to_json(), sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("dance", "unknown word"),
+        ("town", "takes 1 argument"),
+        ("town Tara Kells", "takes 1 argument"),
+        ("town Atlantis", "no town called"),
+        ("active Narnia", "no town called"),
+        ("lead x", "not a number"),
+        ("lead 26", "no card 26"),
+        ("play 0", "no card 0"),
+        ("keep 3", "takes 2 arguments"),
+        ("keep 3 3", "two different cards"),
+        ("keep 3 99", "no card 99"),
+        ("option 3", "option is 1 or 2"),
+        ("extra -1", "not a number"),
+        ("extra two", "not a number"),
+        ("princess maybe", "support, trade or refuse"),
+        ("expand", "takes 1 argument"),
+        ("expand Atlantis", "no town called"),
+        ("raid", "takes 1 argument"),
+    ],
+)
+def test_malformed_text_is_a_syntax_error(text, why):
+    g = BrianBoruGame.new(NAMES[:3], seed=1)
+    before = snapshot(g)
+    with pytest.raises(ActionSyntaxError) as info:
+        g.parse_action(text)
+    assert why in info.value.reason and repr(text) in str(info.value)
+    with pytest.raises(ActionSyntaxError):
+        g.apply(g.acting_seats()[0], text)
+    assert snapshot(g) == before
+
+
+def test_non_text_is_a_syntax_error():
+    with pytest.raises(ActionSyntaxError):
+        parse_action(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text,canonical",
+    [
+        ("TOWN tara", "town Tara"),
+        ("keep 17 3", "keep 3 17"),
+        ("  lead   11 ", "lead 11"),
+        ("Expand NO", "expand no"),
+        ("expand dublin", "expand Dublin"),
+        ("princess TRADE", "princess trade"),
+        ("extra 0", "extra 0"),
+        ("option 2", "option 2"),
+        ("free cork", "free Cork"),
+        ("raid Kells", "raid Kells"),
+        ("monastery tara", "monastery Tara"),
+        ("active Sligo", "active Sligo"),
+        ("play 25", "play 25"),
+    ],
+)
+def test_action_texts_round_trip(text, canonical):
+    a = parse_action(text)
+    assert str(a) == canonical and parse_action(str(a)) == a and a == act(*a.args[:0], a.verb, *a.args)
+
+
+def _wrong_verb(kind: str) -> str:
+    return "play 1" if kind != "play" else "lead 1"
+
+
+def _illegal_same_verb(g: BrianBoruGame, seat: int) -> str | None:
+    """A well-formed action of the asked-for kind that the rules forbid now (None if every one is legal)."""
+    p = g.s["pending"]
+    kind = p["kind"]
+    legal = {str(a) for a in g.legal_actions(seat)}
+    if kind in ("town", "active", "raid", "free", "monastery", "expand"):
+        cands = [f"{kind} {t}" for t in DATA.town_names]
+    elif kind in ("lead", "play"):
+        cands = [f"{kind} {v}" for v in DATA.card_values]
+    elif kind == "keep":
+        cands = [str(parse_action(f"keep {a} {b}")) for a in range(1, 26) for b in range(a + 1, 26)]
+    elif kind == "extra":
+        cands = [f"extra {len(p['options'])}"]
+    else:
+        return None
+    return next((c for c in cands if c not in legal), None)
+
+
+def test_illegal_actions_of_every_kind_leave_state_unchanged():
+    covered: set[str] = set()
+    for n in (3, 4, 5):
+        for seed in range(12):
+            g = BrianBoruGame.new(NAMES[:n], seed=seed)
+            rng = Rng(seed + 100)
+            steps = 0
+            while not g.is_over:
+                seats = g.acting_seats()
+                seat = rng.choice(seats)
+                kind = g.s["pending"]["kind"]
+                if steps % 3 == 0 or kind not in covered:
+                    before = snapshot(g)
+                    idle = next((q for q in range(n) if q not in seats), None)
+                    if idle is not None:
+                        with pytest.raises(NotYourTurnError):
+                            g.apply(idle, g.legal_actions(seat)[0])
+                    with pytest.raises(WrongPhaseError) as info:
+                        g.apply(seat, _wrong_verb(kind))
+                    assert info.value.rule == g.s["pending"].get("rule", KIND_RULE.get(kind))
+                    bad = _illegal_same_verb(g, seat)
+                    if bad is not None:
+                        with pytest.raises(IllegalActionError) as info:
+                            g.apply(seat, bad)
+                        assert type(info.value) is IllegalActionError
+                        assert info.value.rule == g.s["pending"]["rule"] and info.value.reason
+                        covered.add(kind)
+                    assert snapshot(g) == before
+                g.apply(seat, rng.choice(g.legal_actions(seat)))
+                steps += 1
+            before = snapshot(g)
+            with pytest.raises(WrongPhaseError) as info:
+                g.apply(0, "play 3")
+            assert info.value.rule == "B-32" and snapshot(g) == before
+    assert {"town", "active", "lead", "play", "keep", "extra", "expand"} <= covered
+
+
+def test_rule_names_in_errors():
+    g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    g.apply(0, "town Tara")
+    with pytest.raises(IllegalActionError) as info:
+        g.apply(1, "town Kells")
+    assert info.value.rule == "B-9" and "(B-9)" in str(info.value)
+
+
+def test_foreign_action_object_is_rejected():
+    from engine.core import Action
+
+    class Other(Action):
+        @property
+        def text(self) -> str:
+            return "town Tara"
+
+    g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    before = snapshot(g)
+    with pytest.raises(WrongPhaseError):
+        g.apply(0, Other())
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize(
+    "names,kw,message",
+    [
+        (NAMES[:2], {}, "3–5 players"),
+        ([*NAMES, "Olaf"], {}, "3–5 players"),
+        (["A", "A", "B"], {}, "different"),
+        (NAMES[:3], {"options": {"auction": True}}, "no options"),
+        (NAMES[:3], {"start_seat": 3}, "start_seat"),
+    ],
+)
+def test_bad_new_game(names, kw, message):
+    with pytest.raises(ValueError, match=message):
+        BrianBoruGame.new(names, seed=1, **kw)
+
+
+def test_bad_json_state():
+    g = BrianBoruGame.new(NAMES[:3], seed=2)
+    d = g.to_json()
+    with pytest.raises(ValueError, match="not a Brian Boru game"):
+        BrianBoruGame.from_json({**d, "game": "vikings"})
+    del d["owner"]
+    with pytest.raises(ValueError, match="lacks"):
+        BrianBoruGame.from_json(d)
+
+
+def test_to_json_shares_nothing_with_the_game():
+    g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    d = g.to_json()
+    before = snapshot(g)
+    d["owner"][0] = 2
+    d["pending"]["options"].clear()
+    d["hand"][0].append(5)
+    assert snapshot(g) == before
