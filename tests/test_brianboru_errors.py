@@ -163,6 +163,19 @@ def test_foreign_action_object_is_rejected():
     assert snapshot(g) == before
 
 
+@pytest.mark.parametrize("verb,args", [("town", ("Atlantis",)), ("keep", (3,)), ("town", ()), ("dance", (1,))])
+def test_hand_built_bad_action_is_a_syntax_error(verb, args):
+    from engine.brianboru import BrianBoruAction
+
+    g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    before = snapshot(g)
+    with pytest.raises(ActionSyntaxError):
+        g.apply(0, BrianBoruAction(verb, args))
+    assert snapshot(g) == before
+    g.apply(0, BrianBoruAction("town", ("Tara",)))  # a well-formed one built by hand is fine
+    assert g.s["owner"][DATA.town_index["Tara"]] == 0
+
+
 @pytest.mark.parametrize(
     "names,kw,message",
     [

@@ -347,6 +347,8 @@ class BrianBoruGame(Game):
                 a = parse_action(a)
             elif not isinstance(a, BrianBoruAction):
                 raise WrongPhaseError(a, "not a Brian Boru action")
+        if (a.verb, a.args) not in _ACTS:  # built by hand, not by parse_action/act: check its text
+            a = parse_action(a.text)
         s = self.s
         p = s["pending"]
         if p is None:
