@@ -315,7 +315,7 @@ def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
     offer_h = 196 if show_offer else 0
     y += offer_h + (14 if offer_h else 0)
     extras_y = y
-    extras_h = 118 if _has_extras(view) else 0
+    extras_h = 136 if _has_extras(view) else 0
     y += extras_h + (12 if extras_h else 0)
     legend_y = y
     legend_h = 34 if highlights and (highlights.get("tile") or highlights.get("base")) else 0
@@ -486,6 +486,25 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         text(d, (rx - 7, ty + 37), s, 20, fill=LAST_MARK, anchor="rm", bold=True)
 
 
+SAIL_NAMES = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
+
+
+def tile_caption(tile: str) -> str:
+    """Words for a tile, so that ends and sail colours do not rest on shape or colour alone."""
+    code = tile.rstrip("*")
+    if code.startswith("^"):
+        return f"{SAIL_NAMES.get(code[1:2], '?')} ship"
+    if code == "L":
+        return "left end"
+    if code == "R":
+        return "right end"
+    if code[:1] == "M":
+        return f"middle {code[1:]}"
+    if code[:1] == "X":
+        return f"building {code[1:]}"
+    return code
+
+
 def _tile_on_sea(img: Image.Image, d: ImageDraw.ImageDraw, code: str, x: int, y: int, s: int) -> None:
     d.rectangle((x, y, x + s - 1, y + s - 1), fill=SEA_SHIPS if code.startswith("^") else SEA, outline=GRID)
     _paste(img, tile_sprite(code.rstrip("*"), s), x, y)
@@ -524,13 +543,15 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             text(d, (x1 - 5, y0 + 21), f"#{pos}", 14, fill=MUTED, anchor="rm")
         if specials_on and price == top and pos != 0:  # V-46: the most expensive combo takes a special
             star(d, x1 - 12, y0 + 12, 9, fill=GOLD)
-        ts = min(62, sw - 14)
+        ts = min(60, sw - 14)
         tx = x0 + (sw - ts) // 2
-        _tile_on_sea(img, d, str(combo.get("tile", "")), tx, y0 + 38, ts)
+        tile = str(combo.get("tile", ""))
+        _tile_on_sea(img, d, tile, tx, y0 + 36, ts)
+        text(d, ((x0 + x1) / 2, y0 + 36 + ts + 9), tile_caption(tile), 13, fill=MUTED, anchor="mm")
         v = combo.get("viking")
         if v:
-            fig = figure_sprite(v, 50)
-            _paste(img, fig, x0 + (sw - fig.width) / 2, y0 + 38 + ts + 6)
+            fig = figure_sprite(v, 44)
+            _paste(img, fig, x0 + (sw - fig.width) / 2, y0 + 36 + ts + 19)
     # side box: the pending purchase, else nothing
     sx = L.side_x
     box = (sx + 6, y + 30, WIDTH - MARGIN, y + L.offer_h)
@@ -544,6 +565,7 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         text(d, (box[0] + 10, box[1] + 8), label, 20, bold=True)
         tile = str(pending.get("tile", ""))
         _tile_on_sea(img, d, tile, box[0] + 14, box[1] + 40, 64)
+        text(d, (box[0] + 46, box[1] + 116), tile_caption(tile), 14, fill=MUTED, anchor="mm")
         v = pending.get("viking")
         if v:
             _paste(img, figure_sprite(v, 56), box[0] + 90, box[1] + 44)
@@ -600,7 +622,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
     display = view.get("specials_display")
     if display:
         text(d, (x, y), "Special tiles", 20, bold=True)
-        cw = 138
+        cw = 150
         cx = x
         for item in display:
             box = (cx, y + 28, cx + cw, y + L.extras_h - 4)
@@ -612,8 +634,11 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
                 star(d, box[0] + 14, box[1] + 15, 9, fill=GOLD)
                 lines = _special_lines(_label(item))
                 text(d, (box[0] + 28, box[1] + 6), fit_text(lines[0], 17, cw - 34), 17, bold=True)
-                for i, ln in enumerate(lines[1:3]):
-                    text(d, (box[0] + 8, box[1] + 32 + 22 * i), fit_text(ln, 15, cw - 14), 15)
+                effect = wrap(lines[1], 15, cw - 14)[:3] if len(lines) > 1 else []
+                for i, ln in enumerate(effect):
+                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 15)
+                if len(lines) > 2:
+                    text(d, (box[0] + 8, box[3] - 8), fit_text(lines[2], 14, cw - 14), 14, fill=MUTED, anchor="ld")
             cx += cw + 8
         x = cx + 24
     auction = view.get("auction")
@@ -634,13 +659,15 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
         if drawn:
             text(d, (ax + 4, ay + 10), "drawn", 15, fill=MUTED)
             ax += 60
-        for k in removed:  # out of the game [D-9], one per round so far
-            fig = figure_sprite(str(k), 30)
-            _paste(img, fig, ax, ay + 4)
-            _strike(d, (ax - 2, ay + 4, ax + fig.width + 2, ay + 34), 2)
-            ax += fig.width + 9
-        if removed:
-            text(d, (ax + 4, ay + 10), "removed", 15, fill=MUTED)
+        if removed:  # out of the game [D-9], one per round so far
+            rx0 = ax
+            ax += 6
+            for k in removed:
+                fig = figure_sprite(str(k), 30)
+                _paste(img, fig, ax, ay + 4)
+                ax += fig.width + 4
+            dashed_rect(d, (rx0, ay, ax + 2, ay + 38), THREAT, dash=4)
+            text(d, (ax + 8, ay + 10), "removed", 15, fill=MUTED)
         parts = []
         if isinstance(bids, dict):
             if bids.get("leader") is not None:
