@@ -6,6 +6,8 @@ rules' bounds and that no view depends on hidden information.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.brianboru import DATA, BrianBoruGame
@@ -76,6 +78,7 @@ def make_invariants(n: int):
         if calls[0] % HIDDEN_CHECK_EVERY == 0 or game.is_over:
             for seat in [None, *range(n)]:
                 v = game.view(seat)
+                assert json.loads(json.dumps(v)) == v, "a view is plain JSON"
                 assert v == scrubbed(game, seat).view(seat), f"view({seat}) depends on hidden information"
                 if seat is None:
                     assert "you" not in v
@@ -94,8 +97,6 @@ def test_random_playouts_conform(n):
 
 
 def test_events_are_plain_json_and_public():
-    import json
-
     game = BrianBoruGame.new(NAMES[:4], seed=3)
     from engine.core import Rng
 

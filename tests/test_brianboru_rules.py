@@ -283,6 +283,17 @@ def test_no_matching_card_any_town_any_card_D1():
     assert g.s["winner"] == 2
 
 
+def test_free_lead_nothing_matches_highest_card_wins_D4():
+    empty_yellow = {t: 2 for t in DATA.town_names if DATA.town_colour[TI[t]] == 2}
+    g = trick_game([[3, 6, 10], [1, 4, 9], [14, 17, 21]], towns=empty_yellow)
+    g.apply(0, "active Dublin")  # red; nobody plays red or white
+    g.apply(0, "lead 6")
+    g.apply(1, "play 9")
+    ev = g.apply(2, "play 14")
+    won = next(e for e in ev if e.kind == "trick_won")
+    assert (won.seat, won.data["card"]) == (2, 14)
+
+
 def test_no_town_without_disc_trick_without_active_town_D1():
     full = {t: i % 3 for i, t in enumerate(DATA.town_names)}
     g = trick_game([[3, 6, 10], [1, 2, 4], [5, 8, 9]], towns=full, marker=0)
@@ -566,6 +577,14 @@ def test_princess_military_support_counts_viking_towns_B27_B31():
     munster = DATA.region_index["munster"]
     assert g.s["claim_up"][munster] and g.s["claim_owner"][munster] == 0  # 2 own + 3 Viking towns
     assert g.view()["players"][0]["princess"] == "support" and g.view()["players"][0]["marriages"] == ["princess"]
+
+
+def test_princess_trade_not_for_region_control_B27_B31():
+    towns = {"Cork": 1, "Limerick": 1, "Kincora": 1, "Emly": 0, "Cashel": 0}
+    g = scenario(4, tasks=[["regions"]], towns=towns, vikings=("Cork", "Limerick", "Kincora"),
+                 princess=[0, "trade"])
+    munster = DATA.region_index["munster"]
+    assert g.s["claim_up"][munster] and g.s["claim_owner"][munster] == -1  # Vikings 3 v 2: stays on the board
 
 
 def test_princess_trade_counts_for_region_score_only_B27():
