@@ -320,12 +320,7 @@ def test_viking_otherwise_to_base_V27():
 
 
 def test_one_viking_per_tile_only_its_kind_V28():
-    g = new_game(2)
-    set_homeland(g, 0, "N: L* R\nW: L\nbase: N2 B1")
-    g.round = 2
-    g.phase = "sail"
-    g.sail_queue = [0, 1]
-    g.turn = 0
+    g = _sailing("N: L* R\nW: L\nbase: N2 B1")
     acts = texts(g.legal_actions(0))
     assert "sail N1" not in acts and "sail N2" in acts
     with pytest.raises(IllegalActionError):
@@ -409,37 +404,52 @@ def test_major_scoring_players_in_turn_order_after_sailing_V33():
     assert g.round == 3
 
 
-def test_sailor_moves_all_of_one_kind_or_one_of_each_V34():
-    g = new_game(2)
-    set_homeland(g, 0, "N: L Ma R\nS: L R\nbase: N2 S1 B1")
-    g.round, g.phase, g.turn, g.sail_queue = 2, "sail", 0, [0, 1]
-    acts = texts(g.legal_actions(0))
-    # one of each: any single cell, or one N plus the S
-    assert "sail N1" in acts and "sail S2" in acts and "sail N3 S1" in acts
-    # all of one kind: both nobles
-    assert "sail N1 N3" in acts
-    # not two nobles and a scout, not a noble onto nothing
-    assert "sail N1 N3 S1" not in acts
-    with pytest.raises(IllegalActionError) as e:
-        g.apply(0, "sail N1 N3 S1")
-    assert e.value.rule == "V-34"
-    g.apply(0, "sail N1 N3")
-    assert g.homelands[0].rows[2] == ["L*", "Ma", "R*"]
-    assert g.homelands[0].base["B"] == 0 and "B" in g.out_vikings
+def _sailing(homeland_text: str, round_: int = 2, **options):
+    g = new_game(2, **options)
+    set_homeland(g, 0, homeland_text)
+    g.round, g.phase, g.turn, g.sail_queue = round_, "sail", 0, [0, 1]
+    return g
 
 
-def test_all_of_kind_moves_as_many_as_fit_V34():
-    g = new_game(2)
-    set_homeland(g, 0, "N: L Ma R\nbase: N5 B1")
-    g.round, g.phase, g.turn, g.sail_queue = 2, "sail", 0, [0, 1]
-    acts = texts(g.legal_actions(0))
-    assert "sail N1 N2 N3" in acts and "sail N1 N2" not in acts
+def test_sailor_moves_one_of_each_kind_V34():
+    g = _sailing("N: L Ma R\nS: L R\nbase: N2 S1 B1")
+    assert texts(g.legal_actions(0)) == ["sail N1", "sail N2", "sail N3", "sail S1", "sail S2", "sail end"]
+    g.apply(0, "sail N1")
+    assert g.homelands[0].base["B"] == 0 and "B" in g.out_vikings  # the sailor leaves the game
+    # after one noble: another noble (all of one kind) or the scout (one of each), or stop
+    assert texts(g.legal_actions(0)) == ["sail N2", "sail N3", "sail S1", "sail S2", "sail done"]
+    g.apply(0, "sail S2")
+    # one of each: a second noble may not follow; nothing else is left, so the trip ended by itself
+    assert g.trip is None and g.homelands[0].rows[3] == ["L", "R*"]
+    assert g.turn == 1 or g.phase != "sail" or g.sail_queue[0] != 0
+
+
+def test_sailor_all_of_one_kind_as_many_as_fit_V34():
+    g = _sailing("N: L Ma R\nS: L R\nbase: N3 S1 B2")
+    g.apply(0, "sail N1")
+    g.apply(0, "sail N2")  # all of one kind: the rest of the nobles must follow while tiles are free
+    assert texts(g.legal_actions(0)) == ["sail N3"]
+    before = snapshot(g)
+    for text in ("sail done", "sail S1", "sail end"):
+        with pytest.raises(IllegalActionError) as e:
+            g.apply(0, text)
+        assert e.value.rule == "V-34"
+        assert snapshot(g) == before
+    g.apply(0, "sail N3")
+    assert g.trip is None and g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]
+    # a second sailor may now take the scout
+    assert texts(g.legal_actions(0)) == ["sail S1", "sail S2", "sail end"]
+
+
+def test_single_sailor_moves_exactly_one_V44():
+    g = _sailing("N: L Ma R\nbase: N3 B2", single_sailor=True)
+    g.apply(0, "sail N1")
+    assert g.trip is None and g.homelands[0].base["B"] == 1
+    assert "sail done" not in texts(g.legal_actions(0))
 
 
 def test_sailors_forced_after_round_six_V35():
-    g = new_game(2)
-    set_homeland(g, 0, "N: L R\nbase: N1 B2")
-    g.round, g.phase, g.turn, g.sail_queue = 6, "sail", 0, [0, 1]
+    g = _sailing("N: L R\nbase: N1 B2", round_=6)
     assert "sail end" not in texts(g.legal_actions(0))
     with pytest.raises(IllegalActionError) as e:
         g.apply(0, "sail end")

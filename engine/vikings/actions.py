@@ -5,7 +5,8 @@
 | ``buy 7`` | buy the combo at wheel position 7 (V-13) |
 | ``place N3`` / ``place N3 base`` | place the bought tile; its viking on it (default) or to the base |
 | ``start W1`` | place the start tile (V-24) |
-| ``sail N2 S3`` / ``sail boat N2 N4`` / ``sail end`` | a sailor trip (V-34, V-44, V-49), or stop sailing |
+| ``sail N2`` / ``sail boat N2`` | move one base viking with the current sailor (a new one if none is under way) |
+| ``sail done`` / ``sail end`` | this sailor's trip is over / use no more sailors (V-34, V-35) |
 | ``exchange 3`` | VP → gold (V-16), any seat, any time |
 | ``bid 4`` / ``pass`` | auction for the start player (V-41) |
 | ``remove N`` | the auction winner removes a drawn viking (V-42) |
@@ -67,25 +68,44 @@ class Start(Action):
 
 @dataclass(frozen=True, slots=True)
 class Sail(Action):
-    cells: tuple[tuple[int, int], ...]  # sorted
+    """Move one viking from the base to the empty tile ``cell`` with the current sailor (V-34).
+
+    With no trip under way this uses a new sailor (and, with ``boat``, a boat: V-49)."""
+
+    row: int
+    col: int
     boat: bool = False
 
     @property
     def text(self) -> str:
-        return "sail " + ("boat " if self.boat else "") + " ".join(_cell_text(c) for c in self.cells)
+        return "sail " + ("boat " if self.boat else "") + cell_name(self.row, self.col)
 
     def sort_key(self) -> tuple:
-        return (3, self.boat, len(self.cells), self.cells)
+        return (3, self.boat, self.row, self.col)
+
+
+@dataclass(frozen=True, slots=True)
+class SailDone(Action):
+    """This sailor's trip is over (V-34)."""
+
+    @property
+    def text(self) -> str:
+        return "sail done"
+
+    def sort_key(self) -> tuple:
+        return (4,)
 
 
 @dataclass(frozen=True, slots=True)
 class SailEnd(Action):
+    """Use no more sailors in this scoring (not allowed while V-35 forces them)."""
+
     @property
     def text(self) -> str:
         return "sail end"
 
     def sort_key(self) -> tuple:
-        return (4,)
+        return (4, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +191,19 @@ class Swap(Action):
         return (11, self.row, self.col)
 
 
+# Shared instances for the frequent small actions (legal_actions builds many of them).
+BUYS = tuple(Buy(p) for p in range(12))
+_PLACES: dict[tuple[int, int, bool], Place] = {}
+
+
+def place(row: int, col: int, to_base: bool = False) -> Place:
+    key = (row, col, to_base)
+    p = _PLACES.get(key)
+    if p is None:
+        p = _PLACES[key] = Place(row, col, to_base)
+    return p
+
+
 def _cell(text: str, word: str) -> tuple[int, int]:
     cell = parse_cell(text)
     if cell is None:
@@ -225,14 +258,16 @@ def parse_action(text: str) -> Action:
     if verb == "sail":
         if len(args) == 1 and args[0].lower() == "end":
             return SailEnd()
+        if len(args) == 1 and args[0].lower() == "done":
+            return SailDone()
         boat = bool(args) and args[0].lower() == "boat"
         cells_text = args[1:] if boat else args
         if not cells_text:
-            raise ActionSyntaxError(raw, "name the cells the vikings sail to, or 'sail end'")
-        cells = tuple(sorted(_cell(w, w) for w in cells_text))
-        if len(set(cells)) != len(cells):
-            raise ActionSyntaxError(raw, "a cell is named twice")
-        return Sail(cells, boat)
+            raise ActionSyntaxError(raw, "name the cell a viking sails to (sail N3), or 'sail done' / 'sail end'")
+        if len(cells_text) > 1:
+            raise ActionSyntaxError(raw, "one viking at a time: 'sail N2', then 'sail S3', then 'sail done'")
+        r, c = _cell(cells_text[0], cells_text[0])
+        return Sail(r, c, boat)
     if verb == "exchange":
         need(1)
         n = _int(raw, args[0], raw)

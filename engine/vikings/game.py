@@ -13,7 +13,6 @@ exactly as it was.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,6 @@ from .data import (
     AUCTION,
     BUILDING_TILES,
     ISLAND_COUNTS,
-    ISLAND_ROWS,
     KIND_NAME,
     KIND_ROW,
     KINDS,
@@ -99,6 +97,7 @@ class VikingsGame(Game):
         self.vp: list[int] = []
         self.pending: dict[str, Any] | None = None
         self.sail_queue: list[int] = []
+        self.trip: dict[str, Any] | None = None  # the sailor trip under way (V-34)
         self.out_tiles: list[str] = []
         self.out_vikings: list[str] = []
         self.last: dict[str, Any] | None = None
@@ -181,6 +180,7 @@ class VikingsGame(Game):
             "vp": list(self.vp),
             "pending": dict(self.pending) if self.pending else None,
             "sail_queue": list(self.sail_queue),
+            "trip": _copy(self.trip),
             "out_tiles": list(self.out_tiles),
             "out_vikings": list(self.out_vikings),
             "last": _copy(self.last),
@@ -212,6 +212,7 @@ class VikingsGame(Game):
         g.vp = list(d["vp"])
         g.pending = dict(d["pending"]) if d["pending"] else None
         g.sail_queue = list(d["sail_queue"])
+        g.trip = _copy(d["trip"])
         g.out_tiles = list(d["out_tiles"])
         g.out_vikings = list(d["out_vikings"])
         g.last = _copy(d["last"])
@@ -258,7 +259,7 @@ class VikingsGame(Game):
             return []
         phase = self.phase
         if phase == "buy":
-            return [A.Buy(p) for p in self._buyable(seat)]
+            return [A.BUYS[p] for p in self._buyable(seat)]
         if phase == "place":
             return self._place_actions(seat)
         if phase == "sail":
@@ -285,9 +286,10 @@ class VikingsGame(Game):
 
     def _buyable(self, seat: int) -> list[int]:
         """V-13 … V-15: affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
-        purse = self.gold[seat] + self.vp[seat]
-        out = [p for p in range(1, WHEEL) if self.wheel[p] is not None and p <= purse]
-        if self.wheel[0] is not None and self._zero_allowed(seat):
+        wheel = self.wheel
+        top = min(self.gold[seat] + self.vp[seat], WHEEL - 1)
+        out = [p for p in range(1, top + 1) if wheel[p] is not None]
+        if wheel[0] is not None and self._zero_allowed(seat):
             out.insert(0, 0)
         return out
 
@@ -306,82 +308,54 @@ class VikingsGame(Game):
         out: list[Action] = []
         if not pend["placed"]:
             tile, viking = pend["tile"], pend["viking"]
+            vrow = KIND_ROW.get(viking)
             for r, c in h.cells_for(tile, self.options["ships_any_order"]):
-                out.append(A.Place(r, c))
-                if r != SHIP_ROW and KIND_ROW.get(viking) == r:  # V-26: may stand on it, or go to base
-                    out.append(A.Place(r, c, True))
+                out.append(A.place(r, c))
+                if r == vrow:  # V-26: may stand on it, or go to base
+                    out.append(A.place(r, c, True))
         if h.start_pending:
             out += [A.Start(r) for r, _c in h.start_cells()]
         return out  # already in sort order: places by cell, then start cells
 
-    def _trips(self, seat: int, boat: bool) -> list[A.Sail]:
-        """V-34 (V-44 with single-sailor, V-49 boat): every legal set of destination cells.
+    # -- sailors (V-34, V-35, V-44, V-49 boat): a trip is a run of ``sail CELL`` steps
 
-        Generated directly in sort order (by number of vikings moved, then cells top row first).
-        """
+    def _sail_targets(self, seat: int) -> list[tuple[int, int]]:
+        """Cells the next viking of the current trip (or of a new trip) may sail to."""
         h = self.homelands[seat]
-        empties = []  # per island row top to bottom: (count in base, empty tiles)
-        for row in ISLAND_ROWS:
-            kind = ROW_KIND[row]
-            if h.base[kind] > 0:
-                cells = h.empty_tiles(kind)
-                if cells:
-                    empties.append((h.base[kind], cells))
-        if not empties:
-            return []
-        if self.options["single_sailor"] and not boat:  # V-44: exactly one viking
-            return [A.Sail((c,), boat) for _n, cells in empties for c in cells]
-        by_len: dict[int, list[tuple]] = {}
-        # one of each kind: at most one per kind, at least one (rows ascending: tuples come sorted)
-        for combo in itertools.product(*[[None, *cells] for _n, cells in empties]):
-            picked = tuple(c for c in combo if c is not None)
-            if picked:
-                by_len.setdefault(len(picked), []).append(picked)
-        # all of one kind: as many as fit (one viking is already a one-of-each trip)
-        for n, cells in empties:
-            m = min(n, len(cells))
-            if m >= 2:
-                by_len.setdefault(m, []).extend(itertools.combinations(cells, m))
+        trip = self.trip
+        if trip is None:
+            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
+        elif trip["mode"] == "all":  # all of one kind: only that kind
+            kinds = [trip["kinds"][0]] if h.base[trip["kinds"][0]] > 0 else []
+        elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
+            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and k not in trip["kinds"]]
+        else:  # one viking moved: the same kind again (all) or another kind (each)
+            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
         out = []
-        for length in sorted(by_len):
-            out += [A.Sail(t, boat) for t in sorted(by_len[length])]
+        for k in kinds:
+            out += h.empty_tiles(k)
+        out.sort()
         return out
 
-    def _valid_trip(self, seat: int, cells: tuple[tuple[int, int], ...], boat: bool) -> bool:
-        """V-34 / V-44 / V-49 checked directly (the list of all trips can be long)."""
-        h = self.homelands[seat]
-        if h.base[SAILOR] <= 0 or (boat and ("boat" not in h.specials or not self.options["single_sailor"])):
-            return False
-        rows: dict[int, int] = {}
-        for r, c in cells:
-            if r == SHIP_ROW:
-                return False
-            tok = h.get(r, c)
-            if tok == EMPTY or tok.endswith("*"):
-                return False
-            rows[r] = rows.get(r, 0) + 1
-        for r, k in rows.items():
-            if h.base[ROW_KIND[r]] < k:
-                return False
-        if self.options["single_sailor"] and not boat:
-            return len(cells) == 1  # V-44
-        if all(k == 1 for k in rows.values()):
-            return True  # at most one of each kind
-        if len(rows) != 1:
-            return False
-        (r, k), = rows.items()  # all of one kind: as many as fit
-        return k == min(h.base[ROW_KIND[r]], len(h.empty_tiles(ROW_KIND[r])))
+    def _trip_single(self, boat: bool) -> bool:
+        return self.options["single_sailor"] and not boat  # V-44: exactly one viking
 
     def _sail_actions(self, seat: int) -> list[Action]:
         h = self.homelands[seat]
         out: list[Action] = []
-        if h.base[SAILOR] > 0:
-            out += self._trips(seat, False)
-            if self.options["single_sailor"] and "boat" in h.specials:
-                out += self._trips(seat, True)
-        if not self._must_sail(seat):
-            out.append(A.SailEnd())
-        return out  # trips, boat trips, end: already in sort order
+        if self.trip is None:
+            if h.base[SAILOR] > 0:
+                cells = self._sail_targets(seat)
+                out += [A.Sail(r, c) for r, c in cells]
+                if self.options["single_sailor"] and "boat" in h.specials:
+                    out += [A.Sail(r, c, True) for r, c in cells]
+            if not self._must_sail(seat):
+                out.append(A.SailEnd())
+        else:
+            out += [A.Sail(r, c, self.trip["boat"]) for r, c in self._sail_targets(seat)]
+            if self.trip["mode"] != "all":
+                out.append(A.SailDone())
+        return out
 
     def _must_sail(self, seat: int) -> bool:
         """V-35: in the last major scoring, go on while a sailor can still move someone."""
@@ -395,14 +369,15 @@ class VikingsGame(Game):
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        if isinstance(action, str):
+        if type(action) is str:
             action = self.parse_action(action)
-        if not isinstance(action, Action):
-            raise ActionSyntaxError(str(action), "not an action")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            if type(action) is A.Exchange:
+                return self._apply_exchange(seat, action)
+            raise ActionSyntaxError(str(action), "not an action of this game")
         if not 0 <= seat < self.n:
             raise NotYourTurnError(action, f"seat {seat} is not at this table")
-        if isinstance(action, A.Exchange):
-            return self._apply_exchange(seat, action)
         if self.phase == "over":
             raise WrongPhaseError(action, "the game is over")
         if seat != self.turn:
@@ -411,7 +386,6 @@ class VikingsGame(Game):
             raise self._why_illegal(seat, action)
         events: list[Event] = []
         self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
-        handler = _HANDLERS[type(action)]
         handler(self, seat, action, events)
         return events
 
@@ -431,14 +405,14 @@ class VikingsGame(Game):
             if pend["tile"][0] == "^":
                 return action.row == SHIP_ROW and action.col in h.ship_cells(self.options["ships_any_order"])
             return action.row != SHIP_ROW and h.island_fits(pend["tile"], action.row, action.col)
-        if t is A.Sail:
-            return phase == "sail" and self._valid_trip(seat, action.cells, action.boat)
         if t is A.SailEnd:
-            return phase == "sail" and not self._must_sail(seat)
+            return phase == "sail" and self.trip is None and not self._must_sail(seat)
         return action in self.legal_actions(seat)
 
     def _apply_exchange(self, seat: int, action: A.Exchange) -> list[Event]:
         """V-16: any moment, 1 : 1, never below 0 VP."""
+        if not 0 <= seat < self.n:
+            raise NotYourTurnError(action, f"seat {seat} is not at this table")
         if self.phase == "over":
             raise WrongPhaseError(action, "the game is over")
         if action.amount > self.vp[seat]:
@@ -454,7 +428,7 @@ class VikingsGame(Game):
         expected = {
             "buy": A.Buy,
             "place": (A.Place, A.Start),
-            "sail": (A.Sail, A.SailEnd),
+            "sail": (A.Sail, A.SailDone, A.SailEnd),
             "bid": (A.Bid, A.Pass),
             "remove": A.Remove,
             "lay": A.Lay,
@@ -475,8 +449,16 @@ class VikingsGame(Game):
         if isinstance(action, A.Sail):
             return self._why_not_sail(seat, action)
         if isinstance(action, A.SailEnd):
+            if self.trip is not None:
+                return IllegalActionError(action, "finish this sailor's trip first (sail done)", "V-34")
             return IllegalActionError(
                 action, "after round 6 sailors must be used while they can move a viking", "V-35"
+            )
+        if isinstance(action, A.SailDone):
+            if self.trip is None:
+                return IllegalActionError(action, "no sailor is under way", "V-34")
+            return IllegalActionError(
+                action, f"all {self.trip['kinds'][0]} that fit must sail (all of one kind)", "V-34"
             )
         if isinstance(action, A.Bid):
             if action.amount <= self.bids["high"]:
@@ -532,17 +514,17 @@ class VikingsGame(Game):
 
     def _why_not_sail(self, seat: int, action: A.Sail) -> IllegalActionError:
         h = self.homelands[seat]
-        if action.boat and "boat" not in h.specials:
-            return IllegalActionError(action, "you hold no boat", "V-49")
-        if h.base[SAILOR] <= 0:
+        r, c = action.row, action.col
+        if action.boat and self.trip is None and ("boat" not in h.specials or not self.options["single_sailor"]):
+            return IllegalActionError(action, "you hold no boat (or boats are not needed without single-sailor)", "V-49")
+        if self.trip is None and h.base[SAILOR] <= 0:
             return IllegalActionError(action, "you have no sailor in your base", "V-34")
-        for r, c in action.cells:
-            if r == SHIP_ROW or h.get(r, c) == EMPTY or h.has_viking(r, c):
-                return IllegalActionError(action, f"{cell_name(r, c)} is not an empty island tile", "V-34")
-            if h.base[ROW_KIND[r]] <= 0:
-                return IllegalActionError(action, f"no {KIND_NAME[ROW_KIND[r]]} waits in your base", "V-34")
-        if self.options["single_sailor"] and not action.boat and len(action.cells) != 1:
-            return IllegalActionError(action, "with single-sailor a sailor moves exactly one viking", "V-44")
+        if r == SHIP_ROW or h.get(r, c) == EMPTY or h.has_viking(r, c):
+            return IllegalActionError(action, f"{cell_name(r, c)} is not an empty island tile", "V-34")
+        if h.base[ROW_KIND[r]] <= 0:
+            return IllegalActionError(action, f"no {KIND_NAME[ROW_KIND[r]]} waits in your base", "V-34")
+        if self.trip is not None and action.boat != self.trip["boat"]:
+            return IllegalActionError(action, "the trip under way is " + ("" if self.trip["boat"] else "not ") + "a boat trip", "V-49")
         return IllegalActionError(
             action, "a sailor moves all vikings of one kind (as many as fit) or at most one of each kind", "V-34"
         )
@@ -677,19 +659,31 @@ class VikingsGame(Game):
 
     def _do_sail(self, seat: int, action: A.Sail, events: list[Event]) -> None:
         h = self.homelands[seat]
-        h.base[SAILOR] -= 1
-        self.out_vikings.append(SAILOR)  # V-34: a used sailor leaves the game
-        if action.boat:
-            h.specials.remove("boat")  # V-49: boat and sailor leave the game
-            self.out_specials.append("boat")
-        moved = []
-        for r, c in action.cells:
-            kind = ROW_KIND[r]
-            h.base[kind] -= 1
-            h.set(r, c, h.get(r, c) + "*")
-            moved.append(kind)
-        events.append(Event("sailed", seat, {"cells": [cell_name(r, c) for r, c in action.cells], "kinds": moved}))
-        if not h.can_sail():
+        kind = ROW_KIND[action.row]
+        if self.trip is None:  # a new sailor (and boat) sets out
+            h.base[SAILOR] -= 1
+            self.out_vikings.append(SAILOR)  # V-34: a used sailor leaves the game
+            if action.boat:
+                h.specials.remove("boat")  # V-49: boat and sailor leave the game
+                self.out_specials.append("boat")
+            self.trip = {"kinds": [], "mode": None, "boat": action.boat}
+            events.append(Event("sailor", seat, {"boat": action.boat}))
+        trip = self.trip
+        if trip["kinds"]:
+            trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
+        trip["kinds"].append(kind)
+        h.base[kind] -= 1
+        h.set(action.row, action.col, h.get(action.row, action.col) + "*")
+        events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": kind}))
+        if self._trip_single(trip["boat"]) or not self._sail_targets(seat):
+            self._close_trip(seat, events)
+
+    def _do_sail_done(self, seat: int, action: A.SailDone, events: list[Event]) -> None:
+        self._close_trip(seat, events)
+
+    def _close_trip(self, seat: int, events: list[Event]) -> None:
+        self.trip = None
+        if not self.homelands[seat].can_sail():
             self._score_major(seat, events)
             self._next_sailor(events)
 
@@ -993,19 +987,18 @@ def _copy(x: Any) -> Any:
 
 
 def _cells_of(action: Action) -> list[str]:
-    if isinstance(action, (A.Place, A.Swap)):
+    t = type(action)
+    if t is A.Place or t is A.Swap or t is A.Sail:
         return [cell_name(action.row, action.col)]
-    if isinstance(action, A.Start):
+    if t is A.Start:
         return [cell_name(action.row, 1)]
-    if isinstance(action, A.Sail):
-        return [cell_name(r, c) for r, c in action.cells]
     return []
 
 
 _PHASE_VERB = {
     "buy": "buy a combo (buy P)",
     "place": "place the bought tile (place CELL / start CELL)",
-    "sail": "use sailors (sail CELL … / sail end)",
+    "sail": "use sailors (sail CELL / sail done / sail end)",
     "bid": "bid for the start player (bid N / pass)",
     "remove": "remove one drawn viking (remove KIND)",
     "lay": "lay out a kind of viking (lay KIND)",
@@ -1018,6 +1011,7 @@ _HANDLERS = {
     A.Place: VikingsGame._do_place,
     A.Start: VikingsGame._do_start,
     A.Sail: VikingsGame._do_sail,
+    A.SailDone: VikingsGame._do_sail_done,
     A.SailEnd: VikingsGame._do_sail_end,
     A.Bid: VikingsGame._do_bid,
     A.Pass: VikingsGame._do_pass,

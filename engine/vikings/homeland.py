@@ -26,7 +26,7 @@ EMPTY = "."
 
 
 class Homeland:
-    __slots__ = ("rows", "base", "specials", "start_pending")
+    __slots__ = ("rows", "base", "specials", "start_pending", "_fits")
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class Homeland:
             self.base.update(base)
         self.specials: list[str] = specials if specials is not None else []
         self.start_pending = start_pending
+        self._fits: dict[str, list[tuple[int, int]]] = {}  # island cells by edge class; reset by set()
 
     # ------------------------------------------------------------------ JSON
 
@@ -63,6 +64,7 @@ class Homeland:
         return r[col - 1] if 0 < col <= len(r) else EMPTY
 
     def set(self, row: int, col: int, token: str) -> None:
+        self._fits.clear()
         r = self.rows[row]
         while len(r) < col:
             r.append(EMPTY)
@@ -145,11 +147,19 @@ class Homeland:
         return cands
 
     def island_cells_for(self, tile: str) -> list[tuple[int, int]]:
-        """Every cell where an island tile may go now, top row first, then by column."""
-        return sorted(c for c in self._candidates() if self.island_fits(tile, *c))
+        """Every cell where an island tile may go now, top row first, then by column.
+
+        Only the edges matter (L, R, or land on both sides), so results are cached by that class
+        until the grid changes.
+        """
+        cls = tile[0] if tile[0] in "LR" else "M"
+        cells = self._fits.get(cls)
+        if cells is None:
+            cells = self._fits[cls] = sorted(c for c in self._candidates() if self.island_fits(tile, *c))
+        return cells
 
     def island_fits_somewhere(self, tile: str) -> bool:
-        return any(self.island_fits(tile, *c) for c in self._candidates())
+        return bool(self.island_cells_for(tile))
 
     def start_cells(self) -> list[tuple[int, int]]:
         """V-24: the start tile goes in column 1 of an island row (and must fit there)."""
