@@ -424,7 +424,7 @@ def test_cli_reports_notation_errors_with_line_and_column(tmp_path, capsys):
 
 
 def _play_and_render(options, seed, players=3):
-    """Play a seeded random game with the engine; render the first view of each phase and round."""
+    """Play a seeded random game with the engine; render the first view of each phase, early and late."""
     import random
 
     from engine.vikings import VikingsGame
@@ -438,7 +438,7 @@ def _play_and_render(options, seed, players=3):
         seats = game.acting_seats()
         seat = seats[0] if seats else None
         view = game.view(seat)
-        key = (view["phase"], view["round"])
+        key = (view["phase"], view["round"] >= 5)
         if key not in seen:
             seen.add(key)
             acts = [str(a) for a in game.legal_actions(seat)] if seats else []
