@@ -69,6 +69,8 @@ def make_invariants(n: int):
             played = {q for q, _ in s["trick"]}
             for q in range(n):
                 assert len(s["hand"][q]) == deal - s["trick_no"] - (q in played), "hand sizes 8/6/5 (B-15, B-16)"
+        if s["phase"] == "draft":
+            assert s["trick_no"] == 0 and s["trick"] == []
         if s["phase"] == "upkeep":
             assert s["trick_no"] == deal - 1, "7/5/4 tricks (B-16)"
             assert all(h == [] for h in s["hand"])

@@ -485,6 +485,9 @@ def test_expand_pays_five_for_road_neighbour_B22():
     assert legal(g) == []  # no target: nothing asked
     g = sym_game([("expand", 1, None)], towns={"Tara": 0, "Kells": 1}, coins=[5, 0, 0, 0])
     assert legal(g) == ["expand Drogheda", "expand Dublin", "expand no"]
+    g2 = sym_game([("expand", 1, None)], towns={"Tara": 0}, coins=[5, 0, 0, 0], active=TI["Drogheda"])
+    err = assert_unchanged(g2, 0, "expand Drogheda", IllegalActionError)
+    assert "active-town marker" in err.reason
     err = assert_unchanged(g, 0, "expand Cork", IllegalActionError)
     assert err.rule == "B-22" and "road" in err.reason
     g.apply(0, "expand Dublin")

@@ -404,6 +404,8 @@ class BrianBoruGame(Game):
             if kind == "active" or kind == "town" or kind == "expand":
                 if s["owner"][v] >= 0:
                     return f"{name} already holds a disc"
+                if v == s["active"]:
+                    return f"the active-town marker stands on {name}"
                 if kind == "active":
                     return f"you hold no {COLOURS[TOWN_COLOUR[v]]} or white card to lead for {name}"
                 if kind == "expand":
@@ -478,6 +480,7 @@ class BrianBoruGame(Game):
         n = s["n"]
         s["round"] += 1
         s["phase"] = "draft"
+        s["trick_no"] = 0
         self._ev("round", None, round=s["round"])
         v = s["viking_deck"].pop()  # B-11
         s["viking_revealed"].append(v)
