@@ -108,6 +108,7 @@ class VikingsGame(Game):
         self.special_stacks: list[list[str]] = [[], []]
         self.special_display: list[str | None] = []
         self.out_specials: list[str] = []
+        self.removed: list[str] = []  # vikings removed by auction winners (V-42 [D-9])
 
     @classmethod
     def new(
@@ -190,6 +191,7 @@ class VikingsGame(Game):
             "special_stacks": [list(s) for s in self.special_stacks],
             "special_display": list(self.special_display),
             "out_specials": list(self.out_specials),
+            "removed": list(self.removed),
         }
 
     @classmethod
@@ -222,6 +224,7 @@ class VikingsGame(Game):
         g.special_stacks = [list(s) for s in d["special_stacks"]]
         g.special_display = list(d["special_display"])
         g.out_specials = list(d["out_specials"])
+        g.removed = list(d["removed"])
         return g
 
     # ------------------------------------------------------------------ protocol
@@ -352,7 +355,7 @@ class VikingsGame(Game):
             if not self._must_sail(seat):
                 out.append(A.SailEnd())
         else:
-            out += [A.Sail(r, c, self.trip["boat"]) for r, c in self._sail_targets(seat)]
+            out += [A.Sail(r, c) for r, c in self._sail_targets(seat)]  # the same sailor goes on
             if self.trip["mode"] != "all":
                 out.append(A.SailDone())
         return out
@@ -523,8 +526,8 @@ class VikingsGame(Game):
             return IllegalActionError(action, f"{cell_name(r, c)} is not an empty island tile", "V-34")
         if h.base[ROW_KIND[r]] <= 0:
             return IllegalActionError(action, f"no {KIND_NAME[ROW_KIND[r]]} waits in your base", "V-34")
-        if self.trip is not None and action.boat != self.trip["boat"]:
-            return IllegalActionError(action, "the trip under way is " + ("" if self.trip["boat"] else "not ") + "a boat trip", "V-49")
+        if self.trip is not None and action.boat:
+            return IllegalActionError(action, "a sailor is under way: write 'sail CELL' for its next viking", "V-49")
         return IllegalActionError(
             action, "a sailor moves all vikings of one kind (as many as fit) or at most one of each kind", "V-34"
         )
@@ -813,6 +816,7 @@ class VikingsGame(Game):
 
     def _do_remove(self, seat: int, action: A.Remove, events: list[Event]) -> None:
         self.drawn.remove(action.kind)
+        self.removed.append(action.kind)
         if AUCTION["removed_viking_leaves_game"]:  # [D-9]
             self.out_vikings.append(action.kind)
         else:
@@ -940,6 +944,7 @@ class VikingsGame(Game):
             "last": _copy(self.last),
             "final": _copy(self.results),
             "seat": seat,
+            "trip": _copy(self.trip),
         }
         if self.options["specials"]:
             v["specials_display"] = list(self.special_display)
@@ -948,7 +953,7 @@ class VikingsGame(Game):
             v["auction"] = {
                 "drawn": list(self.drawn),
                 "bids": _copy(self.bids),
-                "removed": [k for k in self.out_vikings if k != SAILOR],
+                "removed": list(self.removed),
             }
         return v
 
