@@ -45,7 +45,6 @@ from renderer.common import (
 # --------------------------------------------------------------------------- game data
 
 ROW_KEYS = "^WNSGF"  # homeland rows top to bottom (V-19 … V-21): ships, W, N, S, G, F
-ROW_NAMES = ["ships", "warrior", "noble", "scout", "goldsmith", "fisher"]
 KIND_NAMES = {"F": "fisher", "G": "goldsmith", "S": "scout", "N": "noble", "W": "warrior", "B": "sailor"}
 # The game's own viking colours (V-1 words table); every figure also carries its letter.
 KIND_COLOURS: dict[str, RGB] = {
@@ -792,7 +791,6 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=KIND_COLOURS[k],
                   outline=WHITE if k == "W" else INK, width=2)
         text(d, (cx, cy + 1), k, int(rad * 1.15), fill=readable_on(KIND_COLOURS[k]), anchor="mm", bold=True)
-        text(d, (cx + rad + 5, cy), ROW_NAMES[r][:6] if c < 48 else "", 12, fill=MUTED, anchor="lm")
     # base: one count per kind, sailors beside the ships row
     d.rounded_rectangle((P.base_x, gy, P.base_x + P.base_w, gy + 6 * c), radius=8, fill=BASE_BG,
                         outline=PANEL_EDGE)

@@ -478,3 +478,10 @@ def test_real_engine_progress_game_renders_auction_and_specials_V40_V45():
 def test_highlights_from_actions_split_stand_and_base_V26_V27():
     acts = ["place N3", "place N3 base", "place G2", "start W1", "buy 3", "place ^4"]
     assert highlights_from_actions(acts) == {"tile": ["N3"], "base": ["^4", "W1", "G2"]}
+
+
+def test_rendering_leaves_the_view_unchanged():
+    view = progress_view(4)
+    before = json.dumps(view, sort_keys=True)
+    render_vikings(view, highlights={"tile": ["S9"], "base": []}, focus=1, last=False)
+    assert json.dumps(view, sort_keys=True) == before
