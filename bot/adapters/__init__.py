@@ -1,0 +1,19 @@
+"""The games the host offers, each behind its adapter (see ``bot.games``)."""
+
+from __future__ import annotations
+
+from bot.games import GameRegistry
+
+
+def default_registry() -> GameRegistry:
+    """Every game meadhall hosts; the first is what a table gets when nobody names a game."""
+    from bot.adapters.vikings import VikingsAdapter
+
+    adapters = [VikingsAdapter()]
+    try:
+        from bot.adapters.brianboru import BrianBoruAdapter
+    except ImportError:  # Brian Boru's table adapter is optional until it lands
+        pass
+    else:
+        adapters.append(BrianBoruAdapter())
+    return GameRegistry(adapters)

@@ -1,0 +1,363 @@
+"""What the host needs to know about Vikings: options, narration, prompts, labels, text, image, rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+from bot.games import BaseAdapter, OptionError
+from bot.i18n import N_, _, ngettext
+from engine.core import Action, Event
+from engine.vikings import VikingsGame, normalise_options
+from engine.vikings import actions as A
+from engine.vikings.data import KIND_NAME, KIND_PLURAL, SCORING_AFTER, SHIPS, cell_name
+
+TILE_NAMES = {
+    "L": N_("a left island end"),
+    "R": N_("a right island end"),
+    "Ma": N_("a middle tile (longhouse)"),
+    "Mb": N_("a middle tile (smithy)"),
+    "Mc": N_("a middle tile (temple)"),
+    "Md": N_("a middle tile (market)"),
+}
+KIND_TEXT = {k: N_(v) for k, v in KIND_NAME.items()}
+KIND_TEXT_PLURAL = {k: N_(v) for k, v in KIND_PLURAL.items()}
+SPECIAL_TEXT = {
+    "gold5": N_("5 gold at once"),
+    "goldsmith1": N_("+1 gold per goldsmith"),
+    "goldsmith2": N_("+2 gold per goldsmith"),
+    "boat": N_("a boat"),
+    "noble1": N_("+1 VP per noble"),
+    "scout1": N_("+1 VP per scout"),
+    "fisher1": N_("+1 VP per fisher"),
+    "sailor": N_("a sailor for the final majority"),
+    "feast": N_("a feast (3 VP per surplus food)"),
+    "treasury": N_("a treasury (1 VP per 3 gold)"),
+    "Xa": N_("the longhouse building tile"),
+    "Xb": N_("the smithy building tile"),
+    "Xc": N_("the temple building tile"),
+    "Xd": N_("the market building tile"),
+}
+OPTION_WORDS = {
+    "basic": {},
+    "advanced": {"advanced": True},
+    "auction": {"auction": True},
+    "single-sailor": {"single_sailor": True},
+    "specials": {"specials": True},
+    "strict-ships": {"ships_any_order": False},
+}
+
+
+def tile_text(tile: str) -> str:
+    if tile.startswith("^"):
+        ship = SHIPS[tile[1]]
+        reward = _("{n} gold", n=ship["amount"]) if ship["reward"] == "gold" else _("{n} VP", n=ship["amount"])
+        return _("a ship with a {colour} sail ({reward})", colour=_(ship["colour"]), reward=reward)
+    return _(TILE_NAMES.get(tile, tile))
+
+
+def kind_text(kind: str) -> str:
+    return _(KIND_TEXT[kind])
+
+
+class VikingsAdapter(BaseAdapter):
+    game_cls = VikingsGame
+    title = "Vikings"
+    verbs: Mapping[str, str] = {
+        "buy": "buy",
+        "place": "place",
+        "start-tile": "start",
+        "sail": "sail",
+        "exchange": "exchange",
+        "bid": "bid",
+        "pass": "pass",
+        "remove": "remove",
+        "lay": "lay",
+        "special": "special",
+        "swap": "swap",
+    }
+
+    # ------------------------------------------------------------------ options
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
+        """``advanced``, ``auction``, ``single-sailor``, ``specials``, ``strict-ships`` (D-6), ``basic``."""
+        out: dict[str, Any] = {}
+        for w in words:
+            key = w.lower().strip(",")
+            if key not in OPTION_WORDS:
+                raise OptionError(
+                    _("Vikings has no option “{word}”. Options: {options}.", word=w, options=", ".join(OPTION_WORDS))
+                )
+            out.update(OPTION_WORDS[key])
+        normalise_options(out)
+        return out
+
+    def describe_options(self, options: Mapping[str, Any]) -> str:
+        opts = normalise_options(dict(options))
+        on = [k.replace("_", "-") for k in ("auction", "single_sailor", "specials") if opts[k]]
+        parts = [_("progress variant: {options}", options=", ".join(on))] if on else [_("basic game")]
+        if not opts["ships_any_order"]:
+            parts.append(_("ships placed one after another"))
+        return "; ".join(parts)
+
+    # ------------------------------------------------------------------ narration
+
+    def narrate(self, game: VikingsGame, events: Sequence[Event]) -> list[str]:
+        out: list[str] = []
+        names = game.names
+        for e in events:
+            who = names[e.seat] if e.seat is not None else ""
+            d = e.data
+            k = e.kind
+            if k == "round":
+                after = SCORING_AFTER[d["round"] - 1]
+                scoring = {"small": _("a small scoring"), "major": _("a major scoring")}[after]
+                if d["round"] == 6:
+                    scoring = _("a major and the final scoring")
+                out.append(_("Round {round} of 6 begins; {scoring} follows it. Start player: {name}.",
+                             round=d["round"], scoring=scoring, name=names[d["start_player"]]))
+            elif k == "bought":
+                out.append(_("{name} buys the {kind} with {tile} for {price} gold.", name=who,
+                             kind=kind_text(d["viking"]), tile=tile_text(d["tile"]), price=d["price"]))
+            elif k == "exchange":
+                out.append(ngettext("{name} exchanges {n} VP for gold.", "{name} exchanges {n} VP for gold.",
+                                    d["vp"], name=who))
+            elif k == "wheel":
+                out.append(ngettext("The wheel turns by {n} position.", "The wheel turns by {n} positions.",
+                                    d["turned"]))
+            elif k == "placed":
+                if d["tile"].startswith("^"):
+                    where = _("{name} puts the ship at {cell}", name=who, cell=d["cell"])
+                else:
+                    where = _("{name} places the tile at {cell}", name=who, cell=d["cell"])
+                if d["on_tile"]:
+                    out.append(_("{where}; the {kind} stands on it.", where=where, kind=kind_text(d["viking"])))
+                else:
+                    out.append(_("{where}; the {kind} goes to the base.", where=where, kind=kind_text(d["viking"])))
+            elif k == "start_tile":
+                out.append(_("{name} places the start tile at {cell}.", name=who, cell=d["cell"]))
+            elif k == "discarded":
+                out.append(_("{tile} fits nowhere in {name}'s homeland and leaves the game; the {kind} goes "
+                             "to the base.", tile=tile_text(d["tile"]).capitalize(), name=who,
+                             kind=kind_text(d["viking"])))
+            elif k == "sailor":
+                out.append(_("{name} sends out a sailor with a boat.", name=who) if d["boat"]
+                           else _("{name} sends out a sailor.", name=who))
+            elif k == "sailed":
+                out.append(_("The {kind} sails to {cell}.", kind=kind_text(d["kind"]), cell=d["cell"]))
+            elif k == "score":
+                label = {"small": _("Small scoring"), "major": _("Major scoring"), "final": _("Final scoring")}[
+                    d["scoring"]]
+                gains = []
+                if d["gold"]:
+                    gains.append(_("{n:+d} gold", n=d["gold"]))
+                if d["vp"]:
+                    gains.append(_("{n:+d} VP", n=d["vp"]))
+                total = ", ".join(gains) if gains else _("nothing")
+                out.append(_("{label} — {name}: {total} ({details}).", label=label, name=who, total=total,
+                             details="; ".join(d["lines"])))
+            elif k == "start_player":
+                out.append(_("{name} is the start player now.", name=who))
+            elif k == "game_over":
+                standings = sorted(range(len(names)), key=lambda s: (-d["vp"][s], -d["gold"][s]))
+                out.append(_("Final standings: {table}.", table="; ".join(
+                    _("{name} {vp} VP, {gold} gold", name=names[s], vp=d["vp"][s], gold=d["gold"][s])
+                    for s in standings)))
+            elif k == "specials":
+                shown = [_(SPECIAL_TEXT[s]) for s in d["display"] if s]
+                if shown:
+                    out.append(_("Special tiles on display: {tiles}.", tiles=", ".join(shown)))
+            elif k == "bid":
+                out.append(_("{name} bids {n} gold for the start player.", name=who, n=d["amount"]))
+            elif k == "pass":
+                out.append(_("{name} drops out of the auction.", name=who))
+            elif k == "auction":
+                if d["nobody"]:
+                    out.append(_("Nobody bids: {name} stays start player for free.", name=who))
+                else:
+                    out.append(_("{name} wins the auction for {n} gold and is start player.", name=who,
+                                 n=d["price"]))
+            elif k == "removed":
+                out.append(_("{name} removes a {kind} from the game.", name=who, kind=kind_text(d["kind"])))
+            elif k == "laid":
+                out.append(ngettext("{name} lays out the {kind}.", "{name} lays out the {count} {kinds}.",
+                                    d["count"], name=who, kind=kind_text(d["kind"]), count=d["count"],
+                                    kinds=_(KIND_TEXT_PLURAL[d["kind"]])))
+            elif k == "special":
+                out.append(_("{name} takes a special tile: {tile}.", name=who, tile=_(SPECIAL_TEXT[d["name"]])))
+            elif k == "swapped":
+                out.append(_("{name} swaps the middle tile at {cell} for {tile}.", name=who, cell=d["cell"],
+                             tile=_(SPECIAL_TEXT[d["name"]])))
+        return out
+
+    # ------------------------------------------------------------------ prompts and labels
+
+    def prompt(self, game: VikingsGame, seat: int) -> str:
+        phase = game.phase
+        if phase == "buy":
+            return _("buy a combo: /buy POSITION (you have {gold} gold and {vp} VP)",
+                     gold=game.gold[seat], vp=game.vp[seat])
+        if phase == "place":
+            pend = game.pending
+            h = game.homelands[seat]
+            if pend["placed"]:
+                return _("place your start tile in column 1: /start-tile CELL")
+            text = _("place {tile} (/place CELL; the {kind} stands on it when its row matches, "
+                     "or add “base”)", tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            if h.start_pending:
+                text += " " + _("— and your start tile (/start-tile CELL), in either order")
+            return text
+        if phase == "sail":
+            if game.trip is not None:
+                return _("this sailor may take another viking (/sail CELL) or stop (/sail done)")
+            return _("major scoring: use your sailors (/sail CELL), or /sail end (you have {n})",
+                     n=game.homelands[seat].base["B"])
+        if phase == "bid":
+            return _("bid for the start player (/bid N) or drop out (/pass); highest bid {n}",
+                     n=game.bids["high"])
+        if phase == "remove":
+            return _("remove one of the drawn vikings from the game: /remove KIND")
+        if phase == "lay":
+            return _("choose a kind of viking to lay out: /lay KIND")
+        if phase == "special":
+            return _("take a displayed special tile (/special NAME) or /special none")
+        if phase == "swap":
+            return _("choose the middle tile the building tile replaces: /swap CELL")
+        return _("your move")
+
+    def describe_action(self, game: VikingsGame, action: Action) -> str:
+        """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
+        t = type(action)
+        if t is A.Buy:
+            tile, viking = game.wheel[action.pos]
+            return _("{pos}: {kind} + {tile} — {price} gold", pos=action.pos, kind=kind_text(viking),
+                     tile=tile_text(tile), price=action.pos)[:100]
+        if t is A.Place:
+            if action.to_base:
+                return _("{cell}, viking to the base", cell=cell_name(action.row, action.col))
+            pend = game.pending
+            stands = action.row != 0 and action.row == {"W": 1, "N": 2, "S": 3, "G": 4, "F": 5}.get(pend["viking"])
+            return (_("{cell}, {kind} on the tile", cell=cell_name(action.row, action.col),
+                      kind=kind_text(pend["viking"])) if stands
+                    else _("{cell}", cell=cell_name(action.row, action.col)))
+        if t is A.Start:
+            return _("start tile at {cell}", cell=cell_name(action.row, 1))
+        if t is A.Sail:
+            from engine.vikings.data import ROW_KIND
+
+            text = _("{kind} to {cell}", kind=kind_text(ROW_KIND[action.row]), cell=cell_name(action.row, action.col))
+            return _("boat: {text}", text=text) if action.boat else text
+        if t is A.SailDone:
+            return _("this sailor is done")
+        if t is A.SailEnd:
+            return _("no more sailors")
+        if t is A.Bid:
+            return _("bid {n} gold", n=action.amount)
+        if t is A.Pass:
+            return _("drop out")
+        if t is A.Remove:
+            return _("remove a {kind}", kind=kind_text(action.kind))
+        if t is A.Lay:
+            return _("lay out the {kinds}", kinds=_(KIND_TEXT_PLURAL[action.kind]))
+        if t is A.TakeSpecial:
+            return _("no special tile") if action.name == "none" else _(SPECIAL_TEXT[action.name])
+        if t is A.Swap:
+            return _("replace the tile at {cell}", cell=cell_name(action.row, action.col))
+        return str(action)
+
+    # ------------------------------------------------------------------ table as text / image / notation
+
+    def text(self, game: VikingsGame, seat: int | None = None) -> str:
+        v = game.view(seat)
+        lines = [_("Vikings — round {round} of 6, next scoring: {scoring}.", round=v["round"],
+                   scoring=_(v["scorings"][v["round"] - 1])) if not game.is_over else _("Vikings — game over.")]
+        offer = []
+        for p, c in enumerate(v["wheel"]):
+            if c is None:
+                continue
+            offer.append(f"{p}:{c['tile']}/{c['viking'] or '?'}")
+        if offer:
+            lines.append(_("Offer (position:tile/viking, price = position): {offer}", offer="  ".join(offer)))
+        for p in v["players"]:
+            marks = []
+            if p["seat"] == v["start_player"]:
+                marks.append(_("start player"))
+            if p["seat"] == v["active"]:
+                marks.append(_("to act"))
+            head = f"{p['name']}: {p['gold']} gold, {p['vp']} VP" + (f" ({', '.join(marks)})" if marks else "")
+            lines.append(head)
+            labels = ["ships", "W", "N", "S", "G", "F"]
+            for label, row in zip(labels, p["rows"]):
+                if row:
+                    cells = " ".join(f"{t:<3}" for t in row)
+                    lines.append(f"   {label:>5}: {cells}")
+            base = " ".join(f"{k}{n}" for k, n in p["base"].items() if n)
+            if base:
+                lines.append("    base: " + base)
+            if p["threatened"]:
+                lines.append("    " + _("threatened: {cells}", cells=" ".join(p["threatened"])))
+            if p["specials"]:
+                lines.append("    " + _("special tiles: {tiles}", tiles=", ".join(p["specials"])))
+        if v.get("specials_display") is not None:
+            lines.append(_("Special tiles on display: {tiles}",
+                           tiles=", ".join(s or "—" for s in v["specials_display"])))
+        if v.get("auction") and v["phase"] in ("bid", "remove", "lay"):
+            a = v["auction"]
+            lines.append(_("Drawn vikings: {drawn}", drawn=" ".join(a["drawn"])))
+        return "\n".join(lines)
+
+    def render(self, game: VikingsGame, *, seat: int | None = None) -> bytes | None:
+        from renderer.vikings import highlights_from_actions, render_vikings
+
+        view = game.view(seat)
+        highlights = None
+        if game.phase == "place":
+            highlights = highlights_from_actions(game.legal_actions(game.turn))
+        return render_vikings(view, highlights=highlights)
+
+    def notation(self, game: VikingsGame) -> str | None:
+        return game.to_notation()
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self, topic: str | None) -> list[str]:
+        rules = _rule_texts()
+        if topic is None:
+            return [
+                _("Vikings (Michael Kiesling), 2–4 players, 6 rounds. Each round 12 combos (tile + viking) "
+                  "lie on the wheel; a combo costs its position in gold. Buy one per turn and place the tile "
+                  "at once: ships in the top row, islands (left end, middles, right end) in the five rows "
+                  "below; a viking stands on its tile when the row is its own."),
+                _("Undefended ships (no warrior under them) threaten the vikings below down to their sail's "
+                  "depth. Small scoring after rounds 1, 3, 5 (goldsmiths); major scoring after 2, 4, 6 "
+                  "(ships, nobles, scouts, goldsmiths, sailors move vikings first); final scoring after round 6."),
+                _("Ask for one rule by number: rules V-14. Rules V-1 to V-49 are available."),
+            ]
+        key = topic.upper().replace(" ", "")
+        if not key.startswith("V-"):
+            key = "V-" + key.lstrip("V")
+        if key not in rules:
+            raise KeyError(topic)
+        return [f"{key}: {rules[key]}"]
+
+
+_RULE_LINE = re.compile(r"^- \*\*(V-\d+)\*\*\s*(.*)$")
+
+
+def _rule_texts() -> dict[str, str]:
+    """Rule number → its text, from the packaged copy of ../shared/rules/vikings.md."""
+    text = resources.files("bot").joinpath("rules/vikings.md").read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    current = None
+    for line in text.splitlines():
+        m = _RULE_LINE.match(line)
+        if m:
+            current = m.group(1)
+            out[current] = m.group(2).strip()
+        elif current and line.startswith("  ") and line.strip() and not line.strip().startswith("|"):
+            out[current] += " " + line.strip()
+        else:
+            current = None
+    return {k: re.sub(r"\*\*", "", v) for k, v in out.items()}

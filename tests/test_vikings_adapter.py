@@ -1,0 +1,86 @@
+"""The Vikings host adapter: options, narration, prompts, labels, text, image, rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.adapters import default_registry
+from bot.adapters.vikings import VikingsAdapter
+from bot.games import OptionError
+from engine.core import Rng
+from engine.vikings import VikingsGame
+
+AD = VikingsAdapter()
+
+
+def test_registry_offers_vikings_first():
+    reg = default_registry()
+    assert reg.default == "vikings" and isinstance(reg["vikings"], VikingsAdapter)
+
+
+def test_options_words():
+    assert AD.parse_options(["advanced"]) == {"advanced": True}
+    assert AD.parse_options(["auction", "specials"]) == {"auction": True, "specials": True}
+    assert AD.parse_options(["strict-ships"]) == {"ships_any_order": False}
+    with pytest.raises(OptionError, match="no option “turbo”"):
+        AD.parse_options(["turbo"])
+    assert AD.describe_options({}) == "basic game"
+    assert AD.describe_options({"advanced": True}) == "progress variant: auction, single-sailor, specials"
+
+
+@pytest.mark.parametrize("options", [{}, {"advanced": True}])
+def test_every_event_narrated_and_every_action_labelled(options):
+    """A whole game: every event kind becomes a sentence, every legal action a label ≤ 100 chars."""
+    g = VikingsGame.new(["Astrid", "Bjorn", "Cnut"], seed=5, options=options)
+    r = Rng(1)
+    kinds = set()
+    while not g.is_over:
+        seat = g.acting_seats()[0]
+        prompt = AD.prompt(g, seat)
+        assert prompt and prompt != "your move", g.phase
+        acts = g.legal_actions(seat)
+        for a in acts:
+            label = AD.describe_action(g, a)
+            assert 0 < len(label) <= 100
+        events = g.apply(seat, acts[r.randbelow(len(acts))])
+        lines = AD.narrate(g, events)
+        narrated = {e.kind for e in events if e.kind not in ("specials",)}
+        kinds |= narrated
+        assert len(lines) >= len(narrated)
+    assert {"bought", "placed", "start_tile", "score", "round", "game_over"} <= kinds
+
+
+def test_narration_reads_like_a_sentence():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g.wheel[4] = ["L", "N"]
+    lines = AD.narrate(g, g.apply(0, "buy 4"))
+    assert lines[0] == "Astrid buys the noble with a left island end for 4 gold."
+    lines = AD.narrate(g, g.apply(0, "place W1"))
+    assert lines == ["Astrid places the tile at W1; the noble goes to the base."]
+
+
+def test_text_and_image_of_the_table():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2)
+    text = AD.text(g)
+    assert "round 1 of 6" in text and "Astrid: 30 gold, 10 VP" in text
+    png = AD.render(g)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "player: Astrid" in AD.notation(g)
+
+
+def test_rules_summary_and_by_number():
+    assert len(AD.rules(None)) >= 2
+    assert AD.rules("V-14")[0].startswith("V-14: The combo at position 0")
+    assert AD.rules("14")[0].startswith("V-14:")
+    with pytest.raises(KeyError):
+        AD.rules("V-99")
+
+
+def test_packaged_rules_match_shared_copy():
+    shared = Path(__file__).resolve().parents[2] / "shared" / "rules" / "vikings.md"
+    if not shared.exists():
+        pytest.skip("no ../shared beside this checkout")
+    packaged = Path(__file__).resolve().parents[1] / "bot" / "rules" / "vikings.md"
+    assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
