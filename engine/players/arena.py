@@ -1,0 +1,176 @@
+"""Play computer players against each other and report by level (issue 8).
+
+    python -m engine.players.arena --game vikings --players heuristic,random,random,random \\
+        --games 40 --seed 1 [--budget 1.0]
+
+plays ``--games`` games, rotating the seats (game ``i`` moves every player ``i`` seats on), and prints
+JSON keyed by level::
+
+    {"heuristic": {"games": 40, "wins": 37, "mean_vp": 81.2, "mean_decision_ms": 4.1}, "random": {…}}
+
+A shared win counts as a win for each winner; ``games`` counts the games a level took part in (once
+per game, however many seats it held); ``mean_vp`` is over the seats the level held. Every player
+sees only ``game.view(seat)`` and that seat's legal actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Game
+
+from . import GAMES, LEVELS, make_player
+from .base import Player
+
+NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny", "Eira"]
+
+
+def game_class(game_id: str) -> type[Game]:
+    if game_id == "vikings":
+        from engine.vikings import VikingsGame
+
+        return VikingsGame
+    if game_id == "brian-boru":
+        from engine.brianboru import BrianBoruGame
+
+        return BrianBoruGame
+    raise ValueError(f"unknown game {game_id!r} (known: {', '.join(GAMES)})")
+
+
+@dataclass
+class GameRecord:
+    levels: list[str]
+    vp: list[int]
+    winners: list[int]
+    decisions: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+
+
+class IllegalChoice(AssertionError):
+    """A computer player returned an action outside its seat's legal actions."""
+
+
+def play_game(
+    game_id: str,
+    players: Sequence[Player],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    record_actions: bool = False,
+    max_steps: int = 20_000,
+) -> tuple[Game, GameRecord]:
+    """One game, seat ``i`` played by ``players[i]``; checks every choice is legal."""
+    cls = game_class(game_id)
+    game = cls.new(NAMES[: len(players)], seed=seed, options=options)
+    rec = GameRecord([p.level for p in players], [], [], [0] * len(players), [0.0] * len(players))
+    steps = 0
+    while not game.is_over:
+        seat = game.acting_seats()[0]
+        legal = game.legal_actions(seat)
+        view = game.view(seat)
+        t = time.perf_counter()
+        action = players[seat].choose(view, legal)
+        rec.seconds[seat] += time.perf_counter() - t
+        rec.decisions[seat] += 1
+        if action not in legal:
+            raise IllegalChoice(f"{players[seat]!r} chose {action} at seat {seat}, not among {[str(a) for a in legal]}")
+        if record_actions:
+            rec.actions.append(f"{seat}:{action}")
+        game.apply(seat, action)
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("game did not end")
+    rec.vp = final_vp(game)
+    rec.winners = game.winners()
+    return game, rec
+
+
+def final_vp(game: Game) -> list[int]:
+    final = game.view(None)["final"]
+    if "vp" in final:  # Vikings
+        return list(final["vp"])
+    return [p["vp"] for p in final["players"]]  # Brian Boru
+
+
+def run_arena(
+    game_id: str,
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    budget: float | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, dict[str, float]]:
+    """Play ``games`` games rotating seats; return the per-level summary."""
+    for lv in levels:
+        if lv not in LEVELS:
+            raise ValueError(f"unknown level {lv!r} (known: {', '.join(LEVELS)})")
+    cls = game_class(game_id)
+    if not cls.MIN_PLAYERS <= len(levels) <= cls.MAX_PLAYERS:
+        raise ValueError(f"{game_id} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {len(levels)}")
+    stats: dict[str, dict[str, float]] = {
+        lv: {"games": 0, "wins": 0, "vp": 0, "seats": 0, "decisions": 0, "seconds": 0.0} for lv in dict.fromkeys(levels)
+    }
+    n = len(levels)
+    for i in range(games):
+        seating = [levels[(s - i) % n] for s in range(n)]
+        players = []
+        for s, lv in enumerate(seating):
+            pseed = (seed * 1_000_003 + i * 101 + s) & 0xFFFFFFFF
+            opts = {"budget": budget} if (lv == "search" and budget is not None) else {}
+            players.append(make_player(game_id, lv, pseed, **opts))
+        _game, rec = play_game(game_id, players, seed * 7919 + i, options)
+        for lv in set(seating):
+            stats[lv]["games"] += 1
+            if any(seating[w] == lv for w in rec.winners):
+                stats[lv]["wins"] += 1
+        for s, lv in enumerate(seating):
+            st = stats[lv]
+            st["vp"] += rec.vp[s]
+            st["seats"] += 1
+            st["decisions"] += rec.decisions[s]
+            st["seconds"] += rec.seconds[s]
+    out = {}
+    for lv, st in stats.items():
+        out[lv] = {
+            "games": int(st["games"]),
+            "wins": int(st["wins"]),
+            "mean_vp": round(st["vp"] / st["seats"], 1) if st["seats"] else 0.0,
+            "mean_decision_ms": round(1000 * st["seconds"] / st["decisions"], 2) if st["decisions"] else 0.0,
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="meadhall arena", description="computer players against each other")
+    ap.add_argument("--game", required=True, choices=["vikings", "brian-boru"])
+    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random,heuristic,search")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=None, help="seconds per search decision (default 1.0)")
+    ap.add_argument("--option", action="append", default=[], help="Vikings table option, e.g. advanced")
+    args = ap.parse_args(argv)
+    levels = [x.strip() for x in args.players.split(",") if x.strip()]
+    if args.games < 1:
+        print("arena: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.budget is not None and args.budget <= 0:
+        print("arena: --budget must be more than 0 seconds", file=sys.stderr)
+        return 2
+    options = {o: True for o in args.option} or None
+    try:
+        result = run_arena(args.game, levels, args.games, args.seed, args.budget, options)
+    except ValueError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

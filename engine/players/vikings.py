@@ -1,0 +1,506 @@
+"""Computer players for Vikings: ``determinize`` and the heuristic (issue 8).
+
+The heuristic values a homeland the way a sensible player does: what each viking will still
+produce in the scorings left (goldsmiths 3 gold in every scoring, nobles 2 VP and scouts 1–3 VP in
+every major one), threats by undefended ships (V-31), warriors under ships (V-30), fishers for the
+food of the final scoring (V-37.6), the sailor, island and longest-island majorities compared with
+the other homelands, and gold whose worth falls as the end nears (5 gold = 1 VP at the end). A
+purchase is worth the best placement of its tile and viking minus its price.
+
+Everything is computed from ``view(seat)`` only; :func:`determinize` builds a full
+:class:`~engine.vikings.VikingsGame` consistent with a view, filling the face-down stacks, the bag
+and the special-tile stacks at random from what is not visible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Action, Rng
+from engine.vikings import actions as A
+from engine.vikings.data import (
+    BUILDING_TILES,
+    ISLAND_COUNTS,
+    ISLAND_ROWS,
+    KIND_ROW,
+    KINDS,
+    PER_KIND,
+    ROUNDS,
+    ROW_KIND,
+    SAILOR,
+    SCORING,
+    SCORING_AFTER,
+    SHIP_ROW,
+    SHIPS,
+    SPECIAL_TILES,
+    START_TILE,
+)
+from engine.vikings.game import WHEEL, VikingsGame
+from engine.vikings.homeland import EMPTY, Homeland
+
+from .base import Player, argmax
+
+# What 1 gold in the purse is worth in VP, by round: it buys combos early, 1/5 VP at the end (V-37.2).
+GOLD_NOW = (0.45, 0.42, 0.38, 0.33, 0.28, 0.22)
+GOLD_LATER = 0.3  # gold that scorings will pay later
+THREAT_LEFT = 0.2  # share of a threatened viking's yield kept (a warrior may still come)
+
+
+# --------------------------------------------------------------------------- context
+
+
+class Context:
+    """What the valuation needs besides the homeland: scorings left and the rivals' majorities."""
+
+    __slots__ = ("round", "small_left", "major_left", "buys_left", "opp_sailors", "opp_islands", "opp_longest",
+                 "gold_now", "last_round", "single_sailor")
+
+    def __init__(self, view: Mapping[str, Any], seat: int) -> None:
+        r = max(1, view["round"])
+        self.round = r
+        left = SCORING_AFTER[r - 1:]
+        self.small_left = left.count("small")
+        self.major_left = left.count("major")
+        n = len(view["players"])
+        # purchases this seat still makes after the current decision (food eaters to come)
+        wheel_left = sum(1 for c in view["wheel"] if c is not None)
+        this_round = wheel_left // n
+        self.buys_left = this_round + (ROUNDS - r) * (WHEEL // n)
+        others = [p for p in view["players"] if p["seat"] != seat]
+        homes = [_home(p) for p in others]
+        self.opp_sailors = max((h.base[SAILOR] + h.specials.count("sailor") for h in homes), default=0)
+        isl = [h.completed_islands() for h in homes]
+        self.opp_islands = max((len(x) for x in isl), default=0)
+        self.opp_longest = max((max(x, default=0) for x in isl), default=0)
+        self.gold_now = GOLD_NOW[r - 1]
+        self.last_round = r == ROUNDS
+        self.single_sailor = bool(view["options"].get("single_sailor"))
+
+
+def _home(p: Mapping[str, Any]) -> Homeland:
+    return Homeland([list(r) for r in p["rows"]], dict(p["base"]), list(p["specials"]), p["start_tile_pending"])
+
+
+def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
+    """Expected share of a majority prize (V-37.3–5) from the current lead."""
+    if mine <= 0:
+        return 0.0
+    d = mine - best_other
+    slope = 3.0 if sharp else 1.2
+    return prize / (1.0 + math.exp(-slope * d - 0.4))
+
+
+# --------------------------------------------------------------------------- valuation
+
+
+def home_value(h: Homeland, ctx: Context) -> float:
+    """VP the homeland will still bring (not counting the purse), as a sensible player guesses it."""
+    zone = h.threat_zone()
+    rows = h.rows
+    small, major = ctx.small_left, ctx.major_left
+    keep = THREAT_LEFT if not ctx.last_round else 0.0
+    v = 0.0
+    specials = h.specials
+    gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
+    g_yield = gold_bonus * (small + major) * GOLD_LATER
+    noble_yield = (2 + specials.count("noble1")) * major
+    grow, frow, srow = KIND_ROW["G"], KIND_ROW["F"], KIND_ROW["S"]
+    fishers = 0
+    eaters = sum(h.base.values())
+    tile_value = {}  # per kind: what one more viking standing on a tile of its row is worth
+    tile_value["G"] = g_yield
+    tile_value["N"] = noble_yield
+    tile_value["S"] = major * (1.5 + specials.count("scout1"))
+    tile_value["F"] = 0.0
+    tile_value["W"] = 0.3 * major
+    for row in ISLAND_ROWS:
+        kind = ROW_KIND[row]
+        for i, tok in enumerate(rows[row]):
+            if not tok.endswith("*"):
+                if tok != EMPTY:
+                    v += 0.15  # an empty tile: a sailor may still fill it
+                continue
+            col = i + 1
+            threatened = (row, col) in zone
+            if tok[0] != "X":
+                eaters += 1
+            share = keep if threatened else 1.0
+            if kind == "G":
+                v += share * g_yield
+            elif kind == "N":
+                v += share * noble_yield
+            elif kind == "S":
+                per = 1 + (1 if h.has_viking(grow, col) else 0) + (1 if h.has_viking(frow, col) else 0)
+                v += share * major * (per + specials.count("scout1"))
+            elif kind == "F":
+                if not threatened and tok[0] != "X":
+                    fishers += 1
+                if major and h.has_viking(srow, col):
+                    pass  # counted with the scout
+            elif kind == "W":
+                if h.get(SHIP_ROW, col) == EMPTY:
+                    v += 0.3 * major  # a ship may still come over it
+    # ships (V-30, V-33.1, V-37.1)
+    for _col, sail, defended in h.ships():
+        ship = SHIPS[sail]
+        amount = ship["amount"]
+        if defended:
+            v += amount * major * (GOLD_LATER if ship["reward"] == "gold" else 1.0)
+        else:
+            v -= amount * (0.2 if ship["reward"] == "gold" else 1.0)
+    # food (V-37.6), counting the vikings this seat will still buy
+    eat = eaters + ctx.buys_left
+    fed = fishers * SCORING["fisher_feeds"]
+    surplus = SPECIAL_TILES["feast"]["surplus_vp"] if "feast" in specials else SCORING["food_surplus_vp"]
+    v += (fed - eat) * surplus if fed >= eat else -(eat - fed) * SCORING["food_shortfall_vp"]
+    # base vikings may still sail onto an empty tile of their row (V-34)
+    sailors = h.base[SAILOR]
+    if major and sailors:
+        for kind in KINDS:
+            if kind == SAILOR or not h.base[kind]:
+                continue
+            room = sum(1 for t in rows[KIND_ROW[kind]] if t != EMPTY and not t.endswith("*"))
+            v += 0.6 * min(room, h.base[kind]) * tile_value[kind]
+    # majorities of the final scoring (V-37.3–5)
+    v += _majority(sailors + specials.count("sailor"), ctx.opp_sailors, SCORING["sailor_majority_vp"],
+                   ctx.last_round)
+    isl = h.completed_islands()
+    v += _majority(len(isl), ctx.opp_islands, SCORING["islands_majority_vp"], ctx.last_round)
+    v += _majority(max(isl, default=0), ctx.opp_longest, SCORING["longest_island_vp"], ctx.last_round)
+    v += 0.8 * len(isl)
+    if not ctx.last_round:  # open islands (L, M … with room on the right) may still be completed
+        for row in ISLAND_ROWS:
+            r = rows[row]
+            if r and r[-1][0] in "LMX":
+                v += 0.6
+    return v
+
+
+def purse_value(gold: int, vp: int, ctx: Context) -> float:
+    return vp + gold * ctx.gold_now
+
+
+def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> list[Homeland]:
+    """Every homeland the bought tile and viking can lead to (start tile included, V-23 … V-27)."""
+    out: list[Homeland] = []
+    starts: list[Homeland] = []
+    if h.start_pending:
+        for row, _c in h.start_cells():
+            s = _copy_home(h)
+            s.set(row, 1, START_TILE)
+            s.start_pending = False
+            starts.append(s)
+    else:
+        starts.append(h)
+    vrow = KIND_ROW.get(viking)
+    for s in starts:
+        cells = s.cells_for(tile, ships_any_order)
+        if not cells:  # V-23: fits nowhere, viking to the base
+            x = _copy_home(s)
+            x.base[viking] += 1
+            out.append(x)
+            continue
+        for r, c in cells:
+            x = _copy_home(s)
+            on = r == vrow
+            x.set(r, c, tile + ("*" if on else ""))
+            if not on:
+                x.base[viking] += 1
+            out.append(x)
+    return out
+
+
+def _copy_home(h: Homeland) -> Homeland:
+    return Homeland([list(r) for r in h.rows], dict(h.base), list(h.specials), h.start_pending)
+
+
+def best_placement_value(h: Homeland, tile: str, viking: str, ctx: Context, ships_any_order: bool) -> float:
+    return max(home_value(x, ctx) for x in _placements(h, tile, viking, ships_any_order))
+
+
+def price_cost(price: int, gold: int, ctx: Context) -> float:
+    """V-13, V-16: gold first, the shortfall in VP 1 : 1."""
+    from_gold = min(price, gold)
+    return from_gold * ctx.gold_now + (price - from_gold)
+
+
+# --------------------------------------------------------------------------- the heuristic player
+
+
+class VikingsHeuristic(Player):
+    level = "heuristic"
+    game_id = "vikings"
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        scores = self.score_actions(view, legal)
+        return argmax(list(legal), scores)
+
+    # one score per legal action, higher is better (also used by the search player to prune)
+    def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[float]:
+        seat = view["seat"]
+        phase = view["phase"]
+        ctx = Context(view, seat)
+        me = view["players"][seat]
+        h = _home(me)
+        any_order = view["options"]["ships_any_order"]
+        if phase == "buy":
+            out = []
+            for a in legal:
+                combo = view["wheel"][a.pos]
+                val = best_placement_value(h, combo["tile"], combo["viking"], ctx, any_order)
+                val -= price_cost(a.pos, me["gold"], ctx)
+                val += 0.05 * self._denial(view, seat, combo, ctx)
+                out.append(val)
+            return out
+        if phase == "place":
+            return [self._place_score(h, view["pending"], a, ctx, any_order) for a in legal]
+        if phase == "sail":
+            return self._sail_scores(view, legal, ctx)
+        if phase == "bid":
+            return [self._bid_score(me, a, ctx) for a in legal]
+        if phase in ("remove", "lay"):
+            return [self._kind_score(h, a.kind, ctx, phase) for a in legal]
+        if phase == "special":
+            return [self._special_score(h, a.name, ctx) for a in legal]
+        if phase == "swap":
+            return [_around(h, a.row, a.col) for a in legal]
+        return [0.0] * len(legal)
+
+    def _denial(self, view: Mapping[str, Any], seat: int, combo: Mapping[str, Any], ctx: Context) -> float:
+        """How much the next player would like this combo (small weight: taking it denies it)."""
+        nxt = view["players"][(seat + 1) % len(view["players"])]
+        h = _home(nxt)
+        return best_placement_value(h, combo["tile"], combo["viking"], ctx, view["options"]["ships_any_order"]) - \
+            home_value(h, ctx)
+
+    def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: Action, ctx: Context, any_order: bool) -> float:
+        tile, viking = pend["tile"], pend["viking"]
+        x = _copy_home(h)
+        if isinstance(a, A.Start):
+            x.set(a.row, 1, START_TILE)
+            x.start_pending = False
+            if pend["placed"]:
+                return home_value(x, ctx)
+            return best_placement_value(x, tile, viking, ctx, any_order)
+        on = KIND_ROW.get(viking) == a.row and not a.to_base
+        x.set(a.row, a.col, tile + ("*" if on else ""))
+        if not on:
+            x.base[viking] += 1
+        if x.start_pending:
+            return max(home_value(_with_start(x, r), ctx) for r, _c in x.start_cells()) if x.start_cells() else \
+                home_value(x, ctx)
+        return home_value(x, ctx)
+
+    def _sail_scores(self, view: Mapping[str, Any], legal: Sequence[Action], ctx: Context) -> list[float]:
+        """Sailor trips (V-34): play each choice out greedily on a game rebuilt from the view."""
+        seat = view["seat"]
+        game = determinize(view, self.rng.fork())
+        out = []
+        for a in legal:
+            g = game.copy()
+            g.apply(seat, a)
+            steps = 0
+            while g.phase == "sail" and g.turn == seat and g.trip is not None and steps < 30:
+                nxt = g.legal_actions(seat)
+                vals = []
+                for b in nxt:
+                    g2 = g.copy()
+                    g2.apply(seat, b)
+                    vals.append(home_value(g2.homelands[seat], ctx))
+                g.apply(seat, argmax(nxt, vals))
+                steps += 1
+            out.append(home_value(g.homelands[seat], ctx))
+        return out
+
+    def _bid_score(self, me: Mapping[str, Any], a: Action, ctx: Context) -> float:
+        """V-41: being start player is worth a few gold; bid only cheaply."""
+        if isinstance(a, A.Pass):
+            return 0.0
+        worth = 3 if ctx.round < ROUNDS else 2
+        return (worth - a.amount) * ctx.gold_now - (0.0 if a.amount <= me["gold"] else a.amount)
+
+    def _kind_score(self, h: Homeland, kind: str, ctx: Context, phase: str) -> float:
+        """V-42: remove the kind least useful to others … and lay first (dearest places) the least useful to me."""
+        own = _kind_use(h, kind, ctx)
+        return -own if phase == "lay" else -abs(own - 3.0)
+
+    def _special_score(self, h: Homeland, name: str, ctx: Context) -> float:
+        if name == "none":
+            return 0.0
+        if name == "gold5":
+            return 5 * ctx.gold_now
+        safe_g = h.vikings_on_islands("G")[0]
+        if name in ("goldsmith1", "goldsmith2"):
+            return SPECIAL_TILES[name]["gold"] * (safe_g + 1) * (ctx.small_left + ctx.major_left) * GOLD_LATER
+        if name == "noble1":
+            return (h.vikings_on_islands("N")[0] + 1) * ctx.major_left
+        if name == "scout1":
+            return (h.vikings_on_islands("S")[0] + 1) * ctx.major_left
+        if name == "fisher1":
+            return (h.vikings_on_islands("F")[0] + 1) * ctx.major_left
+        if name == "sailor":
+            return 4.0
+        if name == "boat":
+            return 2.0 if ctx.single_sailor and ctx.major_left else 0.1
+        if name == "feast":
+            return 2.0
+        if name == "treasury":
+            return 2.0
+        if name in BUILDING_TILES:
+            return 3.0
+        return 0.5
+
+
+def _with_start(h: Homeland, row: int) -> Homeland:
+    x = _copy_home(h)
+    x.set(row, 1, START_TILE)
+    x.start_pending = False
+    return x
+
+
+def _around(h: Homeland, row: int, col: int) -> float:
+    """V-49 building tile: vikings on it and the 8 tiles around it."""
+    return float(sum(1 for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 1 <= row + dr <= 5 and col + dc >= 1 and h.has_viking(row + dr, col + dc)))
+
+
+def _kind_use(h: Homeland, kind: str, ctx: Context) -> float:
+    if kind == SAILOR:
+        return 3.0
+    room = sum(1 for t in h.rows[KIND_ROW[kind]] if t != EMPTY and not t.endswith("*"))
+    base = {"G": 3 * GOLD_LATER * (ctx.small_left + ctx.major_left), "N": 2 * ctx.major_left,
+            "S": 1.5 * ctx.major_left, "F": 2.0, "W": 1.5}[kind]
+    return base + 0.5 * room
+
+
+# --------------------------------------------------------------------------- determinize
+
+
+def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
+    """A full game consistent with ``view``: the hidden stacks, bag and special stacks are drawn at
+    random from the components that the view does not show (V-1, V-2, V-45).
+
+    Reads nothing but the view. Components that left the game unseen by the view (discarded tiles,
+    used sailors) are spread over the unseen pool, so the guess can be slightly off there.
+    """
+    n = len(view["players"])
+    g = VikingsGame()
+    g._names = [p["name"] for p in view["players"]]
+    g.options = dict(view["options"])
+    g.seed = 0
+    g.rng = Rng(rng.next64())
+    g.round = view["round"]
+    g.phase = view["phase"]
+    g.start_player = view["start_player"]
+    g.turn = view["active"] if view["active"] is not None else view["start_player"]
+    g.homelands = [_home(p) for p in view["players"]]
+    g.gold = [p["gold"] for p in view["players"]]
+    g.vp = [p["vp"] for p in view["players"]]
+    g.wheel = [[c["tile"], c["viking"] or ""] if c else None for c in view["wheel"]]
+    pend = view["pending"]
+    filled = sum(1 for c in g.wheel if c is not None)
+    if g.phase in ("bid", "remove", "lay"):
+        g.purchases = 0
+    else:
+        g.purchases = WHEEL - filled - (1 if pend else 0)
+    if pend:
+        g.pending = {"tile": pend["tile"], "viking": pend["viking"], "placed": pend["placed"], "pos": 0}
+        if g.phase == "swap":
+            last = (view.get("last") or {}).get("action", "")
+            name = last.split()[-1] if last.startswith("special ") else None
+            if name not in BUILDING_TILES:
+                name = next(s for s in g.homelands[g.turn].specials if s in BUILDING_TILES)
+            g.pending["building"] = name
+    if g.phase == "sail":
+        order = g.turn_order()
+        g.sail_queue = order[order.index(g.turn):]
+    g.trip = _copy(view.get("trip"))
+    g.last = _copy(view.get("last"))
+    g.results = _copy(view.get("final"))
+    auction = view.get("auction")
+    if auction:
+        g.drawn = list(auction["drawn"])
+        g.bids = _copy(auction["bids"])
+        g.removed = list(auction["removed"])
+    # --- tiles: the stacks hold what is not visible (V-2, V-6)
+    unseen = Counter({t: k for t, k in ISLAND_COUNTS.items()})
+    for s, v in SHIPS.items():
+        unseen["^" + s] += v["count"]
+    for h in g.homelands:
+        starts = 0 if h.start_pending else 1
+        for row in h.rows:
+            for tok in row:
+                if tok == EMPTY:
+                    continue
+                t = tok.rstrip("*")
+                if t[0] == "X":  # a building tile replaced a middle tile with its building (V-49)
+                    t = "M" + t[1]
+                if t == START_TILE and starts:
+                    starts -= 1
+                    continue
+                unseen[t] -= 1
+    for c in g.wheel:
+        if c:
+            unseen[c[0]] -= 1
+    if pend and not pend["placed"]:
+        unseen[pend["tile"]] -= 1
+    pool = [t for t, k in sorted(unseen.items()) for _ in range(max(0, k))]
+    rng.shuffle(pool)
+    size = 12
+    need = view["stacks_left"] * size
+    pool = pool[:need]
+    g.stacks = [pool[i * size:(i + 1) * size] for i in range(view["stacks_left"])]
+    # --- vikings: the bag holds what is not visible (V-1)
+    seen = Counter()
+    for h in g.homelands:
+        for kind, k in h.base.items():
+            seen[kind] += k
+        for row in ISLAND_ROWS:
+            seen[ROW_KIND[row]] += sum(1 for t in h.rows[row] if t.endswith("*"))
+    for c in g.wheel:
+        if c and c[1]:
+            seen[c[1]] += 1
+    if pend and not pend["placed"]:
+        seen[pend["viking"]] += 1
+    for k in g.drawn:
+        seen[k] += 1
+    for k in g.removed:
+        seen[k] += 1
+    bag = [k for k in KINDS for _ in range(max(0, PER_KIND - seen[k]))]
+    rng.shuffle(bag)
+    g.bag = bag[:view["bag"]]
+    # --- special tiles (V-45)
+    if g.options.get("specials"):
+        g.special_display = list(view["specials_display"])
+        left = Counter({name: v["count"] for name, v in SPECIAL_TILES.items()})
+        for s in g.special_display:
+            if s:
+                left[s] -= 1
+        for h in g.homelands:
+            for s in h.specials:
+                left[s] -= 1
+            for _r, _c, tok in h.island_cells():
+                if tok[0] == "X":
+                    left[tok.rstrip("*")] -= 1
+        sp = [s for s, k in sorted(left.items()) for _ in range(max(0, k))]
+        rng.shuffle(sp)
+        sizes = view["specials_stacks"]
+        g.special_stacks = [sp[:sizes[0]], sp[sizes[0]:sizes[0] + sizes[1]]]
+    else:
+        g.special_stacks = [[], []]
+        g.special_display = []
+    del n
+    return g
+
+
+def _copy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    return x
