@@ -491,7 +491,7 @@ def test_final_scoring_steps_in_order_V37():
     pa, pb = Purse(3, 10), Purse(12, 1)
     ra, rb = final_scoring([a, b], [pa, pb])
     # a: ship ^g col 1 undefended: -3 gold, -2 VP for the missing; ^y col 2 defended
-    assert ra.lines[0] == "undefended green ship in column 1: -3 gold and 2 VP for the missing gold"
+    assert ra.lines[0] == "undefended green ship in column 1: -3 gold and -2 VP for 2 missing gold"
     # b: 12 gold -> 2 VP, 2 kept
     assert pb.gold == 2
     # sailors tie 2–2: 10 each; islands b 2 vs a 1: 7 to b; longest: both 3: 5 each

@@ -303,6 +303,12 @@ class VikingsAdapter(BaseAdapter):
         if v.get("specials_display") is not None:
             lines.append(_("Special tiles on display: {tiles}",
                            tiles=", ".join(s or "—" for s in v["specials_display"])))
+        if game.is_over:
+            final = v["final"]
+            winners = ", ".join(game.names[s] for s in final["winners"])
+            lines.append(_("Final scoring — winner(s): {names}.", names=winners))
+            for s, name in enumerate(game.names):
+                lines.append(f"  {name}: " + "; ".join(final["lines"][s]))
         if v.get("auction") and v["phase"] in ("bid", "remove", "lay"):
             a = v["auction"]
             lines.append(_("Drawn vikings: {drawn}", drawn=" ".join(a["drawn"])))

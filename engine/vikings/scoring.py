@@ -192,12 +192,16 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
                 lost_vp = -p.add_vp(-missing) if missing else 0
                 res.gold -= paid
                 res.vp -= lost_vp
-                extra = f" and {lost_vp} VP for the missing gold" if missing else ""
-                res.lines.append(f"undefended {ship['colour']} ship in column {col}: -{paid} gold{extra}")
+                parts = [f"-{paid} gold"] if paid else []
+                if missing:
+                    parts.append(f"-{lost_vp} VP for {missing} missing gold" + _floor_note(lost_vp, missing))
+                res.lines.append(f"undefended {ship['colour']} ship in column {col}: {' and '.join(parts)}")
             else:
                 lost = -p.add_vp(-amount)
                 res.vp -= lost
-                res.lines.append(f"undefended {ship['colour']} ship in column {col}: -{lost} VP")
+                res.lines.append(
+                    f"undefended {ship['colour']} ship in column {col}: -{lost} VP" + _floor_note(lost, amount)
+                )
     # 2. gold into VP
     for h, p, res in zip(homelands, purses, results):
         per = SPECIAL_TILES["treasury"]["gold_per_vp"] if "treasury" in h.specials else SCORING["gold_per_vp"]
@@ -234,9 +238,12 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
             res.vp += v
             res.lines.append(f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: +{v} VP")
         else:
-            v = -p.add_vp(-(eaters - fed) * SCORING["food_shortfall_vp"])
+            owed = (eaters - fed) * SCORING["food_shortfall_vp"]
+            v = -p.add_vp(-owed)
             res.vp -= v
-            res.lines.append(f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: -{v} VP")
+            res.lines.append(
+                f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: -{v} VP" + _floor_note(v, owed)
+            )
     # V-49 building tiles
     for h, z, p, res in zip(homelands, zones, purses, results):
         for label, count in _building_vp(h, z):
@@ -247,6 +254,11 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
             else:
                 res.lines.append(f"{label}: nothing")
     return results
+
+
+def _floor_note(real: int, meant: int) -> str:
+    """V-4: a loss stops at zero; say so when it did."""
+    return f" (of {meant}: VP never go below 0)" if real < meant else ""
 
 
 def _majority(values: list[int], purses, results, vp: int, label: str) -> None:

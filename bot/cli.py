@@ -1,0 +1,138 @@
+"""``meadhall``: the offline table by default, the Discord bot when a token is configured.
+
+    meadhall                      # Discord bot if a token is configured, else the offline table
+    meadhall play [--db PATH] [--out DIR] [--as NAME] [--bots N --level L]
+    meadhall run [--sync-global]  # the Discord bot (needs a token)
+    meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
+    meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import ConfigError, load_config
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="meadhall", description="Vikings and Brian Boru at your table.")
+    ap.add_argument("--config", type=Path, default=None, help="a TOML file like config.example.toml")
+    sub = ap.add_subparsers(dest="cmd")
+    play = sub.add_parser("play", help="the offline table in this terminal")
+    play.add_argument("--db", type=Path, default=None, help="SQLite file (default: from config, meadhall.db)")
+    play.add_argument("--out", type=Path, default=Path("out"), help="folder for the table images")
+    play.add_argument("--as", dest="user", default="player1", help="who plain lines speak for")
+    play.add_argument("--bots", type=int, default=0, help="computer players to seat when starting")
+    play.add_argument("--level", default="heuristic", help="computer player level")
+    play.add_argument("--no-images", action="store_true", help="do not draw the table images")
+    run = sub.add_parser("run", help="the Discord bot")
+    run.add_argument("--sync-global", action="store_true", help="sync slash commands globally (slow to spread)")
+    demo = sub.add_parser("demo", help="play a seeded game to the end and write its images")
+    demo.add_argument("--game", choices=["vikings", "brian-boru"], default="vikings")
+    demo.add_argument("--out", type=Path, required=True)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--options", nargs="*", default=[], help="Vikings: advanced, auction, specials …")
+    sub.add_parser("arena", help="computer players against each other", add_help=False)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "arena":
+        from engine.players.arena import main as arena_main
+
+        return arena_main(argv[1:])
+    args = _parser().parse_args(argv)
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"meadhall: {e}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.i18n import set_language
+
+    set_language(config.language)
+    cmd = args.cmd
+    if cmd is None:
+        cmd = "run" if config.token else "play"
+        if cmd == "play":
+            print("No Discord token configured (MEADHALL_TOKEN): starting the offline table.")
+            args = _parser().parse_args(["play"])
+    if cmd == "play":
+        return asyncio.run(_play(args, config))
+    if cmd == "run":
+        if not config.token:
+            print("meadhall run: no token; set MEADHALL_TOKEN or [discord] token in the config", file=sys.stderr)
+            return 2
+        from bot.discord_app import run_bot
+
+        asyncio.run(run_bot(config, sync_global=args.sync_global))
+        return 0
+    if cmd == "demo":
+        return asyncio.run(_demo(args))
+    return 2
+
+
+async def _play(args: argparse.Namespace, config) -> int:
+    from bot.adapters import default_registry
+    from bot.offline import OfflineTable, run_lines
+    from bot.service import HostService
+    from bot.storage import Storage
+
+    db = args.db or config.database
+    storage = await Storage.open(db)
+    try:
+        service = HostService(storage, default_registry(), images=not args.no_images,
+                              reminder_delay=config.reminder_delay, reminder_limit=config.reminder_limit)
+        restored = await service.load()
+        bots = None
+        if args.bots:
+            from bot.seats import OfflineBots
+
+            bots = OfflineBots(args.bots, args.level)
+        table = OfflineTable(service, args.out, user=args.user, bots=bots)
+        print(f"meadhall offline table — database {db}, images in {args.out}/")
+        if restored:
+            print(f"{restored} unfinished table(s) restored.")
+        print("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings',"
+              " then '/as alice' and '/buy 3'. '/help' lists commands, '/quit' leaves.")
+        if bots is not None:
+            for line in await bots.seat(service, "offline"):
+                print(line)
+        if sys.stdin.isatty():
+            async def lines():
+                while not table.finished:
+                    try:
+                        yield await asyncio.to_thread(input, f"{table.user}> ")
+                    except EOFError:
+                        return
+            async for line in lines():
+                for out in await table.handle(line):
+                    print(out)
+        else:
+            await run_lines(table, sys.stdin, print)
+    finally:
+        await storage.close()
+    return 0
+
+
+async def _demo(args: argparse.Namespace) -> int:
+    if args.game == "vikings":
+        from bot.demo import demo_vikings
+
+        paths = await demo_vikings(args.out, seed=args.seed, players=args.players or 4, options=args.options)
+    else:
+        from bot.demo_brianboru import demo_brianboru
+
+        paths = await demo_brianboru(args.out, seed=args.seed, players=args.players or 4)
+    print(f"{len(paths)} images written to {args.out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
