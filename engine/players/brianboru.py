@@ -1,0 +1,585 @@
+"""Computer players for Brian Boru: the heuristic and ``determinize`` (issue 8).
+
+The heuristic thinks in VP a sensible player expects at the end:
+
+* a town is worth what it changes in its region — the claim token's points by how safely the seat
+  would hold the majority (B-31), whether the region reaches its threshold, a new region for the
+  region-count score (B-33.6) — plus what it denies the best rival;
+* a card is played for the town when it is likely to win the trick (no unseen higher card of the
+  town's colour or white in the hands still to play), else for its best secondary action; high cards
+  are kept for the towns that matter (a card's worth for later tricks is its opportunity cost);
+* secondary actions are valued by the races they feed: the marriage race (taking the revealed card),
+  the church race (monasteries count 2, B-30), invaders against raids and for spoils (B-28, B-29).
+
+Only ``view(seat)`` is read. Cards seen played in this round's tricks are remembered between calls
+(public information the view does not list). :func:`determinize` builds a full
+:class:`~engine.brianboru.BrianBoruGame` consistent with a view for the trick and draft decisions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.brianboru.data import DATA as D
+from engine.brianboru.data import WHITE
+from engine.brianboru.game import BrianBoruGame
+from engine.core import Action, Rng
+
+from .base import Player, argmax
+
+T = len(D.town_names)
+R = len(D.region_ids)
+RC = D.region_count_points
+COIN = 0.4  # VP worth of a coin (extras cost 2, expanding 5, the most coins 1 VP)
+ALL_CARDS = frozenset(D.card_values)
+
+
+# --------------------------------------------------------------------------- board model
+
+
+class Board:
+    """The public position as arrays, built from a view (or a full game, for rollouts)."""
+
+    __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
+                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage")
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.n = len(view["players"])
+        towns = view["towns"]
+        self.owner = [-1 if t["owner"] is None else t["owner"] for t in towns]
+        self.viking = [t["viking"] for t in towns]
+        self.monastery = [t["monastery"] for t in towns]
+        self.claim_up = [c["face_up"] for c in view["claims"]]
+        self.claim_owner = [-1 if c["owner"] is None else c["owner"] for c in view["claims"]]
+        self.players = view["players"]
+        self.support = next((p["seat"] for p in self.players if p["princess"] == "support"), -1)
+        self.trade = next((p["seat"] for p in self.players if p["princess"] == "trade"), -1)
+        self.battle = view["battle"]
+        self.round = view["round"]
+        self.rounds = view["rounds"]
+        at = view["active_town"]
+        self.active = D.town_index[at] if at else -1
+        self.marriage = view["marriage"]["revealed"]
+        self.recount()
+
+    def recount(self) -> None:
+        n = self.n
+        counts = [[0] * (n + 1) for _ in range(R)]
+        regions_of = [set() for _ in range(n)]
+        for t in range(T):
+            o = self.owner[t]
+            if o < 0:
+                continue
+            w = 2 if self.monastery[t] else 1
+            r = D.town_region[t]
+            if self.viking[t]:
+                counts[r][self.support if self.support >= 0 else n] += w
+                if self.trade >= 0:
+                    regions_of[self.trade].add(r)
+            else:
+                counts[r][o] += w
+                regions_of[o].add(r)
+        self.counts = counts
+        self.regions_of = regions_of
+
+    # -- what a region and a town are worth to a seat
+
+    def region_value(self, r: int, seat: int, c: list[int] | None = None) -> float:
+        """Expected claim points of region ``r`` for ``seat`` (B-31, B-33.4/5)."""
+        c = self.counts[r] if c is None else c
+        m = c[seat]
+        if m == 0:
+            return 0.0
+        best = max(c[q] for q in range(self.n + 1) if q != seat)
+        d = m - best
+        holds = self.claim_owner[r] == seat
+        left = self.rounds - self.round  # rounds still to change things after this one
+        slope = 1.0 + 1.5 / (1 + left)
+        p = 1.0 / (1.0 + math.exp(-slope * (d + (0.6 if holds else 0.0)) + 0.2))
+        if d == 0 and self.claim_up[r] and not holds:
+            p = max(p, 0.25)  # half the points on a tie at the end (B-33.5)
+        total = sum(c)
+        reach = 1.0 if (self.claim_up[r] or total >= D.thresholds[r]) else 0.45 + 0.5 * total / D.thresholds[r]
+        return D.points[r] * p * reach
+
+    def regions_score(self, k: int) -> float:
+        k = max(0, min(k, R))
+        nxt = RC[min(k + 1, R)]
+        return RC[k] + 0.35 * (nxt - RC[k])  # a step towards the next band is worth something
+
+    def town_gain(self, t: int, seat: int) -> float:
+        """VP ``seat`` expects from one more disc on town ``t`` (a disc it controls)."""
+        r = D.town_region[t]
+        c = self.counts[r]
+        before = self.region_value(r, seat, c)
+        c2 = list(c)
+        c2[seat] += 1
+        after = self.region_value(r, seat, c2)
+        gain = after - before
+        k = len(self.regions_of[seat])
+        if r not in self.regions_of[seat]:
+            gain += self.regions_score(k + 1) - self.regions_score(k)
+        # rivals in that region lose a little of their hold
+        return gain + 0.35
+
+    def town_value(self, t: int, seat: int) -> float:
+        """Gain for ``seat`` plus what taking the town denies the best rival."""
+        own = self.town_gain(t, seat)
+        deny = max((self.town_gain(t, q) for q in range(self.n) if q != seat), default=0.0)
+        return own + 0.5 * deny
+
+    def loss(self, t: int, seat: int) -> float:
+        """What ``seat`` loses if its town ``t`` stops counting for it."""
+        r = D.town_region[t]
+        c = self.counts[r]
+        w = 2 if self.monastery[t] else 1
+        c2 = list(c)
+        c2[seat] -= w
+        lost = self.region_value(r, seat, c) - self.region_value(r, seat, c2)
+        if c2[seat] == 0 and not any(
+            self.owner[x] == seat and not self.viking[x] and x != t for x in D.region_towns[r]
+        ):
+            k = len(self.regions_of[seat])
+            lost += self.regions_score(k) - self.regions_score(k - 1)
+        return lost + 0.35 * w
+
+    def projected(self, seat: int) -> float:
+        """VP ``seat`` can expect at the end from this position (the search's leaf value)."""
+        p = self.players[seat]
+        v = p["vp"] + p["renown"] + p["coins"] * COIN + p["church"] * 0.5 + p["invaders"] * 0.4
+        v += sum(self.region_value(r, seat) for r in range(R))
+        v += self.regions_score(len(self.regions_of[seat]))
+        v += 0.6 * len(p["marriages"])
+        return v
+
+
+# --------------------------------------------------------------------------- symbol values
+
+
+class Values:
+    """What the symbols of an action (B-22) are worth to ``seat`` now."""
+
+    def __init__(self, board: Board, seat: int) -> None:
+        self.b = board
+        self.seat = seat
+        me = board.players[seat]
+        self.me = me
+        others = [p for p in board.players if p["seat"] != seat]
+        self.top_track = max((p["track"] for p in others), default=1)
+        self.min_inv = min(p["invaders"] for p in board.players)
+        self.max_inv_other = max((p["invaders"] for p in others), default=0)
+        self.max_church_other = max((p["church"] for p in others), default=0)
+        self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
+        self._empty_best: dict[int, float] = {}
+
+    def best_empty(self, region: int | None = None) -> float:
+        key = -1 if region is None else region
+        if key not in self._empty_best:
+            towns = range(T) if region is None else D.region_towns[region]
+            vals = [self.b.town_gain(t, self.seat) for t in towns if self.b.owner[t] < 0]
+            self._empty_best[key] = max(vals, default=0.0)
+        return self._empty_best[key]
+
+    def marriage_prize(self) -> float:
+        m = self.b.marriage
+        if m is None:
+            return 0.0
+        return 5.0 if m["id"] == D.princess_id else 3.5
+
+    def unit(self, sym: str, have: int = 0) -> float:
+        """Worth of one more church disc / invader / marriage step, ``have`` already gained in this action."""
+        me = self.me
+        if sym == "church":
+            mine = me["church"] + have
+            v = 0.45
+            if mine + 1 > self.max_church_other:
+                v += 0.5 if self.my_towns else 0.2
+            if mine + 1 >= 4 and self.my_towns:
+                v += 0.3
+            return v
+        if sym == "battle":
+            if self.b.battle - have <= 0:
+                return 0.0
+            mine = me["invaders"] + have
+            v = 0.35
+            if mine <= self.min_inv and self.my_towns:
+                v += min(2.0, min(self.b.loss(t, self.seat) for t in self.my_towns))
+            if mine + 1 > self.max_inv_other:
+                v += 0.4 + 0.2 * me["renown"]
+            return v
+        if sym == "marriage":
+            pos = me["track"] + have
+            if pos >= D.top_space:
+                return 0.0
+            v = 0.25
+            if pos <= self.top_track < pos + 1:
+                v += self.marriage_prize()
+            return v
+        return 0.0
+
+    def symbols(self, symbols: Sequence[tuple[str, int, Any]], winner: bool = False) -> float:
+        me = self.me
+        v = 0.0
+        coins = me["coins"]
+        for name, k, arg in symbols:
+            if name == "control":
+                continue
+            if name == "coin":
+                v += COIN * k
+                coins += k
+            elif name == "pay":
+                for _ in range(k):
+                    if coins > 0:
+                        coins -= 1
+                        v -= COIN
+                    elif me["vp"] > 0:
+                        v -= 2
+            elif name == "renown":
+                v += k * (1.0 + (0.3 if me["invaders"] >= self.max_inv_other else 0.0))
+            elif name == "vp":
+                v += k
+            elif name in ("church", "battle", "marriage"):
+                got = 0
+                for _ in range(k):
+                    v += self.unit(name, got)
+                    got += 1
+                extra = 0
+                while coins >= 2 and self.unit(name, got + extra) > 2 * COIN and extra < 4:
+                    v += self.unit(name, got + extra) - 2 * COIN
+                    coins -= 2
+                    extra += 1
+            elif name == "expand":
+                if coins >= 5:
+                    best = max((self.b.town_gain(x, self.seat) for t in self.my_towns for x in D.neighbours[t]
+                                if self.b.owner[x] < 0 and x != self.b.active), default=0.0)
+                    if best > 5 * COIN:
+                        v += best - 5 * COIN
+                        coins -= 5
+            elif name == "free":
+                mine = [t for t in range(T) if self.b.viking[t] and self.b.owner[t] == self.seat]
+                v += max((self.b.loss(t, self.seat) for t in mine), default=0.1)
+            elif name == "any town":
+                v += self.best_empty()
+            elif name == "town in":
+                v += self.best_empty(arg)
+        return v
+
+    def best_secondary(self, card: int) -> float:
+        return max(self.symbols(s) for s in D.cards[card].secondary)
+
+
+# --------------------------------------------------------------------------- the heuristic player
+
+
+class BrianBoruHeuristic(Player):
+    level = "heuristic"
+    game_id = "brian-boru"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._round = -1
+        self._trick_key: tuple = ()
+        self._played: set[int] = set()  # cards seen played in this round's tricks (public)
+
+    def remember(self, view: Mapping[str, Any]) -> None:
+        if view["round"] != self._round:
+            self._round = view["round"]
+            self._played = set()
+        for c in view["trick"]["cards"]:
+            self._played.add(c["card"])
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        self.remember(view)
+        if len(legal) == 1:
+            return legal[0]
+        return argmax(list(legal), self.score_actions(view, legal))
+
+    def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action],
+                      played: set[int] | None = None) -> list[float]:
+        seat = view["you"]["seat"]
+        b = Board(view)
+        vals = Values(b, seat)
+        kind = legal[0].verb
+        if played is None:
+            played = self._played
+        if kind == "keep":
+            hand = view["you"]["hand"]
+            return [self._keep_score(a.args, hand, vals, view) for a in legal]
+        if kind in ("lead", "play"):
+            ctx = _TrickCtx(view, seat, played)
+            return [self._card_score(a.args[0], b.active, ctx, vals) for a in legal]
+        if kind == "active":
+            ctx = _TrickCtx(view, seat, played)
+            hand = view["you"]["hand"]
+            out = []
+            for a in legal:
+                t = D.town_index[a.args[0]]
+                col = D.town_colour[t]
+                cards = [c for c in hand if D.card_colour[c] in (col, WHITE)] or hand
+                out.append(max(self._card_score(c, t, ctx, vals) for c in cards))
+            return out
+        if kind == "option":
+            card = D.cards[view["pending"]["card"]]
+            return [vals.symbols(card.secondary[a.args[0] - 1]) for a in legal]
+        if kind == "extra":
+            sym, base = view["pending"]["sym"], view["pending"]["base"]
+            out = []
+            for a in legal:
+                k = a.args[0]
+                v = sum(vals.unit(sym, base + i) for i in range(k)) - 2 * COIN * k
+                out.append(v)
+            return out
+        if kind == "expand":
+            return [0.0 if a.args[0] == "no" else b.town_value(D.town_index[a.args[0]], seat) - 5 * COIN
+                    for a in legal]
+        if kind == "town":
+            return [b.town_value(D.town_index[a.args[0]], seat) for a in legal]
+        if kind == "free":
+            out = []
+            for a in legal:
+                t = D.town_index[a.args[0]]
+                o = b.owner[t]
+                out.append(b.loss(t, seat) if o == seat else -0.5 * b.loss(t, o))
+            return out
+        if kind == "raid":
+            victim = view["pending"]["victim"]
+            out = []
+            for a in legal:
+                t = D.town_index[a.args[0]]
+                hurt = b.loss(t, victim)
+                out.append(-hurt if victim == seat else hurt)
+            return out
+        if kind == "monastery":
+            out = []
+            for a in legal:
+                t = D.town_index[a.args[0]]
+                r = D.town_region[t]
+                c2 = list(b.counts[r])
+                c2[seat] += 1
+                out.append(b.region_value(r, seat, c2) - b.region_value(r, seat))
+            return out
+        if kind == "princess":
+            return [self._princess_score(a.args[0], b, seat) for a in legal]
+        return [0.0] * len(legal)
+
+    # -- the draft (B-14): strong cards win towns, the rest bring their best secondary action
+    def _keep_score(self, pair: tuple[int, int], hand: list[int], vals: Values, view: Mapping[str, Any]) -> float:
+        v = 0.0
+        colours = {D.card_colour[c] for c in hand}
+        for c in pair:
+            strength = (c / 25.0) ** 2
+            white = D.card_colour[c] == WHITE
+            v += 3.2 * strength + (0.8 if white else 0.0) + 0.45 * vals.best_secondary(c)
+            if D.card_colour[c] not in colours:
+                v += 0.3
+                colours.add(D.card_colour[c])
+        return v
+
+    # -- tricks (B-17 … B-20)
+    def _card_score(self, card: int, town: int, ctx: _TrickCtx, vals: Values) -> float:
+        p = ctx.p_win(card, town)
+        b = vals.b
+        lose = vals.best_secondary(card)
+        if p > 0:
+            gain = (b.town_value(town, vals.seat) if town >= 0 else 0.0) + 0.4  # + the marker, leading next
+            win = gain + vals.symbols(D.cards[card].main, winner=True)
+            v = p * win + (1 - p) * lose
+        else:
+            v = lose
+        return v - ctx.keep_worth(card)
+
+    def _princess_score(self, choice: str, b: Board, seat: int) -> float:
+        if choice == "refuse":
+            return 4.0
+        vik = [t for t in range(T) if b.viking[t]]
+        if choice == "support":
+            v = 0.0
+            for r in range(R):
+                c = b.counts[r]
+                c2 = list(c)
+                c2[seat] += c2[b.n]
+                c2[b.n] = 0
+                v += b.region_value(r, seat, c2) - b.region_value(r, seat, c)
+            return v
+        regions = set(b.regions_of[seat]) | {D.town_region[t] for t in vik}
+        k = len(b.regions_of[seat])
+        return b.regions_score(len(regions)) - b.regions_score(k)
+
+
+class _TrickCtx:
+    """Who still plays in this trick and which cards they might hold (only what the view shows)."""
+
+    def __init__(self, view: Mapping[str, Any], seat: int, played: set[int]) -> None:
+        n = len(view["players"])
+        trick = view["trick"]["cards"]
+        self.trick = [(c["seat"], c["card"]) for c in trick]
+        hand = set(view["you"]["hand"])
+        self.hand = hand
+        seen = hand | {c for _s, c in self.trick} | played | set(view["you"]["draft"])
+        self.unseen = ALL_CARDS - seen
+        to_play = n - len(trick) - 1
+        first = view["leader"] if not trick else trick[0]["seat"]
+        if not trick and view["pending"] and view["pending"]["kind"] in ("active", "lead"):
+            first = seat
+        played_seats = {s for s, _c in self.trick} | {seat}
+        later = [(first + k) % n for k in range(n) if (first + k) % n not in played_seats][:to_play]
+        self.cards_later = sum(view["players"][q]["hand_size"] for q in later)
+        self.n_later = len(later)
+        self.tricks_left = max(0, min(p["hand_size"] for p in view["players"] if p["seat"] == seat) - 1)
+        self.active_town_free = view["active_town"] is None
+
+    def p_win(self, card: int, town: int) -> float:
+        if town >= 0:
+            col = D.town_colour[town]
+
+            def matches(c: int) -> bool:
+                return D.card_colour[c] in (col, WHITE)
+        else:
+            def matches(c: int) -> bool:
+                return True
+        if self.trick and not matches(card):
+            if not any(matches(c) for _s, c in self.trick) and card > max(c for _s, c in self.trick):
+                pass  # [D-4] after a free lead with nothing matching, the highest card wins
+            else:
+                return 0.0
+        if not matches(card) and not self.trick:
+            return 0.0  # only after a free lead: leads unmatched, wins only if nobody matches
+        if any(matches(c) and c > card for _s, c in self.trick):
+            return 0.0
+        if self.n_later == 0:
+            return 1.0
+        higher = sum(1 for c in self.unseen if c > card and matches(c))
+        if higher == 0:
+            return 1.0
+        pool = max(1, len(self.unseen))
+        share = min(1.0, self.cards_later / pool)
+        p_none = (1 - share) ** higher
+        return p_none + (1 - p_none) * 0.25  # a rival holding a higher card does not always spend it
+
+    def keep_worth(self, card: int) -> float:
+        """What the card would still be worth in a later trick of this round."""
+        if self.tricks_left <= 1:
+            return 0.0
+        white = D.card_colour[card] == WHITE
+        return min(1.0, (self.tricks_left - 1) / 2) * (2.2 * (card / 25.0) ** 2 + (0.5 if white else 0.0))
+
+
+# --------------------------------------------------------------------------- determinize
+
+
+def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[int] = frozenset()) -> BrianBoruGame:
+    """A full game consistent with ``view`` at a draft or trick decision (``keep``, ``active``, ``lead``,
+    ``play``): other seats' hands and draft piles, the card set aside, the Viking deck and the marriage
+    stack are drawn at random from the cards the view does not show. ``played`` = cards the seat saw
+    played earlier in this round. Raises ``ValueError`` at other decisions (their engine continuation
+    is not rebuilt)."""
+    pend = view["pending"]
+    if pend is None or pend["kind"] not in ("keep", "active", "lead", "play"):
+        raise ValueError("determinize covers the draft and trick decisions only")
+    me = view["you"]["seat"]
+    n = len(view["players"])
+    names = [p["name"] for p in view["players"]]
+    towns = view["towns"]
+    trick = [[c["seat"], c["card"]] for c in view["trick"]["cards"]]
+    hand_me = list(view["you"]["hand"])
+    pile_me = list(view["you"]["draft"])
+    seen = set(hand_me) | set(pile_me) | {c for _s, c in trick} | set(played)
+    pool = sorted(ALL_CARDS - seen)
+    rng.shuffle(pool)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    piles: list[list[int]] = [[] for _ in range(n)]
+    choice: list[Any] = [None] * n
+    hands[me] = hand_me
+    piles[me] = pile_me
+    if view["you"]["choice"] is not None:
+        choice[me] = list(view["you"]["choice"])
+    for q in range(n):
+        if q == me:
+            continue
+        p = view["players"][q]
+        hands[q] = sorted(pool[: p["hand_size"]])
+        del pool[: p["hand_size"]]
+        piles[q] = sorted(pool[: p["draft_size"]])
+        del pool[: p["draft_size"]]
+        if p["chosen"]:
+            choice[q] = piles[q][:2]
+    k = D.deal[n]
+    aside_n = 25 - n * k
+    aside = pool[:aside_n]
+    discard = pool[aside_n:]
+    # Viking deck and marriage stack (B-7, B-11, B-12)
+    vik = list(D.viking_cards)
+    for v in view["viking_cards_revealed"]:
+        vik.remove(v)
+    rng.shuffle(vik)
+    taken = {m for p in view["players"] for m in p["marriages"]}
+    revealed = view["marriage"]["revealed"]
+    rid = revealed["id"] if revealed else None
+    ordinary = [m for m in D.ordinary_marriage if m not in taken and m != rid]
+    rng.shuffle(ordinary)
+    left = view["marriage"]["stack_left"]
+    stack = [D.princess_id, *ordinary[: left - 1]] if left > 0 else []
+    out = ordinary[max(0, left - 1):]
+    princess = next(([p["seat"], p["princess"]] for p in view["players"] if p["princess"]), None)
+    active = D.town_index[view["active_town"]] if view["active_town"] else -1
+    free_lead = False
+    if view["phase"] == "tricks" and trick:
+        lead_card = trick[0][1]
+        free_lead = active < 0 or D.card_colour[lead_card] not in (D.town_colour[active], WHITE)
+    # the engine's continuation (its task stack, next task last)
+    kind = pend["kind"]
+    tasks: list[list] = []
+    options: list[Any] = []
+    if kind in ("active", "lead", "play"):
+        leader = view["leader"]
+        if kind == "active":
+            tasks = [["lead_card"]]
+            empty = [x for x in range(T) if towns[x]["owner"] is None]
+            cols = {D.card_colour[c] for c in hand_me}
+            options = empty if WHITE in cols else [x for x in empty if D.town_colour[x] in cols]
+            if not options:
+                options = empty
+        elif kind == "lead":
+            tasks = [["trick"], *[["play", (leader + j) % n] for j in range(n - 1, 0, -1)]]
+            options = sorted(int(a.split()[1]) for a in view["you"]["legal"])
+            free_lead = active < 0 or any(
+                D.card_colour[c] not in (D.town_colour[active], WHITE) for c in options)
+        else:
+            done = len(trick)
+            tasks = [["trick"], *[["play", (leader + j) % n] for j in range(n - 1, done, -1)]]
+            options = list(hand_me)
+    s: dict[str, Any] = {
+        "game": "brian-boru", "names": names, "n": n, "round": view["round"], "rounds": view["rounds"],
+        "phase": view["phase"], "start": view["start_player"],
+        "marker": -1 if view["marker"] is None else view["marker"], "active": active, "leader": view["leader"],
+        "free_lead": free_lead,
+        "owner": [-1 if t["owner"] is None else t["owner"] for t in towns],
+        "viking": [t["viking"] for t in towns], "monastery": [t["monastery"] for t in towns],
+        "claim_up": [c["face_up"] for c in view["claims"]],
+        "claim_owner": [-1 if c["owner"] is None else c["owner"] for c in view["claims"]],
+        "battle": view["battle"], "viking_deck": vik, "viking_revealed": list(view["viking_cards_revealed"]),
+        "marriage_stack": stack, "marriage_out": out, "marriage_revealed": rid,
+        "aside": aside, "discard": discard,
+        "coins": [p["coins"] for p in view["players"]], "vp": [p["vp"] for p in view["players"]],
+        "renown": [p["renown"] for p in view["players"]], "invaders": [p["invaders"] for p in view["players"]],
+        "church": [p["church"] for p in view["players"]], "track": [p["track"] for p in view["players"]],
+        "hand": hands, "pile": piles, "choice": choice,
+        "marriages": [list(p["marriages"]) for p in view["players"]], "princess": princess,
+        "trick": trick, "winner": -1 if view["trick"]["winner"] is None else view["trick"]["winner"],
+        "trick_no": view["trick"]["number"] - 1, "tasks": tasks, "pending": None, "final": None, "winners": [],
+        "rng": rng.next64(),
+    }
+    if kind == "keep":
+        s["pending"] = {"kind": "keep", "seats": list(pend["seats"]), "rule": "B-14"}
+    else:
+        s["pending"] = {"kind": kind, "seat": pend["seat"], "options": options, "rule": pend.get("rule")}
+    return BrianBoruGame.from_json(s)
+
+
+def board_of_game(game: BrianBoruGame) -> Board:
+    return Board(game.view(None))
+
+
+__all__ = ["BrianBoruHeuristic", "Board", "Values", "determinize"]
