@@ -1,0 +1,894 @@
+"""Brian Boru table image: an engine view (``BrianBoruGame.view(seat)``, docs/brian-boru.md) in, PNG out.
+
+The picture has two parts. On the left, a map of Ireland drawn from the data file's coastline and
+town coordinates (equirectangular, longitudes scaled by cos(latitude)): the eight regions shaded and
+outlined (each town's nearest-neighbour cell, clipped to the coast), each with its name, threshold,
+points and claim token (face down ``?``, face up on the board, or in a player's colour); roads;
+towns in their colour *and* shape (red square, blue circle, yellow diamond: colour-blind safe);
+player discs with the player's initial; Viking control markers; monasteries; the active-town
+marker. On the right: the players (coins, renown, invaders, church discs, VP, marriage cards,
+claims, hand and draft status), the marriage track with its bonuses and the revealed marriage card,
+the battle area, the church area, the trick in progress and, at the end, the final scoring.
+
+A hand is never part of this picture: :func:`render_hand` draws one player's hand (and the cards in
+front of them during the draft) for private replies only.
+
+The map geometry comes from ``engine.brianboru.data`` (the house data file), computed once per process.
+
+    python -m renderer.brianboru POSITION.txt -o out.png   # a position in brian-boru-notation.md
+    python -m renderer.brianboru VIEW.json -o out.png      # a view dict saved as JSON
+    python -m renderer.brianboru VIEW.json --hand 2 -o hand.png   # seat 2's hand (the view needs "you")
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from engine.brianboru.data import DATA, tokenize
+from renderer.common import (
+    GOLD,
+    GOLD_DARK,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    coin,
+    encode_png,
+    fit_text,
+    readable_on,
+    star,
+    text,
+    text_width,
+    wrap,
+)
+
+# --------------------------------------------------------------------------- palette
+
+SEA: RGB = (196, 222, 238)
+COAST: RGB = (92, 80, 62)
+ROAD: RGB = (140, 112, 80)
+BORDER: RGB = (96, 84, 70)
+PANEL_BG: RGB = (252, 250, 245)
+PANEL_EDGE: RGB = (200, 192, 178)
+# the game's town / card colours; every town also has its own shape, every card its word
+TOWN_COLOURS: dict[str, RGB] = {"red": (200, 40, 40), "blue": (30, 90, 200), "yellow": (245, 210, 40)}
+CARD_COLOURS: dict[str, RGB] = {**TOWN_COLOURS, "white": (250, 250, 250)}
+TOWN_SHAPES = {"red": "square", "blue": "circle", "yellow": "diamond"}
+# seat colours away from the three town colours and from the Vikings' black; initials on every disc
+SEAT_COLOURS: list[RGB] = [(126, 58, 160), (0, 150, 100), (235, 130, 20), (215, 110, 170), (120, 80, 45)]
+VIKING: RGB = (25, 25, 25)
+MONASTERY: RGB = (250, 248, 240)
+ACTIVE: RGB = GOLD
+LAST_MARK: RGB = (160, 20, 130)
+# soft land shades, one per region (data order); neighbours differ
+REGION_SHADES: list[RGB] = [
+    (214, 226, 176), (236, 214, 170), (200, 214, 200), (226, 222, 160),
+    (236, 200, 190), (196, 218, 170), (222, 206, 226), (240, 226, 190),
+]
+
+# --------------------------------------------------------------------------- sizes
+
+MAP_H = 1000          # map height in pixels (the width follows from the projection)
+MAP_PAD = 0.12        # degrees of sea around the island
+SIDE_W = 640          # the side panel
+MARGIN = 14
+TOWN_R = 12           # half the size of a town's shape
+MIN_TOWN_GAP = 32     # towns closer than this on the map are nudged apart (schematic, like the board)
+LABEL = 13            # town name size
+SS = 2                # supersampling of the static base map
+
+MAX_WIDTH = 1600
+
+
+def seat_colour(seat: int) -> RGB:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+# --------------------------------------------------------------------------- geometry (static, cached)
+
+
+@dataclass(frozen=True)
+class MapGeometry:
+    width: int
+    height: int
+    towns: dict[str, tuple[float, float]]        # town name -> pixel centre on the map
+    coast: list[tuple[float, float]]
+    region_label: dict[str, tuple[float, float, float, float]]  # region id -> label box
+    town_label: dict[str, tuple[float, float, str]]             # town -> (x, y, anchor)
+
+
+def _project() -> tuple[Any, float, float]:
+    lats = [p[0] for p in DATA.coastline] + [t["lat"] for t in DATA.raw["towns"]]
+    lons = [p[1] for p in DATA.coastline] + [t["lon"] for t in DATA.raw["towns"]]
+    lat0, lat1 = min(lats) - MAP_PAD, max(lats) + MAP_PAD
+    lon0, lon1 = min(lons) - MAP_PAD, max(lons) + MAP_PAD
+    k = math.cos(math.radians((lat0 + lat1) / 2))
+    scale = MAP_H / (lat1 - lat0)
+    width = (lon1 - lon0) * k * scale
+
+    def proj(lat: float, lon: float) -> tuple[float, float]:
+        return ((lon - lon0) * k * scale, (lat1 - lat) * scale)
+
+    return proj, width, scale
+
+
+def _spread(points: dict[str, tuple[float, float]], gap: float) -> dict[str, tuple[float, float]]:
+    """Push towns that lie closer than ``gap`` apart a little (deterministic, a few rounds)."""
+    pts = {n: list(p) for n, p in points.items()}
+    names = list(pts)
+    for _ in range(40):
+        moved = False
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                pa, pb = pts[a], pts[b]
+                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                dist = math.hypot(dx, dy)
+                if dist >= gap:
+                    continue
+                if dist < 1e-6:
+                    dx, dy, dist = 1.0, 0.0, 1.0
+                push = (gap - dist) / 2 + 0.5
+                ux, uy = dx / dist, dy / dist
+                pa[0] -= ux * push
+                pa[1] -= uy * push
+                pb[0] += ux * push
+                pb[1] += uy * push
+                moved = True
+        if not moved:
+            break
+    return {n: (p[0], p[1]) for n, p in pts.items()}
+
+
+def _overlaps(box: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
+    x0, y0, x1, y1 = box
+    return any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes)
+
+
+@lru_cache(maxsize=1)
+def geometry() -> MapGeometry:
+    proj, width, _scale = _project()
+    w, h = int(math.ceil(width)), MAP_H
+    raw = {t["name"]: proj(t["lat"], t["lon"]) for t in DATA.raw["towns"]}
+    towns = _spread(raw, MIN_TOWN_GAP)
+    coast = [proj(lat, lon) for lat, lon in DATA.coastline]
+    # town labels: below, above, right, left — the first place free of towns and earlier labels
+    taken: list[tuple[float, float, float, float]] = [
+        (x - TOWN_R - 3, y - TOWN_R - 3, x + TOWN_R + 3, y + TOWN_R + 3) for x, y in towns.values()]
+    labels: dict[str, tuple[float, float, str]] = {}
+    for name in DATA.town_names:
+        x, y = towns[name]
+        tw = text_width(name, LABEL) + 4
+        th = LABEL + 2
+        options = [
+            (x, y + TOWN_R + 3, "ma", (x - tw / 2, y + TOWN_R + 2, x + tw / 2, y + TOWN_R + 3 + th)),
+            (x, y - TOWN_R - 3, "md", (x - tw / 2, y - TOWN_R - 3 - th, x + tw / 2, y - TOWN_R - 2)),
+            (x + TOWN_R + 4, y, "lm", (x + TOWN_R + 3, y - th / 2, x + TOWN_R + 4 + tw, y + th / 2)),
+            (x - TOWN_R - 4, y, "rm", (x - TOWN_R - 4 - tw, y - th / 2, x - TOWN_R - 3, y + th / 2)),
+        ]
+        chosen = None
+        for lx, ly, anchor, box in options:
+            inside = box[0] >= 2 and box[2] <= w - 2 and box[1] >= 2 and box[3] <= h - 2
+            if inside and not _overlaps(box, taken):
+                chosen = (lx, ly, anchor, box)
+                break
+        if chosen is None:
+            chosen = next((o for o in options if o[3][0] >= 2 and o[3][2] <= w - 2), options[0])
+        labels[name] = chosen[:3]
+        taken.append(chosen[3])
+    # region labels: near the middle of the region's towns, spiralling out to a free place
+    region_label: dict[str, tuple[float, float, float, float]] = {}
+    lw, lh = 118, 40
+    for r, rid in enumerate(DATA.region_ids):
+        pts = [towns[DATA.town_names[t]] for t in DATA.region_towns[r]]
+        cx = sum(p[0] for p in pts) / len(pts)
+        cy = sum(p[1] for p in pts) / len(pts)
+        best = None
+        for ring in range(0, 40):
+            for step in range(max(1, ring * 8)):
+                a = 2 * math.pi * step / max(1, ring * 8)
+                x = cx + math.cos(a) * ring * 7 - lw / 2
+                y = cy + math.sin(a) * ring * 7 - lh / 2
+                box = (x, y, x + lw, y + lh)
+                if box[0] < 4 or box[2] > w - 4 or box[1] < 4 or box[3] > h - 4:
+                    continue
+                if not _overlaps(box, taken):
+                    best = box
+                    break
+            if best:
+                break
+        best = best or (cx - lw / 2, cy - lh / 2, cx + lw / 2, cy + lh / 2)
+        region_label[rid] = best
+        taken.append(best)
+    return MapGeometry(w, h, towns, coast, region_label, labels)
+
+
+def _clip(poly: list[tuple[float, float]], a: tuple[float, float], b: tuple[float, float]) -> list:
+    """The part of ``poly`` nearer to ``a`` than to ``b`` (Sutherland–Hodgman on their bisector)."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    nx, ny = b[0] - a[0], b[1] - a[1]
+
+    def side(p: tuple[float, float]) -> float:
+        return (p[0] - mx) * nx + (p[1] - my) * ny
+
+    out = []
+    for i, p in enumerate(poly):
+        q = poly[(i + 1) % len(poly)]
+        sp, sq = side(p), side(q)
+        if sp <= 0:
+            out.append(p)
+        if (sp < 0 < sq) or (sq < 0 < sp):
+            t = sp / (sp - sq)
+            out.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+    return out
+
+
+@lru_cache(maxsize=1)
+def base_map() -> Image.Image:
+    """Sea, the regions shaded and outlined, the coast and the roads: what never changes."""
+    g = geometry()
+    W, H = g.width * SS, g.height * SS
+    sc = [(x * SS, y * SS) for x, y in g.coast]
+    names = DATA.town_names
+    pts = {n: (g.towns[n][0] * SS, g.towns[n][1] * SS) for n in names}
+    # regions: each town's nearest-neighbour cell in its region's shade and its region's label value
+    shade = Image.new("RGB", (W, H), SEA)
+    label = Image.new("L", (W, H), 0)
+    ds, dl = ImageDraw.Draw(shade), ImageDraw.Draw(label)
+    frame = [(-W, -H), (2 * W, -H), (2 * W, 2 * H), (-W, 2 * H)]
+    for i, n in enumerate(names):
+        cell = frame
+        for m in names:
+            if m != n and cell:
+                cell = _clip(cell, pts[n], pts[m])
+        if len(cell) >= 3:
+            r = DATA.town_region[i]
+            ds.polygon(cell, fill=REGION_SHADES[r % len(REGION_SHADES)])
+            dl.polygon(cell, fill=(r + 1) * 28)
+    land = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(land).polygon(sc, fill=255)
+    img = Image.new("RGB", (W, H), SEA)
+    img.paste(shade, (0, 0), land)
+    # region borders where the label changes, inside the land only
+    edges = label.filter(ImageFilter.FIND_EDGES).point(lambda v: 255 if v > 0 else 0)
+    edges = edges.filter(ImageFilter.MaxFilter(3))
+    inner = land.filter(ImageFilter.MinFilter(5))
+    mask = Image.new("L", (W, H), 0)
+    mask.paste(edges, (0, 0), inner)
+    img.paste(Image.new("RGB", (W, H), BORDER), (0, 0), mask)
+    d = ImageDraw.Draw(img)
+    d.line([*sc, sc[0]], fill=COAST, width=3 * SS, joint="curve")
+    for a, b in DATA.raw["roads"]:
+        (x0, y0), (x1, y1) = pts[a], pts[b]
+        _dashed(d, x0, y0, x1, y1, ROAD, 3 * SS, 7 * SS)
+    return img.resize((g.width, g.height), Image.Resampling.LANCZOS)
+
+
+def _dashed(d: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float, fill: RGB, width: int,
+            dash: float) -> None:
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    t = 0.0
+    while t < length:
+        e = min(length, t + dash)
+        d.line((x0 + ux * t, y0 + uy * t, x0 + ux * e, y0 + uy * e), fill=fill, width=width)
+        t += dash * 1.8
+
+
+# --------------------------------------------------------------------------- view checks
+
+
+def _check(view: Any) -> None:
+    if not isinstance(view, dict) or view.get("game") != "brian-boru":
+        raise ValueError("render_brianboru needs a Brian Boru view (view['game'] == 'brian-boru')")
+    players = view.get("players")
+    if not isinstance(players, list) or not players:
+        raise ValueError("the view has no players")
+    towns = view.get("towns")
+    if not isinstance(towns, list):
+        raise ValueError("the view has no towns")
+    for t in towns:
+        if t.get("name") not in DATA.town_index:
+            raise ValueError(f"unknown town {t.get('name')!r} in the view")
+        o = t.get("owner")
+        if o is not None and not 0 <= o < len(players):
+            raise ValueError(f"town {t['name']}: owner {o} is not a seat of this table")
+
+
+def initials(view: dict[str, Any]) -> list[str]:
+    """One letter per seat: the name's first letter, or the seat number when letters repeat."""
+    firsts = [(str(p.get("name") or "?").strip()[:1] or "?").upper() for p in view["players"]]
+    if len(set(firsts)) == len(firsts) and all(c.isascii() and c.isalnum() for c in firsts):
+        return firsts
+    return [str(i + 1) for i in range(len(firsts))]
+
+
+def _name(view: dict[str, Any], seat: int | None) -> str:
+    if seat is None:
+        return "-"
+    for p in view["players"]:
+        if p.get("seat") == seat:
+            return str(p.get("name"))
+    return f"seat {seat}"
+
+
+# --------------------------------------------------------------------------- symbols as words
+
+
+_SYMBOL_WORD = {"control": "control", "coin": "coin", "pay": "pay", "renown": "renown", "church": "church",
+                "battle": "invader", "marriage": "marriage", "expand": "expand", "free": "free", }
+_PLURAL = {"coin": "coins", "pay": "pay", "invader": "invaders", "renown": "renown", "church": "church",
+           "marriage": "marriage"}
+
+
+def action_words(symbols: str) -> str:
+    """``"coin coin coin expand"`` → ``"3 coins, expand"`` (B-22 symbols as short words)."""
+    out: list[list[Any]] = []
+    for tok in tokenize(symbols):
+        if out and out[-1][0] == tok:
+            out[-1][1] += 1
+        else:
+            out.append([tok, 1])
+    words = []
+    for tok, n in out:
+        if tok.startswith("vp "):
+            words.append(f"{int(tok[3:]) * n} VP")
+            continue
+        if tok.startswith("town in "):
+            rid = tok[8:]
+            name = DATA.region_names[DATA.region_index[rid]] if rid in DATA.region_index else rid
+            words.append(f"town in {name}" if n == 1 else f"{n} towns in {name}")
+            continue
+        w = _SYMBOL_WORD.get(tok, tok)
+        if tok == "pay":
+            words.append("pay a coin" if n == 1 else f"pay {n} coins")
+        elif n == 1:
+            words.append(w)
+        else:
+            words.append(f"{n} {_PLURAL.get(w, w)}")
+    return ", ".join(words)
+
+
+def card_text(value: int) -> tuple[str, str, list[str]]:
+    """(colour, main action words, secondary action words) of action card ``value``."""
+    c = DATA.cards[value]
+    colour = ("red", "blue", "yellow", "white")[c.colour]
+    return colour, action_words(c.main_text), [action_words(s) for s in c.secondary_text]
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def town_shape(d: ImageDraw.ImageDraw, x: float, y: float, colour: str, r: float = TOWN_R) -> None:
+    fill = TOWN_COLOURS.get(colour, (150, 150, 150))
+    shape = TOWN_SHAPES.get(colour, "circle")
+    if shape == "square":
+        d.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill, outline=INK, width=2)
+    elif shape == "diamond":
+        k = r * 1.25
+        d.polygon([(x, y - k), (x + k, y), (x, y + k), (x - k, y)], fill=fill, outline=INK, width=2)
+    else:
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
+
+
+def disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, seat: int, letter: str) -> None:
+    col = seat_colour(seat)
+    d.ellipse((x - r - 1, y - r - 1, x + r + 1, y + r + 1), fill=WHITE)
+    d.ellipse((x - r, y - r, x + r, y + r), fill=col, outline=INK, width=1)
+    size = max(9, int(r * 1.35))
+    text(d, (x, y + 0.5), letter, size, fill=readable_on(col), anchor="mm", bold=True)
+
+
+def viking_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """A black shield with a white V (a Viking control marker, B-28)."""
+    d.polygon([(x - r, y - r), (x + r, y - r), (x + r, y + r * 0.2), (x, y + r * 1.2), (x - r, y + r * 0.2)],
+              fill=VIKING, outline=WHITE)
+    text(d, (x, y - r * 0.05), "V", max(9, int(r * 1.4)), fill=WHITE, anchor="mm", bold=True)
+
+
+def monastery_glyph(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """A small white church with a cross (a monastery, B-30)."""
+    d.rectangle((x - r, y - r * 0.2, x + r, y + r), fill=MONASTERY, outline=INK)
+    d.polygon([(x - r * 1.15, y - r * 0.15), (x, y - r * 0.95), (x + r * 1.15, y - r * 0.15)], fill=(150, 60, 40),
+              outline=INK)
+    d.line((x, y - r * 1.6, x, y - r * 0.9), fill=INK, width=2)
+    d.line((x - r * 0.35, y - r * 1.35, x + r * 0.35, y - r * 1.35), fill=INK, width=2)
+
+
+def claim_token(d: ImageDraw.ImageDraw, x: float, y: float, r: float, claim: dict[str, Any],
+                letters: list[str]) -> None:
+    """A hexagonal claim token: face down ``?``, face up gold with its points, or in its owner's colour."""
+    pts = [(x + r * math.cos(math.pi / 6 + i * math.pi / 3), y + r * math.sin(math.pi / 6 + i * math.pi / 3))
+           for i in range(6)]
+    owner = claim.get("owner")
+    if not claim.get("face_up"):
+        d.polygon(pts, fill=(150, 140, 125), outline=INK)
+        text(d, (x, y), "?", int(r * 1.2), fill=WHITE, anchor="mm", bold=True)
+    elif owner is None:
+        d.polygon(pts, fill=GOLD, outline=GOLD_DARK, width=2)
+        text(d, (x, y), str(claim.get("points", "")), int(r * 1.05), fill=INK, anchor="mm", bold=True)
+    else:
+        col = seat_colour(owner)
+        d.polygon(pts, fill=col, outline=GOLD, width=3)
+        letter = letters[owner] if owner < len(letters) else "?"
+        text(d, (x, y), letter, int(r * 1.05), fill=readable_on(col), anchor="mm", bold=True)
+
+
+def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: int, *,
+              detail: bool = False, outline: RGB = INK, width: int = 2) -> None:
+    """An action card: its colour (and the colour's word), its value, and with ``detail`` its actions."""
+    x0, y0, x1, y1 = box
+    colour, main, secondary = card_text(value)
+    fill = CARD_COLOURS[colour]
+    d.rounded_rectangle(box, radius=8, fill=WHITE, outline=outline, width=width)
+    band = (y1 - y0) * (0.62 if not detail else 0.36)
+    d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + band), radius=6, fill=fill,
+                        outline=INK if colour == "white" else fill)
+    fg = readable_on(fill)
+    if not detail:
+        big = int(min((x1 - x0) * 0.5, band * 0.62))
+        text(d, ((x0 + x1) / 2, y0 + 3 + (band - 3) / 2), str(value), big, fill=fg, anchor="mm", bold=True)
+        text(d, ((x0 + x1) / 2, y1 - 5), colour.upper(), 12, fill=INK, anchor="md", bold=True)
+        return
+    text(d, (x0 + 9, y0 + 7), colour.upper(), 13, fill=fg, bold=True)
+    text(d, ((x0 + x1) / 2, y0 + band * 0.62), str(value), int(band * 0.55), fill=fg, anchor="mm", bold=True)
+    y = y0 + band + 8
+    wmax = x1 - x0 - 14
+    text(d, (x0 + 7, y), "if it wins:", 13, fill=MUTED, bold=True)
+    y += 16
+    for ln in wrap(main, 14, wmax):
+        text(d, (x0 + 7, y), ln, 14)
+        y += 17
+    y += 5
+    text(d, (x0 + 7, y), "if it loses, one of:" if len(secondary) > 1 else "if it loses:", 13, fill=MUTED, bold=True)
+    y += 16
+    for i, s in enumerate(secondary, 1):
+        lines = wrap(f"{i}) {s}" if len(secondary) > 1 else s, 14, wmax)
+        for ln in lines:
+            text(d, (x0 + 7, y), ln, 14)
+            y += 17
+
+
+# --------------------------------------------------------------------------- the map
+
+
+def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox: int, oy: int,
+              letters: list[str], last: set[str]) -> None:
+    g = geometry()
+    img.paste(base_map(), (ox, oy))
+    d.rectangle((ox, oy, ox + g.width - 1, oy + g.height - 1), outline=PANEL_EDGE, width=1)
+    claims = {c["region"]: c for c in view.get("claims") or []}
+    # region labels with threshold, points and the claim token
+    for rid, box in g.region_label.items():
+        x0, y0, x1, y1 = (v + o for v, o in zip(box, (ox, oy, ox, oy)))
+        d.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=(255, 252, 240), outline=BORDER)
+        r = DATA.region_index[rid]
+        c = claims.get(rid, {"face_up": False, "owner": None, "points": DATA.points[r],
+                             "threshold": DATA.thresholds[r]})
+        text(d, (x0 + 6, y0 + 4), DATA.region_names[r].upper(), 14, bold=True)
+        text(d, (x0 + 6, y0 + 22), f"{c.get('threshold', DATA.thresholds[r])}+ towns  {c.get('points', DATA.points[r])} VP",
+             12, fill=MUTED)
+        claim_token(d, x1 - 15, (y0 + y1) / 2, 12, c, letters)
+    active = view.get("active_town")
+    for t in view["towns"]:
+        name = t["name"]
+        x, y = g.towns[name]
+        x, y = x + ox, y + oy
+        if name in last:
+            d.ellipse((x - TOWN_R - 9, y - TOWN_R - 9, x + TOWN_R + 9, y + TOWN_R + 9), outline=LAST_MARK, width=3)
+        if name == active:
+            d.ellipse((x - TOWN_R - 7, y - TOWN_R - 7, x + TOWN_R + 7, y + TOWN_R + 7), fill=ACTIVE,
+                      outline=GOLD_DARK, width=2)
+        town_shape(d, x, y, t["colour"])
+        if t.get("owner") is not None:
+            disc(d, x, y, TOWN_R * 0.78, t["owner"], letters[t["owner"]])
+        if t.get("monastery"):
+            monastery_glyph(d, x - TOWN_R - 2, y + TOWN_R - 3, 7)
+        if t.get("viking"):
+            viking_marker(d, x + TOWN_R + 2, y - TOWN_R + 1, 8.5)
+        lx, ly, anchor = g.town_label[name]
+        text(d, (lx + ox, ly + oy), name, LABEL, fill=INK, anchor=anchor)
+    _draw_legend(d, ox + 10, oy + g.height - 112)
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    d.rounded_rectangle((x, y, x + 160, y + 102), radius=6, fill=(255, 252, 240), outline=PANEL_EDGE)
+    rows = [("red", "red town"), ("blue", "blue town"), ("yellow", "yellow town")]
+    for i, (colour, label) in enumerate(rows):
+        town_shape(d, x + 16, y + 14 + i * 20, colour, 7)
+        text(d, (x + 32, y + 14 + i * 20), label, 12, anchor="lm")
+    viking_marker(d, x + 16, y + 72, 6)
+    text(d, (x + 32, y + 73), "Vikings", 12, anchor="lm")
+    monastery_glyph(d, x + 84, y + 74, 5)
+    text(d, (x + 94, y + 73), "monastery", 12, anchor="lm")
+    d.ellipse((x + 9, y + 85, x + 23, y + 99), fill=ACTIVE, outline=GOLD_DARK)
+    text(d, (x + 32, y + 92), "active town", 12, anchor="lm")
+
+
+# --------------------------------------------------------------------------- the side panel
+
+PHASE_WORDS = {"setup": "set-up: start towns", "draft": "draft", "tricks": "tricks", "upkeep": "upkeep",
+               "over": "game over"}
+PENDING_WORDS = {"town": "place a disc", "keep": "keep 2 cards", "active": "choose the active town",
+                 "lead": "lead a card", "play": "play a card", "option": "choose a secondary action",
+                 "extra": "pay for extras", "expand": "expand or not", "free": "free a town",
+                 "princess": "decide on the Princess", "raid": "choose the raided town",
+                 "monastery": "place a monastery"}
+
+
+def _section(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, title: str) -> int:
+    d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=PANEL_BG, outline=PANEL_EDGE)
+    text(d, (x + 10, y + 6), title, 15, fill=MUTED, bold=True)
+    return y + 26
+
+
+def _status(view: dict[str, Any]) -> str:
+    p = view.get("pending")
+    if view.get("phase") == "over" or p is None:
+        return PHASE_WORDS.get(view.get("phase"), "")
+    what = PENDING_WORDS.get(p.get("kind"), p.get("kind", ""))
+    if p.get("kind") == "keep":
+        waiting = [_name(view, s) for s in p.get("seats") or []]
+        return f"draft: waiting for {', '.join(waiting)} to keep 2 cards"
+    return f"{_name(view, p.get('seat'))} to {what}"
+
+
+def _players_height(view: dict[str, Any]) -> int:
+    return 30 + 54 * len(view["players"])
+
+
+def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, letters: list[str]) -> int:
+    h = _players_height(view)
+    y = _section(d, x, y, w, h, "PLAYERS")
+    acting = set(view.get("acting") or [])
+    claims = view.get("claims") or []
+    phase = view.get("phase")
+    for p in view["players"]:
+        s = p["seat"]
+        if s in acting:
+            d.rounded_rectangle((x + 4, y - 2, x + w - 4, y + 50), radius=6, fill=(255, 240, 200))
+        disc(d, x + 20, y + 12, 10, s, letters[s])
+        marks = []
+        if view.get("marker") == s:
+            marks.append("holds the marker")
+        if view.get("start_player") == s:
+            marks.append("start player")
+        if p.get("princess"):
+            marks.append(f"Princess: {p['princess']}")
+        head = fit_text(f"{p.get('name')}" + (f"  ({', '.join(marks)})" if marks else ""), 16, w - 170)
+        hw = text(d, (x + 38, y + 3), head, 16, bold=s in acting)
+        mine = [c for c in claims if c.get("owner") == s]
+        if mine:
+            words = ", ".join(f"{c.get('name')} {c.get('points')}" for c in mine)
+            text(d, (x + 50 + hw, y + 5), fit_text(f"claims: {words}", 14, w - 150 - hw), 14, fill=GOLD_DARK,
+                 bold=True)
+        # VP big at the right
+        text(d, (x + w - 12, y + 2), f"{p.get('vp', 0)} VP", 18, anchor="ra", bold=True)
+        cx = x + 38
+        yy = y + 29
+        coin(d, cx + 7, yy + 7, 7)
+        cx += text(d, (cx + 18, yy), str(p.get("coins", 0)), 14) + 30
+        star(d, cx, yy + 7, 7, fill=GOLD)
+        cx += text(d, (cx + 10, yy), f"renown {p.get('renown', 0)}", 14) + 24
+        cx += text(d, (cx, yy), f"invaders {p.get('invaders', 0)}", 14) + 14
+        cx += text(d, (cx, yy), f"church {p.get('church', 0)}", 14) + 14
+        m = p.get("marriages") or []
+        cx += text(d, (cx, yy), f"marriages {len(m)}", 14) + 14
+        if phase == "draft":
+            status = "kept" if p.get("chosen") else ("choosing" if s in acting else "")
+            status = f"hand {p.get('hand_size', 0)}  {status}".strip()
+        elif phase == "tricks":
+            status = f"hand {p.get('hand_size', 0)}"
+        else:
+            status = ""
+        if status:
+            text(d, (x + w - 12, yy), status, 13, fill=MUTED, anchor="ra")
+        y += 54
+    return y + 4
+
+
+def _draw_marriage(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
+                   letters: list[str]) -> int:
+    h = 150
+    y = _section(d, x, y, w, h, "MARRIAGE TRACK")
+    spaces = DATA.top_space
+    sw = (w - 20) / spaces
+    by = y + 2
+    for i in range(1, spaces + 1):
+        bx = x + 10 + (i - 1) * sw
+        d.rounded_rectangle((bx + 2, by, bx + sw - 2, by + 62), radius=5, fill=(250, 238, 238),
+                            outline=PANEL_EDGE)
+        text(d, (bx + 6, by + 3), str(i), 12, fill=MUTED)
+        bonus = DATA.track[i]
+        cx = bx + sw / 2
+        if bonus == "coin":
+            coin(d, cx + 6, by + 10, 6)
+        elif bonus == "renown":
+            star(d, cx + 6, by + 10, 7, fill=GOLD)
+        elif bonus == "any town":
+            d.rectangle((cx, by + 4, cx + 12, by + 16), fill=(200, 200, 200), outline=INK)
+            text(d, (cx + 6, by + 10), "+", 12, anchor="mm", bold=True)
+        here = [p["seat"] for p in view["players"] if p.get("track", 1) == i]
+        for k, s in enumerate(here):
+            col, row = k % 3, k // 3
+            disc(d, bx + 12 + col * 17, by + 30 + row * 18, 7.5, s, letters[s])
+    text(d, (x + 10, by + 66), "bonus beside a disc: coin / renown / a disc on any town (B-25)", 12, fill=MUTED)
+    m = view.get("marriage") or {}
+    rev = m.get("revealed")
+    yy = by + 86
+    if rev:
+        d.rounded_rectangle((x + 10, yy, x + w - 10, yy + 30), radius=6, fill=(255, 246, 214), outline=GOLD)
+        reward = action_words(str(rev.get("reward") or "").replace(",", " ")) or "support, trade or 4 VP (B-27)"
+        line = fit_text(f"On offer: {rev.get('title')} - {reward}", 14, w - 150)
+        text(d, (x + 18, yy + 8), line, 14, bold=True)
+    else:
+        text(d, (x + 18, yy + 8), "No marriage card on offer.", 14, fill=MUTED)
+    text(d, (x + w - 18, yy + 8), f"stack: {m.get('stack_left', 0)} left", 13, fill=MUTED, anchor="ra")
+    return y + h - 22
+
+
+def _draw_battle_church(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
+                        letters: list[str]) -> int:
+    h = 92
+    half = (w - 10) // 2
+    yy = _section(d, x, y, half, h, "BATTLE AREA")
+    n = int(view.get("battle") or 0)
+    for i in range(min(n, 12)):
+        cx = x + 20 + i * 19
+        d.polygon([(cx, yy + 2), (cx + 8, yy + 8), (cx, yy + 14), (cx - 8, yy + 8)], fill=(90, 90, 90),
+                  outline=INK)
+    text(d, (x + 12, yy + 20), f"{n} invader{'s' if n != 1 else ''} waiting", 14, bold=True)
+    rev = view.get("viking_cards_revealed") or []
+    text(d, (x + 12, yy + 40), fit_text(f"Viking cards: {' '.join(map(str, rev)) or '-'}, "
+                                        f"{view.get('viking_cards_left', 0)} left", 12, half - 20), 12, fill=MUTED)
+    cx0 = x + half + 10
+    yy = _section(d, cx0, y, w - half - 10, h, "CHURCH AREA")
+    for k, p in enumerate(view["players"]):
+        col, row = k % 3, k // 3
+        px = cx0 + 12 + col * 98
+        py = yy + row * 30
+        disc(d, px + 8, py + 9, 8, p["seat"], letters[p["seat"]])
+        c = int(p.get("church") or 0)
+        for j in range(min(c, 5)):
+            d.rectangle((px + 22 + j * 10, py + 3, px + 29 + j * 10, py + 15), fill=seat_colour(p["seat"]),
+                        outline=INK)
+        text(d, (px + 24 + min(c, 5) * 10, py + 2), str(c), 13, bold=True)
+    return y + h + 8
+
+
+def _draw_trick(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, letters: list[str]) -> int:
+    trick = view.get("trick") or {}
+    cards = trick.get("cards") or []
+    h = 142
+    title = "CURRENT TRICK"
+    if view.get("phase") == "tricks":
+        title = f"TRICK {trick.get('number', 1)} OF {trick.get('of', '?')}"
+    yy = _section(d, x, y, w, h, title)
+    active = view.get("active_town")
+    if active:
+        colour = next((t["colour"] for t in view["towns"] if t["name"] == active), "")
+        town_shape(d, x + w - 150, yy - 14, colour, 7)
+        text(d, (x + w - 138, yy - 14), fit_text(f"for {active} ({colour})", 13, 130), 13, anchor="lm")
+    if not cards:
+        text(d, (x + 12, yy + 6), "No cards played yet." if view.get("phase") == "tricks" else "-", 14,
+             fill=MUTED)
+        return y + h + 8
+    winner = trick.get("winner")
+    cw, ch = 62, 82
+    for i, c in enumerate(cards):
+        cx = x + 12 + i * (cw + 40)
+        wins = winner is not None and c.get("seat") == winner
+        card_face(d, (cx, yy, cx + cw, yy + ch), c["card"], outline=GOLD if wins else INK, width=4 if wins else 2)
+        disc(d, cx + cw + 12, yy + 12, 9, c["seat"], letters[c["seat"]])
+        text(d, (cx, yy + ch + 3), fit_text(_name(view, c["seat"]), 12, cw + 34), 12)
+        if i == 0:
+            text(d, (cx + cw + 4, yy + 30), "led", 12, fill=MUTED)
+        if wins:
+            star(d, cx + cw + 12, yy + 44, 8, fill=GOLD)
+    return y + h + 8
+
+
+def _final_height(view: dict[str, Any]) -> int:
+    final = view.get("final")
+    if not isinstance(final, dict):
+        return 0
+    return 40 + sum(20 * max(1, len(_final_lines(p))) + 8 for p in final.get("players") or [])
+
+
+def _final_lines(p: dict[str, Any]) -> list[str]:
+    return wrap("  ·  ".join(str(x) for x in p.get("lines") or []), 12, SIDE_W - 190)
+
+
+def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, letters: list[str]) -> int:
+    final = view["final"]
+    h = _final_height(view)
+    winners = final.get("winners") or []
+    d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
+    label = "winners" if len(winners) > 1 else "winner"
+    text(d, (x + 10, y + 8), fit_text(f"FINAL SCORING - {label}: {', '.join(winners) or '-'}", 16, w - 20), 16,
+         bold=True)
+    yy = y + 36
+    for p in final.get("players") or []:
+        seat = next((q["seat"] for q in view["players"] if q.get("name") == p.get("name")), None)
+        if seat is not None:
+            disc(d, x + 18, yy + 9, 8, seat, letters[seat])
+        if p.get("name") in winners:
+            star(d, x + 36, yy + 9, 7, fill=GOLD)
+        text(d, (x + 48, yy + 1), fit_text(f"{p.get('name')}: {p.get('vp')} VP", 14, 120), 14, bold=True)
+        lines = _final_lines(p)
+        for i, ln in enumerate(lines):
+            text(d, (x + 175, yy + 2 + 20 * i), ln, 12)
+        yy += 20 * max(1, len(lines)) + 8
+    return y + h + 8
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def draw_brianboru(view: dict[str, Any], *, last: bool = True) -> Image.Image:
+    """The table as a PIL image (``render_brianboru`` encodes it).
+
+    ``view["last"] = {"towns": [names]}`` (optional, e.g. set from the last events) rings those
+    towns; ``last=False`` leaves the ring out.
+    """
+    _check(view)
+    g = geometry()
+    letters = initials(view)
+    marked: set[str] = set()
+    if last and isinstance(view.get("last"), dict):
+        marked = {str(t) for t in view["last"].get("towns") or []}
+    side_x = MARGIN + g.width + MARGIN
+    width = side_x + SIDE_W + MARGIN
+    side_h = 44 + _players_height(view) + 8 + 150 + 8 + 100 + 150 + (_final_height(view) + 8)
+    height = max(g.height + 2 * MARGIN + 30, side_h + 2 * MARGIN)
+    img = Image.new("RGB", (width, height), PAPER)
+    d = ImageDraw.Draw(img)
+    rnd = view.get("round") or 0
+    title = "Brian Boru"
+    if rnd:
+        title += f" - round {rnd} of {view.get('rounds', '?')}"
+    text(d, (MARGIN, MARGIN - 2), title, 22, bold=True)
+    text(d, (MARGIN + text_width(title, 22) + 20, MARGIN + 4), fit_text(_status(view), 15, g.width - 300), 15,
+         fill=MUTED)
+    _draw_map(img, d, view, MARGIN, MARGIN + 30, letters, marked)
+    y = MARGIN
+    y = _draw_players(d, view, side_x, y, SIDE_W, letters) + 4
+    y = _draw_marriage(d, view, side_x, y, SIDE_W, letters) + 8
+    y = _draw_battle_church(d, view, side_x, y, SIDE_W, letters)
+    y = _draw_trick(d, view, side_x, y, SIDE_W, letters)
+    if _final_height(view):
+        _draw_final(d, view, side_x, y, SIDE_W, letters)
+    return img
+
+
+def render_brianboru(view: dict[str, Any], *, last: bool = True) -> bytes:
+    """PNG bytes of the whole table (map and side panel). Never shows a hand."""
+    return encode_png(draw_brianboru(view, last=last))
+
+
+def town_centre(name: str) -> tuple[int, int]:
+    """Where town ``name``'s shape is drawn in a :func:`render_brianboru` image (for tests and tools)."""
+    g = geometry()
+    x, y = g.towns[name]
+    return int(round(x + MARGIN)), int(round(y + MARGIN + 30))
+
+
+HAND_CARD_W, HAND_CARD_H = 160, 196
+
+
+def draw_hand(view: dict[str, Any], seat: int) -> Image.Image:
+    """``seat``'s hand (and the cards in front of them while drafting, and their pending keep)."""
+    if not isinstance(view, dict) or view.get("game") != "brian-boru":
+        raise ValueError("render_hand needs a Brian Boru view (view['game'] == 'brian-boru')")
+    you = view.get("you")
+    if not isinstance(you, dict) or you.get("seat") != seat:
+        raise ValueError(f"the view is not seat {seat}'s own view (view(seat) holds the hand under 'you')")
+    hand = list(you.get("hand") or [])
+    draft = list(you.get("draft") or [])
+    choice = list(you.get("choice") or [])
+    rows: list[tuple[str, list[int]]] = [("Your hand" if hand else "Your hand is empty", hand)]
+    if draft:
+        rows.append(("In front of you (keep 2, pass the rest)" if not choice else
+                     f"In front of you - you keep {choice[0]} and {choice[1]}", draft))
+    per_row = max(1, max(len(cards) for _, cards in rows))
+    per_row = min(per_row, 8)
+    width = MARGIN * 2 + per_row * (HAND_CARD_W + 10)
+    width = max(width, 520)
+    height = 50
+    for _, cards in rows:
+        height += 30 + math.ceil(len(cards) / per_row) * (HAND_CARD_H + 10)
+    img = Image.new("RGB", (width, height + MARGIN), PAPER)
+    d = ImageDraw.Draw(img)
+    name = _name(view, seat)
+    col = seat_colour(seat)
+    d.ellipse((MARGIN, MARGIN, MARGIN + 22, MARGIN + 22), fill=col, outline=INK)
+    text(d, (MARGIN + 30, MARGIN), fit_text(f"{name} - round {view.get('round', '?')}, private", 20,
+                                            width - 60), 20, bold=True)
+    y = 50
+    for label, cards in rows:
+        text(d, (MARGIN, y + 4), label, 16, fill=MUTED, bold=True)
+        y += 30
+        for i, v in enumerate(cards):
+            r, c = divmod(i, per_row)
+            x0 = MARGIN + c * (HAND_CARD_W + 10)
+            y0 = y + r * (HAND_CARD_H + 10)
+            kept = v in choice and cards is draft
+            card_face(d, (x0, y0, x0 + HAND_CARD_W, y0 + HAND_CARD_H), v, detail=True,
+                      outline=GOLD if kept else INK, width=4 if kept else 2)
+        y += math.ceil(len(cards) / per_row) * (HAND_CARD_H + 10)
+    return img
+
+
+def render_hand(view: dict[str, Any], seat: int) -> bytes:
+    """PNG bytes of ``seat``'s cards; only for that player's private replies."""
+    return encode_png(draw_hand(view, seat))
+
+
+# --------------------------------------------------------------------------- notation → view
+
+
+def position_view(notation_text: str) -> dict[str, Any]:
+    """A view of a position in brian-boru-notation.md (no round, trick or hands in the notation).
+
+    Raises ``engine.core.NotationError`` (a ``ValueError``) naming the line and column of bad input.
+    """
+    from engine.brianboru.notation import parse_position
+
+    pos = parse_position(notation_text)
+    owner = {t: s for s, p in enumerate(pos.players) for t in p.towns}
+    claim_owner = {r: s for s, p in enumerate(pos.players) for r in p.claims}
+    towns = [{"name": n, "region": DATA.region_ids[DATA.town_region[i]],
+              "colour": ("red", "blue", "yellow")[DATA.town_colour[i]], "owner": owner.get(n),
+              "viking": n in pos.vikings, "monastery": n in pos.monasteries}
+             for i, n in enumerate(DATA.town_names)]
+    claims = [{"region": rid, "name": DATA.region_names[r], "threshold": DATA.thresholds[r],
+               "points": DATA.points[r], "face_up": rid in claim_owner or rid in pos.claims_on_board,
+               "owner": claim_owner.get(rid)} for r, rid in enumerate(DATA.region_ids)]
+    marker = next((s for s, p in enumerate(pos.players) if p.marker), None)
+    players = [{"seat": s, "name": p.name, "coins": p.coins, "vp": p.vp, "renown": p.renown,
+                "invaders": p.invaders, "church": p.church, "track": p.track,
+                "marriages": ["?"] * p.marriages, "princess": p.princess, "hand_size": 0, "draft_size": 0,
+                "chosen": False} for s, p in enumerate(pos.players)]
+    return {"game": "brian-boru", "round": None, "rounds": None, "phase": None, "acting": [],
+            "start_player": None, "leader": None, "marker": marker, "active_town": None, "battle": 0,
+            "viking_cards_left": 0, "viking_cards_revealed": [], "marriage": {"revealed": None, "stack_left": 0},
+            "towns": towns, "claims": claims, "trick": {"number": 1, "of": 0, "cards": [], "winner": None},
+            "players": players, "pending": None, "final": None}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m renderer.brianboru",
+                                 description="Draw a Brian Boru table (position notation or view JSON) as a PNG.")
+    ap.add_argument("file", help="a position in brian-boru-notation.md, or a view saved as .json ('-' = stdin)")
+    ap.add_argument("-o", "--output", required=True, help="PNG file to write")
+    ap.add_argument("--hand", type=int, default=None, help="draw this seat's hand instead (a view JSON with 'you')")
+    args = ap.parse_args(argv)
+    try:
+        raw = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except OSError as e:
+        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        view = json.loads(raw) if (args.file.endswith(".json") or raw.lstrip().startswith("{")) else position_view(raw)
+        png = render_hand(view, args.hand) if args.hand is not None else render_brianboru(view)
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"{args.file}: {e}", file=sys.stderr)
+        return 2
+    with open(args.output, "wb") as f:
+        f.write(png)
+    print(f"wrote {args.output} ({len(png) // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
