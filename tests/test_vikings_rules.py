@@ -575,3 +575,21 @@ def test_actions_after_game_over_refused():
         with pytest.raises(WrongPhaseError):
             g.apply(0, text)
     assert snapshot(g) == before
+
+
+def test_legal_cells_equal_cell_by_cell_check_V21_V22():
+    """The row-scanning search for legal cells agrees with the one-cell rule check everywhere."""
+    from engine.core import Rng
+    from engine.vikings.homeland import Homeland
+
+    r = Rng(3)
+    for seed in range(6):
+        g = new_game(4, seed=seed)
+        while not g.is_over:
+            for h in g.homelands:
+                for tile in ("L", "R", "Ma"):
+                    brute = [(row, c) for row in range(1, 6) for c in range(1, h.width() + 3)
+                             if h.island_fits(tile, row, c)]
+                    assert Homeland.from_json(h.to_json()).island_cells_for(tile) == brute
+            acts = g.legal_actions()
+            g.apply(g.turn, acts[r.randbelow(len(acts))])

@@ -126,36 +126,47 @@ class Homeland:
                 reachable = True
         return reachable
 
-    def _candidates(self) -> set[tuple[int, int]]:
-        """Empty cells next to the base or to an island tile (V-21), before the edge rule."""
-        rows = self.rows
-        cands = {(row, 1) for row in ISLAND_ROWS if not rows[row] or rows[row][0] == EMPTY}
-        for row in ISLAND_ROWS:
-            r = rows[row]
-            for i, tok in enumerate(r):
-                if tok == EMPTY:
-                    continue
-                col = i + 1
-                if i > 0 and r[i - 1] == EMPTY:
-                    cands.add((row, col - 1))
-                if i + 1 >= len(r) or r[i + 1] == EMPTY:
-                    cands.add((row, col + 1))
-                if row > 1 and self.get(row - 1, col) == EMPTY:
-                    cands.add((row - 1, col))
-                if row < 5 and self.get(row + 1, col) == EMPTY:
-                    cands.add((row + 1, col))
-        return cands
-
     def island_cells_for(self, tile: str) -> list[tuple[int, int]]:
-        """Every cell where an island tile may go now, top row first, then by column.
+        """Every cell where an island tile may go now (V-21, V-22), top row first, then by column.
 
-        Only the edges matter (L, R, or land on both sides), so results are cached by that class
-        until the grid changes.
+        The same test as :meth:`island_fits`, inlined over whole rows because it runs once per
+        purchase; only the edges matter (L, R, or land on both sides), so results are cached by
+        that class until the grid changes.
         """
         cls = tile[0] if tile[0] in "LR" else "M"
         cells = self._fits.get(cls)
-        if cells is None:
-            cells = self._fits[cls] = sorted(c for c in self._candidates() if self.island_fits(tile, *c))
+        if cells is not None:
+            return cells
+        left_sea = cls == "L"
+        right_sea = cls == "R"
+        rows = self.rows
+        cells = []
+        for row in ISLAND_ROWS:
+            r = rows[row]
+            n = len(r)
+            up = rows[row - 1] if row > 1 else ()
+            down = rows[row + 1] if row < 5 else ()
+            for i in range(max(n, len(up), len(down)) + 1):  # i = column - 1
+                if i < n and r[i] != EMPTY:
+                    continue
+                if i == 0:
+                    if not left_sea:  # the base's edge is sea
+                        continue
+                    reach = True
+                else:
+                    left = r[i - 1] if i - 1 < n else EMPTY
+                    reach = left != EMPTY
+                    if reach and (left[0] == "R") != left_sea:
+                        continue
+                right = r[i + 1] if i + 1 < n else EMPTY
+                if right != EMPTY:
+                    if (right[0] == "L") != right_sea:
+                        continue
+                    reach = True
+                if not reach and not ((i < len(up) and up[i] != EMPTY) or (i < len(down) and down[i] != EMPTY)):
+                    continue
+                cells.append((row, i + 1))
+        self._fits[cls] = cells
         return cells
 
     def island_fits_somewhere(self, tile: str) -> bool:
