@@ -101,9 +101,6 @@ async def _play(args: argparse.Namespace, config) -> int:
             print(f"{restored} unfinished table(s) restored.")
         print("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings',"
               " then '/as alice' and '/buy 3'. '/help' lists commands, '/quit' leaves.")
-        if bots is not None:
-            for line in await bots.seat(service, "offline"):
-                print(line)
         if sys.stdin.isatty():
             async def lines():
                 while not table.finished:

@@ -7,6 +7,7 @@ Lines look like chat messages::
     /buy 3                  # bob buys position 3
     /board                  # the table as text, and the image written to the output folder
     /hand                   # what only the current user may see (Brian Boru's hand)
+    /addbot heuristic       # seat a computer player (random, heuristic or search)
     /quit
 
 Images are written to the output folder and their paths printed; the table is also shown as
@@ -59,6 +60,11 @@ class OfflineTable:
             return [_("You are now {name}.", name=self.user)]
         if word == "hand":
             return await self._private(user)
+        if word == "addbot":
+            from bot.seats import add_bot
+
+            reply = await add_bot(self.service, self.channel, words[1] if len(words) > 1 else "heuristic")
+            return self._lines(reply, user)
         if word == "help" and len(words) == 1:
             out = self._lines(await self.service.command(self.channel, user, "help", name=user), user)
             out.append(_("Offline table: write “NAME: /command” or /as NAME, then commands; /hand shows "
@@ -68,12 +74,24 @@ class OfflineTable:
         out = self._lines(reply, user)
         if reply.ok and (word in ("board", "start") or reply.events):
             out += await self._table_text()
-        if self.bots is not None and reply.ok:
-            for bot_reply in await self.bots.play(self.service, self.channel):
-                out += self._lines(bot_reply, None)
+        if reply.ok:
+            out += await self._bots_move()
         for r in await self.service.due_reminders():
             if r.channel == self.channel:
                 out.append(f"@{r.name}: {r.text}")
+        return out
+
+    async def _bots_move(self) -> list[str]:
+        """Computer players seated at this table move now (and, with --bots, take their seats)."""
+        if self.bots is not None:
+            replies = await self.bots.play(self.service, self.channel)
+        else:
+            from bot.seats import play_bots
+
+            replies = await play_bots(self.service, self.channel)
+        out: list[str] = []
+        for r in replies:
+            out += self._lines(r, None)
         return out
 
     async def _private(self, user: str) -> list[str]:
