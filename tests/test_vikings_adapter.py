@@ -84,3 +84,19 @@ def test_packaged_rules_match_shared_copy():
         pytest.skip("no ../shared beside this checkout")
     packaged = Path(__file__).resolve().parents[1] / "bot" / "rules" / "vikings.md"
     assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "vp,gold,expect",
+    [([30, 30, 12], [4, 3, 4], "Astrid, Bjorn tie on 30 VP; the most gold left decides (V-38)."),
+     ([30, 30, 12], [4, 4, 4], "Astrid, Bjorn tie on VP and gold: they share the win (V-38).")],
+)
+def test_game_end_names_the_tie_break_V38(vp, gold, expect):
+    g = VikingsGame.new(["Astrid", "Bjorn", "Cnut"], seed=1)
+    g.round, g.vp, g.gold = 6, vp, gold
+    for h in g.homelands:
+        h.rows = [[] for _ in range(6)]
+        h.start_pending = False
+    events = []
+    g._final(events)
+    assert expect in AD.narrate(g, events)

@@ -165,6 +165,14 @@ class VikingsAdapter(BaseAdapter):
                 out.append(_("Final standings: {table}.", table="; ".join(
                     _("{name} {vp} VP, {gold} gold", name=names[s], vp=d["vp"][s], gold=d["gold"][s])
                     for s in standings)))
+                top = max(d["vp"])
+                tied = [s for s in range(len(names)) if d["vp"][s] == top]
+                if len(tied) > 1 and len(d["winners"]) == 1:
+                    out.append(_("{names} tie on {vp} VP; the most gold left decides (V-38).",
+                                 names=", ".join(names[s] for s in tied), vp=top))
+                elif len(d["winners"]) > 1:
+                    out.append(_("{names} tie on VP and gold: they share the win (V-38).",
+                                 names=", ".join(names[s] for s in d["winners"])))
             elif k == "specials":
                 shown = [_(SPECIAL_TEXT[s]) for s in d["display"] if s]
                 if shown:
