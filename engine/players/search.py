@@ -3,16 +3,17 @@
 At a decision the heuristic ranks the legal actions and keeps the best ``top_k``. Then, sweep after
 sweep, one full game consistent with the seat's view is drawn (``determinize``: the hidden stacks,
 bag or hands filled from what is not visible) and every candidate is tried in that same world and
-played on by heuristic players for every seat until the end of the round (``horizon="round"``) or of
-the game (``horizon="game"``). The end position is valued as the seat's expected final VP minus the
+played on by heuristic players for every seat until the end of the round (``horizon="round"``), of
+the game (``horizon="game"``) or for a number of decisions (``horizon=N``). The end position is valued as the seat's expected final VP minus the
 best rival's, and the candidate with the best mean wins (ties go to the heuristic's order).
 
 **Budget and replay.** A time budget measured on the clock would make the number of rollouts — and
 so the choice — depend on the machine's load, and a game with computer players must replay
 identically. The budget in seconds is therefore turned into a fixed amount of work: rollout
 decisions, at ``DECISIONS_PER_SECOND`` (measured on the development machine, see
-``docs/performance-players.md``). ``max_rollouts`` caps the sweeps (tests use tiny values). Only as a
-safety net, a decision stops at ``3 × budget`` of wall-clock time.
+``docs/performance-players.md``); a sweep's rollouts share what is left of it equally, so a small
+budget gives shorter rollouts rather than unequal ones. ``max_rollouts`` caps the sweeps (tests use
+tiny values). Only as a safety net, a decision stops at ``3 × budget`` of wall-clock time.
 
 Decisions whose engine continuation ``determinize`` cannot rebuild (Brian Boru's secondary actions,
 extras, raids …) are left to the heuristic: they are short-term choices it values directly.
@@ -43,13 +44,13 @@ class SearchPlayer(Player):
         budget: float = 1.0,
         max_rollouts: int | None = None,
         top_k: int = 4,
-        horizon: str = "round",
+        horizon: str | int = "round",
     ) -> None:
         super().__init__(seed)
         if budget <= 0:
             raise ValueError("budget must be more than 0 seconds")
-        if horizon not in ("round", "game"):
-            raise ValueError("horizon is 'round' or 'game'")
+        if not (horizon in ("round", "game") or (type(horizon) is int and horizon >= 0)):
+            raise ValueError("horizon is 'round', 'game' or a number of rollout decisions (0 or more)")
         if top_k < 1:
             raise ValueError("top_k must be at least 1")
         self.game_id = game_id
@@ -81,12 +82,17 @@ class SearchPlayer(Player):
         sweeps = 0
         start = time.perf_counter()
         deadline = start + 3 * self.budget
+        k = len(cands)
         while used < self.work and (self.max_rollouts is None or sweeps < self.max_rollouts):
+            # every candidate of a sweep gets the same rollout length: what is left of the work, shared
+            cap = (self.work - used) // k - 1
+            if sweeps and cap < 1:
+                break
             world = self._determinize(view)
             for i, a in enumerate(cands):
                 g = world.copy()
                 g.apply(seat, a)
-                value, steps = self._rollout(g, seat, view)
+                value, steps = self._rollout(g, seat, view, max(0, cap))
                 totals[i] += value
                 counts[i] += 1
                 used += steps + 1
@@ -112,13 +118,15 @@ class SearchPlayer(Player):
 
         return bb_determinize(view, self.rng, self.heuristic._played)
 
-    def _rollout(self, g: Game, seat: int, view: Mapping[str, Any]) -> tuple[float, int]:
-        """Play on with heuristic players; return (value for ``seat``, decisions made)."""
+    def _rollout(self, g: Game, seat: int, view: Mapping[str, Any], cap: int) -> tuple[float, int]:
+        """Play on with heuristic players for at most ``cap`` decisions; return (value, decisions made)."""
         players: dict[int, Player] = {}
         round0 = view["round"]
         steps = 0
         while not g.is_over:
             if self.horizon == "round" and _round(g) != round0:
+                break
+            if steps >= cap or (type(self.horizon) is int and steps >= self.horizon):
                 break
             s = g.acting_seats()[0]
             p = players.get(s)

@@ -254,7 +254,6 @@ class VikingsHeuristic(Player):
                 combo = view["wheel"][a.pos]
                 val = best_placement_value(h, combo["tile"], combo["viking"], ctx, any_order)
                 val -= price_cost(a.pos, me["gold"], ctx)
-                val += 0.05 * self._denial(view, seat, combo, ctx)
                 out.append(val)
             return out
         if phase == "place":
@@ -270,13 +269,6 @@ class VikingsHeuristic(Player):
         if phase == "swap":
             return [_around(h, a.row, a.col) for a in legal]
         return [0.0] * len(legal)
-
-    def _denial(self, view: Mapping[str, Any], seat: int, combo: Mapping[str, Any], ctx: Context) -> float:
-        """How much the next player would like this combo (small weight: taking it denies it)."""
-        nxt = view["players"][(seat + 1) % len(view["players"])]
-        h = _home(nxt)
-        return best_placement_value(h, combo["tile"], combo["viking"], ctx, view["options"]["ships_any_order"]) - \
-            home_value(h, ctx)
 
     def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: Action, ctx: Context, any_order: bool) -> float:
         tile, viking = pend["tile"], pend["viking"]
