@@ -30,7 +30,7 @@ from engine.core import Action, Game
 from .base import Player
 
 # Rollout decisions per second of budget (heuristic players, one core of the development machine).
-DECISIONS_PER_SECOND = {"vikings": 900, "brian-boru": 1300}
+DECISIONS_PER_SECOND = {"vikings": 1300, "brian-boru": 3000}
 BB_SEARCHED = frozenset({"keep", "active", "lead", "play"})
 
 
