@@ -1,0 +1,486 @@
+"""The one Cog of meadhall's slash commands, and how a service ``Reply`` becomes Discord messages.
+
+Host commands (``/join``, ``/leave``, ``/start``, ``/abandon``, ``/status``, ``/board``,
+``/rules``, ``/help``, ``/export``) map onto :class:`bot.service.HostService` methods. Game moves
+are one command per verb in the union of every registered adapter's ``verbs``; each has one
+string option ``choice`` whose autocomplete offers only the legal actions of the user's seat
+for that verb (a verb whose bare word is already a whole action, like ``pass``, has no option).
+
+Answering: the service call runs at once; if it has not finished after ``bot.defer_after``
+seconds the interaction is deferred *ephemerally* (so that a refusal stays private) and a
+success is then posted in the channel. Refusals are always ephemeral. A successful move posts
+one public message: narration, ``<@player>: what to decide`` (only ``Reply.mentions`` are
+pinged), the board PNG and the components for the pending decision (bot.discord_components).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.discord_components import build_view, choose_view
+from bot.games import GameAdapter, GameRegistry
+from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
+from bot.service import HOST_COMMANDS, Reply
+from bot.widgets import label_of, widgets_for
+
+if TYPE_CHECKING:
+    from bot.discord_app import MeadhallBot
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+MAX_CHOICES = 25
+CHOICE_OPTION = "choice"
+
+
+# --------------------------------------------------------------------------- translation
+
+
+def T(msgid: str, /, **fmt: Any) -> locale_str:
+    """A command string for discord.py's Translator: English text now, ``msgid`` for catalogs.
+
+    Mark literals with ``N_`` where they are written (``T(N_("Show the board"))``) so that
+    ``python -m bot.i18n extract`` finds them.
+    """
+    return locale_str(msgid.format(**fmt) if fmt else msgid, msgid=msgid, fmt=fmt)
+
+
+def language_for(locale: discord.Locale | str | None) -> str | None:
+    """The catalog language for a Discord locale (``"pt-BR"`` → ``pt_BR`` or ``pt``), or None
+    for the source language and for languages without a catalog."""
+    if locale is None:
+        return None
+    code = str(locale.value if isinstance(locale, discord.Locale) else locale).replace("-", "_")
+    known = set(available_languages())
+    for candidate in (code, code.split("_")[0]):
+        if candidate == SOURCE_LANGUAGE:
+            return None
+        if candidate in known:
+            return candidate
+    return None
+
+
+class MeadhallTranslator(app_commands.Translator):
+    """Command names, descriptions and choices through ``bot.i18n`` (gettext catalogs)."""
+
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        lang = language_for(locale)
+        if lang is None:
+            return None
+        msgid = string.extras.get("msgid", string.message)
+        with use_language(lang):
+            text = _(msgid, **string.extras.get("fmt", {}))
+        return text if text != string.message else None
+
+
+# --------------------------------------------------------------------------- replies → messages
+
+
+def mention(user: str, name: str) -> str:
+    return f"<@{user}>" if user.isdigit() else f"@{name}"
+
+
+def split_content(lines: Iterable[str], limit: int = MAX_CONTENT) -> list[str]:
+    """Lines joined into as few messages of at most ``limit`` characters as they need."""
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:  # a single overlong line is cut
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            chunks.append(current)
+            joined = line
+        current = joined
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def allowed_for(users: Sequence[str]) -> discord.AllowedMentions:
+    """Ping exactly these users (no @everyone, no roles)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False,
+        users=[discord.Object(int(u)) for u in users if u.isdigit()],
+    )
+
+
+def files_of(reply: Reply) -> list[discord.File]:
+    return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in (reply.image, reply.file) if a is not None]
+
+
+def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
+    """Command word → the adapters that have it, in registration order (host words excluded)."""
+    out: dict[str, list[GameAdapter]] = {}
+    for adapter in games:
+        for word in adapter.verbs:
+            if word in HOST_COMMANDS:
+                log.warning("game %s: verb %r collides with a host command and gets no slash command",
+                            adapter.game_cls.GAME_ID, word)
+                continue
+            out.setdefault(word, []).append(adapter)
+    return out
+
+
+def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
+    """Whether ``/word`` needs an argument: not when its bare action verb is a whole action in
+    every game that has it (e.g. ``pass``), judged by the engine's own parser on a new game."""
+    for adapter in adapters:
+        verb = adapter.verbs[word]
+        cls = adapter.game_cls
+        try:
+            game = cls.new([f"p{i}" for i in range(cls.MIN_PLAYERS)], seed=0)
+            game.parse_action(verb)
+        except Exception:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the cog
+
+
+class MeadhallCog(commands.Cog, name="meadhall"):
+    def __init__(self, bot: MeadhallBot) -> None:
+        self.bot = bot
+        for word, adapters in verb_commands(bot.service.games).items():
+            self.__cog_app_commands__.append(self._verb_command(word, adapters))
+
+    @property
+    def svc(self):
+        return self.bot.service
+
+    # ------------------------------------------------------------------ answering
+
+    async def run(
+        self, interaction: discord.Interaction, call: Callable[[], Awaitable[Reply]], *, private: bool = False,
+        widgets: bool = True, source: discord.Message | None = None,
+    ) -> Reply | None:
+        """Run one service call and answer the interaction with its reply (see module doc)."""
+        lang = language_for(interaction.guild_locale or interaction.locale)
+        with use_language(lang):
+            try:
+                task = asyncio.ensure_future(call())
+                try:
+                    reply = await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
+                    deferred = False
+                except TimeoutError:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    deferred = True
+                    reply = await task
+                await self.deliver(interaction, reply, deferred=deferred, private=private, widgets=widgets)
+            except Exception:
+                log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
+                await self.fail(interaction)
+                return None
+        if reply.ok and reply.version is not None:
+            self.bot.wake_reminders()
+        if reply.ok and source is not None and not source.flags.ephemeral:
+            with suppress(discord.HTTPException):
+                await source.edit(view=None)  # the decision on it is made
+        return reply
+
+    async def fail(self, interaction: discord.Interaction) -> None:
+        text = _("Something went wrong on my side; nothing was changed by this message. Please try again.")
+        with suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+    async def say_privately(
+        self, interaction: discord.Interaction, text: str, *, deferred: bool = False,
+        files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+    ) -> None:
+        """An ephemeral answer (also after an ephemeral defer). Never pings anybody."""
+        chunks = split_content([text]) or [_("Done.")]
+        quiet = discord.AllowedMentions.none()
+        for i, chunk in enumerate(chunks):
+            extra: dict[str, Any] = {}
+            if i == len(chunks) - 1:
+                if files:
+                    extra["files"] = list(files)
+                if view is not None:
+                    extra["view"] = view
+            if i == 0 and not deferred and not interaction.response.is_done():
+                await interaction.response.send_message(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
+            else:
+                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
+
+    async def deliver(
+        self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
+    ) -> None:
+        if not reply.ok:
+            await self.say_privately(interaction, "\n".join(reply.private) or _("That did not work."),
+                                     deferred=deferred)
+            return
+        prompts = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
+        if private:
+            await self.say_privately(interaction, "\n".join([*reply.private, *reply.public, *prompts]),
+                                     deferred=deferred, files=files_of(reply))
+            return
+        view, complete = None, True
+        if widgets:
+            view, complete = await self.components(str(interaction.channel_id), reply)
+        lines = [*reply.public, *prompts]
+        if not complete:
+            lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
+        chunks = split_content(lines) or [_("Done.")]
+        allowed = allowed_for(reply.mentions)
+        for i, chunk in enumerate(chunks):
+            kw: dict[str, Any] = {"content": chunk, "allowed_mentions": allowed}
+            if i == len(chunks) - 1:
+                files = files_of(reply)
+                if files:
+                    kw["files"] = files
+                if view is not None:
+                    kw["view"] = view
+            if deferred:
+                await interaction.channel.send(**kw)
+            elif i == 0:
+                await interaction.response.send_message(**kw)
+            else:
+                await interaction.followup.send(**kw)
+        if deferred:
+            await interaction.edit_original_response(content=_("Done: see the channel."))
+
+    async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
+        """Buttons/selects for the decision the reply prompts for (at the reply's version)."""
+        if not reply.prompts or reply.match_id is None or reply.version is None:
+            return None, True
+        table = await self.svc.table(channel)
+        if (table is None or table.game is None or table.record.id != reply.match_id
+                or table.record.version != reply.version):
+            return None, True  # the table moved on meanwhile: a newer message shows its decision
+        if len(reply.prompts) > 1:  # several seats decide at once: each gets their own, privately
+            return choose_view(reply.match_id, reply.version), True
+        seat = reply.prompts[0].seat
+        return build_view(reply.match_id, reply.version, widgets_for(table.adapter, table.game, seat))
+
+    # ------------------------------------------------------------------ components
+
+    async def component_error(self, interaction: discord.Interaction, message: str) -> None:
+        await self.say_privately(interaction, message)
+
+    async def _stale(self, interaction: discord.Interaction) -> None:
+        await self.say_privately(interaction, _(
+            "This message belongs to a game that has ended or been replaced; it takes no more moves."))
+
+    async def component_action(self, interaction: discord.Interaction, match: int, version: int, text: str) -> None:
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        table = await self.svc.table(channel)
+        if table is None or table.record.id != match:
+            await self._stale(interaction)
+            return
+        await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version),
+                       source=interaction.message)
+
+    async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
+        """Show the presser their own choices (ephemeral) when several seats decide at once."""
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        table = await self.svc.table(channel)
+        if table is None or table.game is None or table.record.id != match:
+            await self._stale(interaction)
+            return
+        if table.record.version != version:
+            await self.say_privately(interaction, _(
+                "The table has changed since that message. Please choose again from the latest one."))
+            return
+        seat = table.record.seat_of(user)
+        if seat is None:
+            await self.say_privately(interaction, _("You are not a player at this table."))
+            return
+        if seat not in table.game.acting_seats():
+            await self.say_privately(interaction, _("You have nothing to decide now."))
+            return
+        view, complete = build_view(match, version, widgets_for(table.adapter, table.game, seat))
+        text = table.adapter.prompt(table.game, seat)
+        if not complete:
+            text += "\n" + _("Not every choice fits on buttons here: type the move with its slash command.")
+        await self.say_privately(interaction, text, view=view)
+
+    # ------------------------------------------------------------------ helpers for commands
+
+    @staticmethod
+    def where(interaction: discord.Interaction) -> tuple[str, str]:
+        return str(interaction.channel_id), str(interaction.user.id)
+
+    async def guild_only(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            await self.say_privately(interaction, _("Tables live in server channels; use me there."))
+            return False
+        return True
+
+    def game_choices(self, current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        return [app_commands.Choice(name=f"{a.title} ({a.game_cls.GAME_ID})"[:100], value=a.game_cls.GAME_ID)
+                for a in self.svc.games
+                if needle in a.game_cls.GAME_ID.lower() or needle in a.title.lower()][:MAX_CHOICES]
+
+    # ------------------------------------------------------------------ host commands
+
+    @app_commands.command(name=T(N_("join")), description=T(N_("Take a seat at this channel's table")))
+    @app_commands.describe(game=T(N_("The game a new table plays")))
+    async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.join(
+                channel, user, interaction.user.display_name, guild=str(interaction.guild_id), game=game))
+
+    @join.autocomplete("game")
+    async def join_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.game_choices(current)
+
+    @app_commands.command(name=T(N_("leave")), description=T(N_("Leave this channel's table before it starts")))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.leave(channel, user))
+
+    @app_commands.command(name=T(N_("start")), description=T(N_("Start the game at this channel's table")))
+    @app_commands.describe(game=T(N_("Which game to play (default: the table's)")),
+                           options=T(N_("Option words of the game, separated by spaces")))
+    async def start(self, interaction: discord.Interaction, game: str | None = None, options: str | None = None) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            words = (options or "").replace(",", " ").split()
+            await self.run(interaction, lambda: self.svc.start(channel, user, game, words))
+
+    @start.autocomplete("game")
+    async def start_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.game_choices(current)
+
+    @app_commands.command(name=T(N_("abandon")),
+                          description=T(N_("End this channel's game (creator or admin), or vote to end it")))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            perms = interaction.permissions
+            admin = perms.administrator or perms.manage_guild
+            await self.run(interaction, lambda: self.svc.abandon(channel, user, is_admin=admin))
+
+    @app_commands.command(name=T(N_("status")), description=T(N_("Who plays here and who must act")))
+    async def status(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            channel, _user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.status(channel), widgets=False)
+
+    @app_commands.command(name=T(N_("board")), description=T(N_("Show the table as an image")))
+    @app_commands.describe(private=T(N_("Only you see it, from your seat")))
+    async def board(self, interaction: discord.Interaction, private: bool = False) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.board(channel, user, private=private), private=private)
+
+    @app_commands.command(name=T(N_("rules")), description=T(N_("A summary of the rules, or one rule by number")))
+    @app_commands.describe(topic=T(N_("A rule number, e.g. V-14")))
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        channel, _user = self.where(interaction)
+        await self.run(interaction, lambda: self.svc.rules(channel, topic or None), private=True)
+
+    @app_commands.command(name=T(N_("help")), description=T(N_("What you can do here")))
+    async def help(self, interaction: discord.Interaction) -> None:
+        channel, user = self.where(interaction)
+        await self.run(interaction, lambda: self.svc.command(channel, user, "help"), private=True)
+
+    @app_commands.command(name=T(N_("export")), description=T(N_("Post the game's action log as a file")))
+    async def export(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            channel, _user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.export(channel), widgets=False)
+
+    # ------------------------------------------------------------------ game moves
+
+    async def move(self, interaction: discord.Interaction, word: str, choice: str | None) -> None:
+        if not await self.guild_only(interaction):
+            return
+        channel, user = self.where(interaction)
+        args = (choice or "").split()
+        table = await self.svc.table(channel)
+        adapters = [table.adapter] if table is not None else list(self.svc.games)
+        verb = next((a.verbs[word] for a in adapters if word in a.verbs), word)
+        if args and args[0].lower() == verb.lower():
+            args = args[1:]  # an autocomplete value is the whole action text
+        line = " ".join([word, *args])
+        await self.run(interaction, lambda: self.svc.command(
+            channel, user, line, name=interaction.user.display_name, guild=str(interaction.guild_id)))
+
+    async def move_choices(
+        self, interaction: discord.Interaction, word: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The legal actions of the user's seat for this verb (value: the action text)."""
+        try:
+            channel, user = self.where(interaction)
+            table = await self.svc.table(channel)
+            if table is None or table.game is None:
+                return []
+            verb = table.adapter.verbs.get(word)
+            seat = table.record.seat_of(user)
+            if verb is None or seat is None:
+                return []
+            game = table.game
+            actions = list(game.legal_actions(seat))
+            free = getattr(game, "free_actions", None)
+            if callable(free):
+                actions += [a for a in free(seat) if a not in actions]
+            needle = current.strip().lower()
+            out: list[app_commands.Choice[str]] = []
+            lang = language_for(interaction.locale)
+            with use_language(lang):
+                for action in actions:
+                    text = str(action)
+                    if text.split()[0].lower() != verb.lower() or len(text) > 100:
+                        continue
+                    label = label_of(table.adapter, game, action)
+                    if needle and needle not in text.lower() and needle not in label.lower():
+                        continue
+                    out.append(app_commands.Choice(name=label, value=text))
+                    if len(out) == MAX_CHOICES:
+                        break
+            return out
+        except Exception:
+            log.exception("autocomplete for /%s failed", word)
+            return []
+
+    def _verb_command(self, word: str, adapters: Sequence[GameAdapter]) -> app_commands.Command:
+        titles = ", ".join(a.title for a in adapters)
+        hooks = [h for h in (getattr(a, "describe_verb", None) for a in adapters) if callable(h)]
+        own = hooks[0](word) if hooks else None
+        needs_choice = takes_argument(word, adapters)
+        if needs_choice:
+            async def callback(interaction: discord.Interaction, choice: str) -> None:
+                await self.move(interaction, word, choice)
+
+            callback = app_commands.describe(choice=T(N_("Your move; the legal ones are offered as you type")))(
+                callback)
+            description = T(N_("{games} move: {word} (pick one of the offered moves)"), games=titles, word=word)
+        else:
+            async def callback(interaction: discord.Interaction) -> None:  # type: ignore[misc]
+                await self.move(interaction, word, None)
+
+            description = T(N_("{games} move: {word}"), games=titles, word=word)
+        if own:
+            description = locale_str(own[:100])
+        elif len(description.message) > 100:
+            description = T(N_("Game move: {word}"), word=word)
+        command = app_commands.Command(name=locale_str(word), description=description, callback=callback)
+        if needs_choice:
+            @command.autocomplete(CHOICE_OPTION)
+            async def offered(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+                return await self.move_choices(interaction, word, current)
+        return command

@@ -1,0 +1,197 @@
+"""Persistent message components for pending decisions (buttons and selects).
+
+Every component's ``custom_id`` carries the match id and the table version it was offered at,
+so that a click after a restart of the bot still reaches a handler (they are discord.py
+``DynamicItem`` s, registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``) and a click
+on an old message is recognised as stale by the host service::
+
+    mh:{match}:{version}:b:{action text}     a button: the action text itself
+    mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.widgets) fills in
+                                             the chosen option values
+    mh:{match}:{version}:me                  several seats decide at once: each presser gets
+                                             their own choices, privately
+
+The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
+``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+from discord import ui
+
+from bot.i18n import _
+from bot.widgets import Widget, fill
+
+log = logging.getLogger(__name__)
+
+PREFIX = "mh"
+MAX_CUSTOM_ID = 100
+MAX_ROWS = 5
+ROW_WIDTH = 5
+MAX_BUTTON_LABEL = 80
+MAX_OPTION_LABEL = 100
+MAX_OPTION_VALUE = 100
+MAX_SELECT_OPTIONS = 25
+
+BUTTON_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):b:(?P<text>.+)")
+SELECT_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):s(?P<index>\d+):(?P<template>.*)")
+CHOOSE_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):me")
+
+
+class ComponentHandler(Protocol):
+    async def component_action(
+        self, interaction: discord.Interaction, match: int, version: int, text: str
+    ) -> None: ...
+
+    async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None: ...
+
+    async def component_error(self, interaction: discord.Interaction, message: str) -> None: ...
+
+
+def _handler(interaction: discord.Interaction) -> ComponentHandler:
+    return interaction.client.component_handler  # type: ignore[attr-defined]
+
+
+def button_id(match: int, version: int, text: str) -> str:
+    return f"{PREFIX}:{match}:{version}:b:{text}"
+
+
+def select_id(match: int, version: int, index: int, template: str) -> str:
+    return f"{PREFIX}:{match}:{version}:s{index}:{template}"
+
+
+def choose_id(match: int, version: int) -> str:
+    return f"{PREFIX}:{match}:{version}:me"
+
+
+class ActionButton(ui.DynamicItem[ui.Button], template=BUTTON_TEMPLATE):
+    """A button whose action text is in its custom id."""
+
+    def __init__(self, match: int, version: int, text: str, label: str = "", *, row: int | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        self.match, self.version, self.text = match, version, text
+        super().__init__(ui.Button(label=(label or text)[:MAX_BUTTON_LABEL], style=style,
+                                   custom_id=button_id(match, version, text)), row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
+        return cls(int(match["match"]), int(match["version"]), match["text"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).component_action(interaction, self.match, self.version, self.text)
+
+
+class ActionSelect(ui.DynamicItem[ui.Select], template=SELECT_TEMPLATE):
+    """A select (single or multi) whose chosen values fill the template in its custom id."""
+
+    def __init__(self, match: int, version: int, index: int, template: str, *,
+                 options: Sequence[tuple[str, str]] = (), placeholder: str | None = None,
+                 min_values: int = 1, max_values: int = 1, row: int | None = None,
+                 select: ui.Select | None = None) -> None:
+        self.match, self.version, self.index, self.template_text = match, version, index, template
+        if select is None:
+            select = ui.Select(
+                custom_id=select_id(match, version, index, template),
+                placeholder=placeholder[:150] if placeholder else None,
+                min_values=min_values, max_values=max_values,
+                options=[discord.SelectOption(label=label[:MAX_OPTION_LABEL], value=value)
+                         for label, value in options],
+            )
+        super().__init__(select, row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Select, match: re.Match[str], /):
+        return cls(int(match["match"]), int(match["version"]), int(match["index"]), match["template"], select=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        order = {o.value: i for i, o in enumerate(self.item.options)}
+        values = sorted(self.item.values, key=lambda v: order.get(v, len(order)))
+        try:
+            text = fill(self.template_text, values)
+        except ValueError:
+            await _handler(interaction).component_error(
+                interaction, _("That choice does not make a move; please choose again."))
+            return
+        await _handler(interaction).component_action(interaction, self.match, self.version, text)
+
+
+class ChooseButton(ui.DynamicItem[ui.Button], template=CHOOSE_TEMPLATE):
+    """"Make your choice": shows the presser's own choices privately (several seats decide)."""
+
+    def __init__(self, match: int, version: int, label: str = "") -> None:
+        self.match, self.version = match, version
+        super().__init__(ui.Button(label=(label or _("Make your choice"))[:MAX_BUTTON_LABEL],
+                                   style=discord.ButtonStyle.primary, custom_id=choose_id(match, version)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
+        return cls(int(match["match"]), int(match["version"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).choose(interaction, self.match, self.version)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton)
+
+
+def _buttons_fit(match: int, version: int, widget: Widget) -> bool:
+    return all(len(button_id(match, version, value)) <= MAX_CUSTOM_ID for _label, value in widget.options)
+
+
+def _select_fits(match: int, version: int, index: int, widget: Widget) -> bool:
+    return (len(select_id(match, version, index, widget.template)) <= MAX_CUSTOM_ID
+            and len(widget.options) <= MAX_SELECT_OPTIONS
+            and all(len(value) <= MAX_OPTION_VALUE for _label, value in widget.options))
+
+
+def build_view(match: int, version: int, widgets: Sequence[Widget]) -> tuple[ui.View | None, bool]:
+    """The widgets as one persistent view: ``(view or None, whether every widget fitted)``.
+
+    Buttons take rows of five; each select takes a row; a message has five rows. A button
+    widget whose action texts make too long a custom id is shown as a select instead. Widgets
+    that do not fit are left out (the caller then points to the slash commands).
+    """
+    view = ui.View(timeout=None)
+    rows = 0
+    complete = True
+    selects = [w for w in widgets if w.kind != "buttons" or not _buttons_fit(match, version, w)]
+    page = 0
+    for index, widget in enumerate(widgets):
+        if widget.kind == "buttons" and _buttons_fit(match, version, widget):
+            need = -(-len(widget.options) // ROW_WIDTH)
+            if rows + need > MAX_ROWS:
+                complete = False
+                continue
+            for k, (label, value) in enumerate(widget.options):
+                view.add_item(ActionButton(match, version, value, label, row=rows + k // ROW_WIDTH))
+            rows += need
+            continue
+        if rows + 1 > MAX_ROWS or not _select_fits(match, version, index, widget):
+            complete = False
+            continue
+        page += 1
+        placeholder = widget.placeholder or _("Choose your move")
+        if len(selects) > 1:
+            placeholder = f"{placeholder} ({page}/{len(selects)})"
+        single = widget.kind != "multiselect"
+        view.add_item(ActionSelect(
+            match, version, index, widget.template, options=widget.options, placeholder=placeholder,
+            min_values=1 if single else widget.min_values, max_values=1 if single else widget.max_values,
+            row=rows,
+        ))
+        rows += 1
+    if not view.children:
+        return None, complete
+    return view, complete
+
+
+def choose_view(match: int, version: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ChooseButton(match, version))
+    return view

@@ -1,0 +1,235 @@
+"""End to end through the real discord.py client and the fake Discord (tests/fakediscord).
+
+Two users play a whole 2-player Vikings game in a channel, the way people would: slash
+commands (with the autocomplete's choices) and clicks on the buttons and selects the bot
+posts. Every move's public message must carry the board PNG and ping exactly the player who
+must act next; refusals are ephemeral; the bot is restarted mid-game on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.adapters import default_registry
+from bot.adapters.vikings import VikingsAdapter
+from bot.config import Config
+from bot.discord_app import MeadhallBot
+from bot.service import HostService
+from bot.storage import Storage
+from tests.fakediscord import FakeDiscord, InteractionResult, Message
+
+SEED = 7
+COMMAND_OF = {verb: word for word, verb in VikingsAdapter.verbs.items()}
+
+
+class Host:
+    """The bot over a service over one database file; ``restart`` is a new process on it."""
+
+    def __init__(self, fd: FakeDiscord, path: Path, **service_kw) -> None:
+        self.fd, self.path, self.kw = fd, path, service_kw
+        self.store: Storage | None = None
+        self.svc: HostService | None = None
+        self.bot: MeadhallBot | None = None
+
+    async def start(self) -> MeadhallBot:
+        self.store = await Storage.open(self.path)
+        self.svc = HostService(self.store, default_registry(), seed_source=lambda: SEED, **self.kw)
+        await self.svc.load()
+        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path), self.svc)
+        await self.fd.start_bot(self.bot)
+        return self.bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.fd.stop_bot(self.bot)
+        if self.store is not None:
+            await self.store.close()
+        self.bot = self.store = None
+
+    async def restart(self) -> MeadhallBot:
+        await self.stop()
+        return await self.start()
+
+
+def offered(msg: Message) -> list[tuple[str, str, str]]:
+    """(kind, custom_id, value) for every choice on the message; value: what to click/select."""
+    out = []
+    for row in msg.components:
+        for comp in row.get("components", []):
+            if comp["type"] == 2:
+                out.append(("button", comp["custom_id"], comp["custom_id"].split(":b:", 1)[1]))
+            elif comp["type"] == 3:
+                out += [("select", comp["custom_id"], o["value"]) for o in comp["options"]]
+    return out
+
+
+def action_text(kind: str, custom_id: str, value: str) -> str:
+    if kind == "button":
+        return value
+    template = custom_id.split(":", 4)[4]
+    return template.format(value)
+
+
+def user_of(fd: FakeDiscord, uid: int) -> str:
+    return next(name for name, u in fd.users.items() if u.id == uid)
+
+
+def board_message(r: InteractionResult) -> Message:
+    [msg] = [m for m in r.public_messages if m.attachments]
+    return msg
+
+
+def assert_move_posted(fd: FakeDiscord, r: InteractionResult, players: set[int]) -> Message:
+    """The move's public message: board PNG, and the next actor mentioned and the only one pinged."""
+    assert r.ephemeral_messages == [], r.text
+    msg = board_message(r)
+    [png] = msg.attachments
+    assert png.is_png and png.filename.endswith(".png") and png.size > 10_000
+    if msg.pinged:
+        [actor] = msg.pinged
+        assert actor in players and msg.mentions == [actor]
+        assert f"<@{actor}>: " in msg.content
+        assert msg.custom_ids or "slash command" in msg.content
+    return msg
+
+
+async def refused(r: InteractionResult, *words: str) -> str:
+    """An ephemeral answer, seen by the presser only, and nothing public."""
+    assert r.callback is not None and r.ephemeral, r.text
+    assert r.public_messages == [], [m.content for m in r.public_messages]
+    [msg] = r.ephemeral_messages
+    assert msg.visible_to == r.user.id and msg.pinged == []
+    for w in words:
+        assert w in msg.content, msg.content
+    return msg.content
+
+
+async def slash_move(fd: FakeDiscord, actor: str, text: str) -> InteractionResult:
+    """Type the move as its slash command, taking the value from the autocomplete's choices."""
+    verb, _, arg = text.partition(" ")
+    command = COMMAND_OF[verb]
+    if not arg:
+        return await fd.slash(actor, command)
+    choices = await fd.autocomplete(actor, command, focused="choice", value=arg)
+    assert 1 <= len(choices) <= 25
+    assert all(c["value"].split()[0] == verb for c in choices)  # only this verb's legal moves
+    [pick] = [c for c in choices if c["value"] == text]
+    assert pick["name"] and len(pick["name"]) <= 100
+    return await fd.slash(actor, command, {"choice": pick["value"]})
+
+
+@pytest.fixture
+async def fd():
+    async with FakeDiscord(lifetime=150) as fake:
+        yield fake
+        assert fake.internal_errors == [] and fake.unhandled == []
+
+
+@pytest.fixture
+async def host(fd, tmp_path):
+    host = Host(fd, tmp_path / "meadhall.db")
+    await host.start()
+    yield host
+    await host.stop()
+
+
+async def test_whole_vikings_game_through_discord(fd, host):
+    alice, bob, carol = (fd.users[n] for n in ("alice", "bob", "carol"))
+    players = {alice.id, bob.id}
+
+    r = await fd.slash("alice", "join", {"game": "vikings"})
+    assert "alice" in r.public_messages[0].content
+    r = await fd.slash("bob", "join")
+    assert "bob" in r.public_messages[0].content
+    r = await fd.slash("bob", "start")
+    msg = assert_move_posted(fd, r, players)
+    assert "Vikings begins" in msg.content and msg.pinged
+
+    rng = random.Random(SEED)
+    moves = slashes = clicks = selects = 0
+    checked: set[str] = set()
+    stale: Message | None = None
+    while msg.pinged:
+        actor = user_of(fd, msg.pinged[0])
+        other = "bob" if actor == "alice" else "alice"
+        choices = offered(msg)
+        assert choices, msg.content
+        kind, cid, value = rng.choice(choices)
+        text = action_text(kind, cid, value)
+
+        if "refusals" not in checked and moves == 3:
+            checked.add("refusals")
+            await refused(await fd.slash(other, COMMAND_OF[text.split()[0]], {"choice": text}
+                                         ) if " " in text else await fd.slash(other, "pass"), "not your turn")
+            await refused(await fd.slash(actor, "buy", {"choice": "banana"}), "cannot read")
+            await refused(await fd.slash(actor, "swap", {"choice": "N3"}), "not allowed")
+            await refused(await fd.click("carol", cid) if kind == "button" else
+                          await fd.select("carol", cid, [value]), "not a player")
+            await refused(await fd.click(other, cid) if kind == "button" else
+                          await fd.select(other, cid, [value]), "not your turn")
+            assert carol.id not in msg.pinged
+            stale, stale_text = msg, text  # about to move on by a slash command: its components go stale
+
+        if "stale" not in checked and stale is not None and stale is not msg:
+            checked.add("stale")
+            skind, scid, svalue = next(c for c in offered(stale) if action_text(*c) != stale_text)
+            r = await (fd.click(actor, scid, message=stale) if skind == "button"
+                       else fd.select(actor, scid, [svalue], message=stale))
+            await refused(r, "table has changed")
+
+        if moves == 60 and "restart" not in checked:
+            checked.add("restart")
+            await host.restart()  # a new process on the same database: the old buttons still work
+            r = await (fd.click(actor, cid, message=msg) if kind == "button"
+                       else fd.select(actor, cid, [value], message=msg))
+            clicks += kind == "button"
+            selects += kind == "select"
+        elif "duplicate" not in checked and kind == "button" and moves > 10:
+            checked.add("duplicate")
+            first, second = await asyncio.gather(fd.click(actor, cid, message=msg),
+                                                 fd.click(actor, cid, message=msg))
+            results = sorted([first, second], key=lambda x: x.ephemeral)
+            await refused(results[1], "already made")
+            r = results[0]
+            clicks += 1
+        elif "deferred" not in checked and moves == 30:
+            checked.add("deferred")  # slow service: the bot defers privately, then posts publicly
+            host.bot.defer_after = 0.0
+            r = await slash_move(fd, actor, text)
+            host.bot.defer_after = 2.0
+            assert r.deferred and r.ephemeral and "Done" in r.ephemeral_messages[0].content
+            [post] = r.posted
+            assert post.attachments and post.pinged and post.origin == "channel"
+            msg = post
+            moves += 1
+            continue
+        elif moves == 3 or (moves % 3 == 0 and "stale" in checked):
+            r = await slash_move(fd, actor, text)
+            slashes += 1
+        elif kind == "button":
+            r = await fd.click(actor, cid, message=msg)
+            clicks += 1
+        else:
+            r = await fd.select(actor, cid, [value], message=msg)
+            selects += 1
+        assert r.response_time is not None and r.response_time < 3
+        msg = assert_move_posted(fd, r, players)
+        moves += 1
+        assert moves < 400
+
+    assert checked == {"refusals", "stale", "restart", "duplicate", "deferred"}
+    assert slashes > 20 and clicks > 20 and selects > 20, (slashes, clicks, selects)
+    assert "Final standings" in msg.content and msg.components == []
+    assert await host.svc.table(str(fd.channel.id)) is None  # finished
+
+    # after the end: the log as a file, and a late click is refused politely
+    r = await fd.slash("alice", "export")
+    log = r.files[0].data.decode()
+    assert log.count("\n") > moves and "# game: vikings" in log
+    old = next(m for m in reversed(fd.messages("general")) if any(k == "button" for k, *_ in offered(m)))
+    _kind, old_id, _value = next(c for c in offered(old) if c[0] == "button")
+    await refused(await fd.click("bob", old_id, message=old), "ended")
