@@ -9,6 +9,7 @@ must act next; refusals are ephemeral; the bot is restarted mid-game on the same
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from pathlib import Path
 
@@ -233,3 +234,105 @@ async def test_whole_vikings_game_through_discord(fd, host):
     old = next(m for m in reversed(fd.messages("general")) if any(k == "button" for k, *_ in offered(m)))
     _kind, old_id, _value = next(c for c in offered(old) if c[0] == "button")
     await refused(await fd.click("bob", old_id, message=old), "ended")
+
+
+async def test_table_commands_answer_publicly_or_privately(fd, host):
+    # a lobby opened and left again
+    r = await fd.slash("alice", "join")
+    assert "opens a table" in r.public_messages[0].content and not r.ephemeral
+    r = await fd.slash("alice", "leave")
+    assert "closed" in r.public_messages[0].content
+    await refused(await fd.slash("alice", "leave"), "no table")
+    # a real table; looking is for everybody, refusals are private
+    await fd.slash("alice", "join", {"game": "vikings"})
+    await refused(await fd.slash("alice", "join"), "already")
+    await refused(await fd.slash("alice", "start"), "at least 2")
+    await fd.slash("bob", "join")
+    await refused(await fd.slash("alice", "board"), "not started")
+    await refused(await fd.slash("carol", "start"), "not a player")
+    await refused(await fd.slash("alice", "start", {"options": "turbo"}), "no option")
+    r = await fd.slash("alice", "status")
+    assert "alice, bob" in r.public_messages[0].content and r.public_messages[0].pinged == []
+    r = await fd.slash("alice", "start", {"game": "vikings", "options": "auction, specials"})
+    start = assert_move_posted(fd, r, {fd.users["alice"].id, fd.users["bob"].id})
+    assert "auction" in start.content
+    # the board again, publicly with the current decision's components but no ping
+    r = await fd.slash("carol", "board")
+    [board] = r.public_messages
+    assert board.attachments[0].is_png and board.pinged == [] and board.custom_ids
+    # privately, from one's own seat
+    r = await fd.slash("bob", "board", {"private": True})
+    assert r.ephemeral and r.ephemeral_messages[0].attachments[0].is_png and r.public_messages == []
+    await refused(await fd.slash("carol", "board", {"private": True}), "not a player")
+    # rules and help are private
+    r = await fd.slash("dave", "rules", {"topic": "V-14"})
+    assert r.ephemeral and r.ephemeral_messages[0].content.startswith("V-14:")
+    await refused(await fd.slash("dave", "rules", {"topic": "V-999"}), "no rule")
+    r = await fd.slash("dave", "help")
+    assert r.ephemeral and "Vikings moves" in r.text and "/buy" not in r.text
+    # autocomplete offers nothing to somebody without a seat, or for another phase's verb
+    assert await fd.autocomplete("carol", "bid", focused="choice", value="") == []
+    # abandon: a player's vote is public; the admin ends it at once
+    r = await fd.slash("bob", "abandon")
+    assert "votes to abandon" in r.public_messages[0].content
+    await refused(await fd.slash("bob", "abandon"), "already voted")
+    await refused(await fd.slash("carol", "abandon"), "Only the table's creator")
+    r = await fd.slash("erik", "abandon")
+    assert "abandoned" in r.public_messages[0].content
+    r = await fd.slash("alice", "export")  # the abandoned game's log stays available
+    assert r.files[0].filename.endswith(".txt") and "status: abandoned" in r.files[0].data.decode()
+    await refused(await fd.slash("alice", "export", channel="tavern"), "no game to export")
+
+
+async def test_reminder_mentions_the_player_to_act(fd, tmp_path):
+    host = Host(fd, tmp_path / "reminders.db", reminder_delay=0.3, reminder_limit=1)
+    await host.start()
+    try:
+        await fd.slash("alice", "join")
+        await fd.slash("bob", "join")
+        r = await fd.slash("alice", "start")
+        actor = board_message(r).pinged[0]
+        reminder = await fd.wait_for_message(lambda m: "Reminder" in m.content, after=r, timeout=5)
+        assert reminder.pinged == [actor] and reminder.origin == "channel"
+        assert reminder.content.startswith(f"<@{actor}> Reminder: it is still your turn in Vikings")
+    finally:
+        await host.stop()
+
+
+async def test_run_bot_from_config_syncs_to_the_dev_guild_and_never_logs_the_token(fd, tmp_path, caplog):
+    import logging
+
+    from bot.discord_app import run_bot
+
+    root = logging.getLogger()
+    level = root.level
+    caplog.set_level(logging.DEBUG)
+    config = Config(token=fd.token, database=tmp_path / "run.db", dev_guild=fd.guild_id, log_level="DEBUG",
+                    reminder_delay=None)
+    task = asyncio.create_task(run_bot(config))
+    try:
+        async with asyncio.timeout(10):
+            while not fd.identify_payloads:
+                await asyncio.sleep(0.01)
+        assert fd.identify_payloads[0]["token"] == fd.token  # it logged in with the configured token
+        assert [g for g, _ in fd.sync_log] == [fd.guild_id]  # the dev guild only: no global sync
+        names = {c["name"] for c in fd.synced()}
+        assert {"join", "start", "buy", "start-tile", "pass"} <= names
+        r = await fd.slash("alice", "join")  # the bot opened config.database itself
+        assert "opens a table" in r.public_messages[0].content
+        logging.getLogger("discord.http").debug("a careless line with %s in it", fd.token)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        root.setLevel(level)
+    assert "discord.http" in caplog.text and "[token]" in caplog.text
+    assert fd.token not in caplog.text
+    assert (tmp_path / "run.db").exists()
+
+
+async def test_run_bot_refuses_to_start_without_a_token(tmp_path):
+    from bot.discord_app import run_bot
+
+    with pytest.raises(ValueError, match="MEADHALL_TOKEN"):
+        await run_bot(Config(token=None, database=tmp_path / "x.db"))

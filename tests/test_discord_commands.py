@@ -1,0 +1,250 @@
+"""The Discord command tree and components stay within Discord's limits, and widgets work.
+
+The tree is checked twice with tests/fakediscord/limits.py: as discord.py builds it
+(``tree.get_commands()``), and as it reaches Discord when synced (the JSON the fake received,
+including the translations the Translator adds). Widgets (bot.widgets) are checked as data and
+through the fake: an adapter's own multi-select, and the private "make your choice" button
+when several seats decide at once (the toy game's ``ready`` option).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import i18n
+from bot.adapters import default_registry
+from bot.adapters.vikings import VikingsAdapter
+from bot.config import Config
+from bot.discord_app import MeadhallBot
+from bot.discord_cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
+from bot.discord_components import build_view
+from bot.games import GameRegistry
+from bot.service import HOST_COMMANDS, HostService
+from bot.storage import Storage
+from bot.widgets import Widget, default_widgets, fill, widgets_for
+from engine.vikings import VikingsGame
+from tests.fakediscord import FakeDiscord, check_commands, check_message
+from tests.toygame import ToyAdapter, ToyGame
+
+HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export"}
+
+
+async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
+    store = await Storage.open(tmp_path / "tree.db")
+    bot = MeadhallBot(Config(), HostService(store, registry))
+    bot.cog = MeadhallCog(bot)
+    await bot.add_cog(bot.cog)
+    return bot, store
+
+
+async def test_command_tree_as_built_passes_discords_limits(tmp_path):
+    bot, store = await offline_tree(tmp_path, default_registry())
+    try:
+        payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+    finally:
+        await store.close()
+    assert check_commands(payload) == []
+    by_name = {c["name"]: c for c in payload}
+    verbs = {w for a in default_registry() for w in a.verbs}
+    assert set(by_name) == HOST | verbs  # one command per verb of every registered game
+    assert {"buy", "place", "start-tile", "sail", "exchange", "bid", "pass", "remove", "lay", "special",
+            "swap"} <= set(by_name)
+    assert "options" not in by_name["pass"] or by_name["pass"]["options"] == []  # a bare verb
+    [choice] = by_name["buy"]["options"]
+    assert (choice["name"], choice["type"], choice["required"], choice["autocomplete"]) == ("choice", 3, True, True)
+    join_game = by_name["join"]["options"][0]
+    assert join_game["autocomplete"] and not join_game["required"]
+    assert [o["name"] for o in by_name["start"]["options"]] == ["game", "options"]
+    assert all(len(c["description"]) <= 100 for c in payload)
+
+
+async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
+    """Through the Translator: a German catalog adds localizations, which must obey the limits too."""
+    locale = tmp_path / "locale"
+    po = locale / "de" / "LC_MESSAGES" / "meadhall.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgid "Show the table as an image"\nmsgstr "Zeigt den Tisch als Bild"\n\n'
+                  'msgid "board"\nmsgstr "tisch"\n\n'
+                  'msgid "{games} move: {word}"\nmsgstr "Zug in {games}: {word}"\n', encoding="utf-8")
+    i18n.compile_po(po, po.with_suffix(".mo"))
+    i18n.set_locale_dir(locale)
+    try:
+        assert language_for(discord.Locale.german) == "de" and language_for("en-US") is None
+        assert language_for(discord.Locale.japanese) is None  # no catalog: Discord shows English
+        async with FakeDiscord() as fd:
+            store = await Storage.open(tmp_path / "sync.db")
+            bot = MeadhallBot(Config(dev_guild=fd.guild_id), HostService(store, default_registry()))
+            try:
+                await fd.start_bot(bot)
+                [(guild, sent)] = fd.sync_log
+                assert guild == fd.guild_id
+                assert check_commands(sent) == []
+                board = next(c for c in sent if c["name"] == "board")
+                assert board["name_localizations"] == {"de": "tisch"}
+                assert board["description_localizations"] == {"de": "Zeigt den Tisch als Bild"}
+                pass_ = next(c for c in sent if c["name"] == "pass")
+                assert pass_["description"] == "Vikings move: pass"
+                assert pass_["description_localizations"] == {"de": "Zug in Vikings: pass"}
+                assert "de" not in next(c for c in sent if c["name"] == "join")["description_localizations"]
+                # the same tree as discord.py holds it
+                local = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=discord.Object(fd.guild_id))]
+                assert check_commands(local) == [] and len(local) == len(sent)
+            finally:
+                await fd.stop_bot(bot)
+                await store.close()
+    finally:
+        i18n.set_locale_dir(None)
+
+
+def test_verbs_of_several_games_are_united_and_host_words_kept_apart(caplog):
+    class Clash(ToyAdapter):
+        verbs = {"take": "take", "start": "take", "buy": "take"}
+
+    clash = Clash()
+    clash.game_cls = type("ClashGame", (ToyGame,), {"GAME_ID": "clash"})
+    registry = GameRegistry([VikingsAdapter(), clash])
+    united = verb_commands(registry)
+    assert [a.title for a in united["buy"]] == ["Vikings", "Take-away"]
+    assert "start" not in united and "start" in HOST_COMMANDS
+    assert "collides with a host command" in caplog.text
+    assert not takes_argument("pass", [VikingsAdapter()])
+    assert takes_argument("sail", [VikingsAdapter()]) and takes_argument("take", [ToyAdapter()])
+    assert not takes_argument("taunt", [ToyAdapter()])
+
+
+# --------------------------------------------------------------------------- widgets as data
+
+
+def test_default_widgets_are_buttons_then_a_select_then_pages():
+    adapter = VikingsAdapter()
+    game = VikingsGame.new(["a", "b"], seed=1)
+    seat = game.acting_seats()[0]
+    [select] = default_widgets(adapter, game, seat)  # 12 combos on the wheel: a select
+    assert select.kind == "select" and len(select.options) == len(game.legal_actions(seat))
+    assert select.options[0] == (adapter.describe_action(game, game.legal_actions(seat)[0]), "buy 0")
+    game.apply(seat, "buy 1")
+    [buttons] = widgets_for(adapter, game, game.acting_seats()[0])
+    assert buttons.kind == "buttons" and all(v.startswith(("start ", "place ")) for _label, v in buttons.options)
+
+    class Many(ToyAdapter):
+        pass
+
+    toy = ToyGame.new(["a", "b"], seed=1, options={"max": 60, "pile": 60})
+    pages = default_widgets(Many(), toy, toy.acting_seats()[0])
+    assert [len(w.options) for w in pages] == [25, 25, 10]
+    view, complete = build_view(12, 3, pages)
+    assert complete and [c.item.placeholder for c in view.children] == [
+        "Choose your move (1/3)", "Choose your move (2/3)", "Choose your move (3/3)"]
+    assert check_message({"components": view.to_components()}) == []
+
+
+def test_widget_templates_and_refusals():
+    keep = Widget("multiselect", [("Harp 7", "h7"), ("Sword 3", "s3"), ("Ship 9", "p9")],
+                  min_values=2, max_values=2, template="keep {0} {1}")
+    assert keep.action(["p9", "h7"]) == "keep h7 p9"  # in the order offered, not clicked
+    with pytest.raises(ValueError, match="choose 2..2"):
+        keep.action(["h7"])
+    with pytest.raises(ValueError, match="not offered"):
+        keep.action(["h7", "x1"])
+    assert fill("take {all}", ["1", "2"]) == "take 1 2"
+    with pytest.raises(ValueError, match="does not fit"):
+        fill("keep {0} {1}", ["h7"])
+    with pytest.raises(ValueError, match="kind"):
+        Widget("dial", [("a", "a")])
+    with pytest.raises(ValueError, match="at least one"):
+        Widget("buttons", [])
+    with pytest.raises(ValueError, match="repeat"):
+        Widget("select", [("a", "x"), ("b", "x")])
+    with pytest.raises(ValueError, match="exactly one"):
+        Widget("select", [("a", "x")], max_values=2)
+    with pytest.raises(ValueError, match="exceeds"):
+        Widget("multiselect", [("a", "x")], max_values=2)
+
+
+def test_views_stay_within_five_rows_and_short_custom_ids():
+    six_rows = [Widget("buttons", [(f"b{i}", f"take {i}")]) for i in range(6)]
+    view, complete = build_view(1, 1, six_rows)
+    assert not complete and len(view.children) == 5
+    long_text = "swap " + "x" * 95  # too long for a button's custom id: shown as a select
+    view, complete = build_view(123456, 789, [Widget("buttons", [("long", long_text)])])
+    [select] = view.children
+    assert complete and isinstance(select.item, discord.ui.Select)
+    assert select.custom_id == "mh:123456:789:s0:{0}"
+    data = {"components": view.to_components()}
+    assert check_message(data) == []
+    view, complete = build_view(1, 1, [Widget("select", [("x", "y" * 101)])])  # a value over 100
+    assert view is None and not complete
+
+
+def test_long_replies_are_split_at_lines():
+    lines = [f"line {i} " + "x" * 90 for i in range(50)]
+    chunks = split_content(lines)
+    assert all(len(c) <= 2000 for c in chunks) and "\n".join(chunks) == "\n".join(lines)
+    assert split_content(["y" * 4500]) == ["y" * 2000, "y" * 2000, "y" * 500]
+    assert split_content([]) == []
+
+
+# --------------------------------------------------------------------------- widgets through Discord
+
+
+class PickAdapter(ToyAdapter):
+    """The toy with its own widget: a multi-select whose template joins the picked values."""
+
+    def widgets(self, game, seat):
+        if game.acting_seats() and game._d["waiting"]:
+            return None  # the default: a "ready" button
+        return [Widget("multiselect", [("one stone", "1"), ("two stones", "2"), ("three stones", "3")],
+                       placeholder="How many stones?", min_values=1, max_values=2, template="take {all}")]
+
+
+async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path):
+    async with FakeDiscord() as fd:
+        store = await Storage.open(tmp_path / "toy.db")
+        svc = HostService(store, GameRegistry([PickAdapter()]), seed_source=lambda: 5)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        try:
+            await fd.start_bot(bot)
+            await fd.slash("alice", "join")
+            await fd.slash("bob", "join")
+            r = await fd.slash("alice", "start", {"options": "ready pile=9"})
+            [msg] = r.public_messages
+            # both must say ready: one public button, each presser gets their own choices privately
+            assert sorted(msg.pinged) == sorted([fd.users["alice"].id, fd.users["bob"].id])
+            [choose] = msg.custom_ids
+            assert choose.endswith(":0:me")
+            r = await fd.click("carol", choose)
+            assert r.ephemeral and "not a player" in r.text
+            r = await fd.click("alice", choose)
+            [mine] = r.ephemeral_messages
+            assert mine.content == "say ready" and mine.visible_to == fd.users["alice"].id
+            [ready_button] = mine.custom_ids
+            r = await fd.click("alice", ready_button, message=mine)
+            assert "alice is ready" in r.public_messages[0].content
+            r = await fd.click("alice", choose, message=msg)  # an older version now
+            assert r.ephemeral and "table has changed" in r.text
+            r = await fd.slash("bob", "take", {"choice": "ready"})  # typed: "take ready" is no move
+            assert r.ephemeral and "cannot read" in r.text
+            [left] = fd.last_message().pinged  # only bob must still say ready: his button is public
+            assert left == fd.users["bob"].id
+            r = await fd.click("bob", fd.last_message().custom_ids[0])
+            assert "bob is ready" in r.public_messages[0].content
+            # now one player takes turns: the adapter's multi-select
+            [board] = r.public_messages
+            [pick] = board.custom_ids
+            comp = board.component(pick)
+            assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 1, 2)
+            assert comp["placeholder"] == "How many stones?" and pick.endswith(":s0:take {all}")
+            actor = next(n for n, u in fd.users.items() if u.id == board.mentions[0])
+            r = await fd.select(actor, pick, ["1", "3"], message=board)  # "take 1 3" is no move
+            assert r.ephemeral and "cannot read" in r.text
+            r = await fd.select(actor, pick, ["2"], message=board)
+            assert not r.ephemeral and "takes 2 (7 left)" in r.public_messages[0].content
+            assert board.custom_ids == []  # the decision on the board message is made: its select is gone
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
