@@ -16,6 +16,7 @@ pinged), the board PNG and the components for the pending decision (bot.discord_
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -138,15 +139,18 @@ def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
     return out
 
 
+@functools.cache
+def _probe(cls: type) -> Any:
+    """A throwaway new game of ``cls`` (its parser may depend on the instance)."""
+    return cls.new([f"p{i}" for i in range(cls.MIN_PLAYERS)], seed=0)
+
+
 def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
     """Whether ``/word`` needs an argument: not when its bare action verb is a whole action in
     every game that has it (e.g. ``pass``), judged by the engine's own parser on a new game."""
     for adapter in adapters:
-        verb = adapter.verbs[word]
-        cls = adapter.game_cls
         try:
-            game = cls.new([f"p{i}" for i in range(cls.MIN_PLAYERS)], seed=0)
-            game.parse_action(verb)
+            _probe(adapter.game_cls).parse_action(adapter.verbs[word])
         except Exception:
             return True
     return False

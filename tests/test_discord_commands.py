@@ -248,3 +248,21 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             await fd.stop_bot(bot)
             await store.close()
         assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def test_global_sync_only_when_asked(tmp_path):
+    async with FakeDiscord() as fd:
+        store = await Storage.open(tmp_path / "global.db")
+        try:
+            bot = MeadhallBot(Config(dev_guild=None), HostService(store, default_registry()), sync_global=True)
+            await fd.start_bot(bot)
+            [(guild, sent)] = fd.sync_log
+            assert guild is None and check_commands(sent) == []
+            assert {c["name"] for c in fd.synced(guild=False)} >= HOST
+            await fd.stop_bot(bot)
+            bot = MeadhallBot(Config(dev_guild=None), HostService(store, default_registry()))
+            await fd.start_bot(bot)  # neither a dev guild nor the flag: nothing is synced
+            assert len(fd.sync_log) == 1
+            await fd.stop_bot(bot)
+        finally:
+            await store.close()

@@ -109,6 +109,13 @@ async def refused(r: InteractionResult, *words: str) -> str:
     return msg.content
 
 
+async def press(fd: FakeDiscord, user: str, kind: str, custom_id: str, value: str, msg: Message
+                ) -> InteractionResult:
+    if kind == "button":
+        return await fd.click(user, custom_id, message=msg)
+    return await fd.select(user, custom_id, [value], message=msg)
+
+
 async def slash_move(fd: FakeDiscord, actor: str, text: str) -> InteractionResult:
     """Type the move as its slash command, taking the value from the autocomplete's choices."""
     verb, _, arg = text.partition(" ")
@@ -164,29 +171,26 @@ async def test_whole_vikings_game_through_discord(fd, host):
 
         if "refusals" not in checked and moves == 3:
             checked.add("refusals")
-            await refused(await fd.slash(other, COMMAND_OF[text.split()[0]], {"choice": text}
-                                         ) if " " in text else await fd.slash(other, "pass"), "not your turn")
-            await refused(await fd.slash(actor, "buy", {"choice": "banana"}), "cannot read")
-            await refused(await fd.slash(actor, "swap", {"choice": "N3"}), "not allowed")
-            await refused(await fd.click("carol", cid) if kind == "button" else
-                          await fd.select("carol", cid, [value]), "not a player")
-            await refused(await fd.click(other, cid) if kind == "button" else
-                          await fd.select(other, cid, [value]), "not your turn")
+            verb, _, arg = text.partition(" ")
+            await refused(await fd.slash(other, COMMAND_OF[verb], {"choice": arg}), "not your turn")
+            await refused(await fd.slash(actor, "buy", {"choice": "banana"}), "cannot read")  # malformed
+            await refused(await fd.slash(actor, "swap", {"choice": "N3"}), "not allowed")  # illegal now
+            await refused(await press(fd, "carol", kind, cid, value, msg), "not a player")
+            await refused(await press(fd, other, kind, cid, value, msg), "not your turn")
             assert carol.id not in msg.pinged
             stale, stale_text = msg, text  # about to move on by a slash command: its components go stale
 
         if "stale" not in checked and stale is not None and stale is not msg:
             checked.add("stale")
             skind, scid, svalue = next(c for c in offered(stale) if action_text(*c) != stale_text)
-            r = await (fd.click(actor, scid, message=stale) if skind == "button"
-                       else fd.select(actor, scid, [svalue], message=stale))
-            await refused(r, "table has changed")
+            await refused(await press(fd, actor, skind, scid, svalue, stale), "table has changed")
 
         if moves == 60 and "restart" not in checked:
             checked.add("restart")
+            before = (await host.svc.table(str(fd.channel.id))).record.version
             await host.restart()  # a new process on the same database: the old buttons still work
-            r = await (fd.click(actor, cid, message=msg) if kind == "button"
-                       else fd.select(actor, cid, [value], message=msg))
+            assert (await host.svc.table(str(fd.channel.id))).record.version == before == moves
+            r = await press(fd, actor, kind, cid, value, msg)
             clicks += kind == "button"
             selects += kind == "select"
         elif "duplicate" not in checked and kind == "button" and moves > 10:
@@ -211,12 +215,10 @@ async def test_whole_vikings_game_through_discord(fd, host):
         elif moves == 3 or (moves % 3 == 0 and "stale" in checked):
             r = await slash_move(fd, actor, text)
             slashes += 1
-        elif kind == "button":
-            r = await fd.click(actor, cid, message=msg)
-            clicks += 1
         else:
-            r = await fd.select(actor, cid, [value], message=msg)
-            selects += 1
+            r = await press(fd, actor, kind, cid, value, msg)
+            clicks += kind == "button"
+            selects += kind == "select"
         assert r.response_time is not None and r.response_time < 3
         msg = assert_move_posted(fd, r, players)
         moves += 1
