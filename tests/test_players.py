@@ -317,3 +317,20 @@ def test_arena_cli_unknown_game_exits(capsys):
     with pytest.raises(SystemExit):
         main(["--game", "chess", "--players", "random,random"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_vikings_determinize_accounts_for_every_component_V1_V2():
+    """Rebuilt from a view, the game still holds 78 vikings and 76 tiles (out-of-game parts are public)."""
+    from engine.core import Rng as _Rng
+    from engine.players.vikings import determinize as _det
+    from engine.vikings import VikingsGame as _VG
+
+    r = _Rng(2)
+    for opts in ({}, {"advanced": True}):
+        for seed in range(3):
+            g = _VG.new(["a", "b", "c"], seed=seed, options=opts)
+            while not g.is_over:
+                d = _det(g.view(g.turn), _Rng(seed))
+                assert (d.tile_count(), d.viking_count()) == (76, 78)
+                acts = g.legal_actions()
+                g.apply(g.turn, acts[r.randbelow(len(acts))])

@@ -37,6 +37,7 @@ from engine.vikings.data import (
     SHIPS,
     SPECIAL_TILES,
     START_TILE,
+    START_TILES,
 )
 from engine.vikings.game import WHEEL, VikingsGame
 from engine.vikings.homeland import EMPTY, Homeland
@@ -377,8 +378,7 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
     """A full game consistent with ``view``: the hidden stacks, bag and special stacks are drawn at
     random from the components that the view does not show (V-1, V-2, V-45).
 
-    Reads nothing but the view. Components that left the game unseen by the view (discarded tiles,
-    used sailors) are spread over the unseen pool, so the guess can be slightly off there.
+    Reads nothing but the view; components out of the game are public (``view["out"]``).
     """
     n = len(view["players"])
     g = VikingsGame()
@@ -430,8 +430,8 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
                 if tok == EMPTY:
                     continue
                 t = tok.rstrip("*")
-                if t[0] == "X":  # a building tile replaced a middle tile with its building (V-49)
-                    t = "M" + t[1]
+                if t[0] == "X":  # a special tile; the middle tile it replaced is in view["out"]
+                    continue
                 if t == START_TILE and starts:
                     starts -= 1
                     continue
@@ -441,6 +441,15 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
             unseen[c[0]] -= 1
     if pend and not pend["placed"]:
         unseen[pend["tile"]] -= 1
+    out = view.get("out") or {"tiles": [], "vikings": []}
+    g.out_tiles = list(out["tiles"])
+    g.out_vikings = list(out["vikings"])
+    out_tiles = list(out["tiles"])
+    for _ in range(START_TILES - n):  # unused start tiles left the game at set-up (V-5)
+        if START_TILE in out_tiles:
+            out_tiles.remove(START_TILE)
+    for t in out_tiles:
+        unseen[t] -= 1
     pool = [t for t, k in sorted(unseen.items()) for _ in range(max(0, k))]
     rng.shuffle(pool)
     size = 12
@@ -461,7 +470,7 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
         seen[pend["viking"]] += 1
     for k in g.drawn:
         seen[k] += 1
-    for k in g.removed:
+    for k in g.out_vikings:  # used sailors, vikings removed by the auction (V-34, V-42)
         seen[k] += 1
     bag = [k for k in KINDS for _ in range(max(0, PER_KIND - seen[k]))]
     rng.shuffle(bag)
@@ -486,7 +495,6 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
     else:
         g.special_stacks = [[], []]
         g.special_display = []
-    del n
     return g
 
 

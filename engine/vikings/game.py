@@ -945,6 +945,7 @@ class VikingsGame(Game):
             "final": _copy(self.results),
             "seat": seat,
             "trip": _copy(self.trip),
+            "out": {"tiles": list(self.out_tiles), "vikings": list(self.out_vikings)},  # public
         }
         if self.options["specials"]:
             v["specials_display"] = list(self.special_display)
