@@ -2,7 +2,7 @@
 
 API::
 
-    bot = MeadhallBot(config, service=None, *, sync_global=False, defer_after=2.0,
+    bot = MeadhallBot(config, service=None, *, sync_global=False, defer_after=1.5,
                       reminder_poll=60.0)
     await run_bot(config, *, sync_global=False)      # what ``meadhall run`` calls; runs until closed
 
@@ -45,7 +45,7 @@ class MeadhallBot(commands.Bot):
         service: HostService | None = None,
         *,
         sync_global: bool = False,
-        defer_after: float = 2.0,
+        defer_after: float = 1.5,
         reminder_poll: float = 60.0,
     ) -> None:
         intents = discord.Intents.none()

@@ -178,7 +178,14 @@ async def test_whole_vikings_game_through_discord(fd, host):
             await refused(await press(fd, "carol", kind, cid, value, msg), "not a player")
             await refused(await press(fd, other, kind, cid, value, msg), "not your turn")
             assert carol.id not in msg.pinged
-            stale, stale_text = msg, text  # about to move on by a slash command: its components go stale
+            # exchange is a free action: the other player may do it now, which moves the table on
+            [one, *_] = await fd.autocomplete(other, "exchange", focused="choice", value="")
+            assert one == {"name": "exchange 1", "value": "exchange 1"}
+            r = await fd.slash(other, "exchange", {"choice": "1"})
+            stale, stale_text = msg, text  # its components are of the version before the exchange
+            msg = assert_move_posted(fd, r, players)
+            assert "exchanges 1 VP" in msg.content and msg.pinged == [fd.users[actor].id]
+            continue
 
         if "stale" not in checked and stale is not None and stale is not msg:
             checked.add("stale")
@@ -189,7 +196,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
             checked.add("restart")
             before = (await host.svc.table(str(fd.channel.id))).record.version
             await host.restart()  # a new process on the same database: the old buttons still work
-            assert (await host.svc.table(str(fd.channel.id))).record.version == before == moves
+            assert (await host.svc.table(str(fd.channel.id))).record.version == before == moves + 1
             r = await press(fd, actor, kind, cid, value, msg)
             clicks += kind == "button"
             selects += kind == "select"
@@ -205,7 +212,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
             checked.add("deferred")  # slow service: the bot defers privately, then posts publicly
             host.bot.defer_after = 0.0
             r = await slash_move(fd, actor, text)
-            host.bot.defer_after = 2.0
+            host.bot.defer_after = 1.5
             assert r.deferred and r.ephemeral and "Done" in r.ephemeral_messages[0].content
             [post] = r.posted
             assert post.attachments and post.pinged and post.origin == "channel"
