@@ -1,7 +1,9 @@
 """The one Cog of meadhall's slash commands, and how a service ``Reply`` becomes Discord messages.
 
 Host commands (``/join``, ``/leave``, ``/start``, ``/abandon``, ``/status``, ``/board``,
-``/rules``, ``/help``, ``/export``) map onto :class:`bot.service.HostService` methods. Game moves
+``/rules``, ``/help``, ``/export``) map onto :class:`bot.service.HostService` methods; ``/hand``
+shows a player privately what only they may see (an adapter's ``private_text`` and
+``private_image``) and their choices. Game moves
 are one command per verb in the union of every registered adapter's ``verbs``; each has one
 string option ``choice`` whose autocomplete offers only the legal actions of the user's seat
 for that verb (a verb whose bare word is already a whole action, like ``pass``, has no option).
@@ -10,7 +12,10 @@ Answering: the service call runs at once; if it has not finished after ``bot.def
 seconds the interaction is deferred *ephemerally* (so that a refusal stays private) and a
 success is then posted in the channel. Refusals are always ephemeral. A successful move posts
 one public message: narration, ``<@player>: what to decide`` (only ``Reply.mentions`` are
-pinged), the board PNG and the components for the pending decision (bot.discord_components).
+pinged), the board PNG and the components for the pending decision (bot.discord_components):
+the acting seat's widgets, or — when several seats decide at once or the adapter's optional
+``private_choices(game, seat)`` says the choices show hidden cards — one button that gives each
+presser their own choices in an ephemeral message.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from discord.ext import commands
 from bot.discord_components import build_view, choose_view
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
-from bot.service import HOST_COMMANDS, Reply
+from bot.service import HOST_COMMANDS, Reply, Table
 from bot.widgets import label_of, widgets_for
 
 if TYPE_CHECKING:
@@ -42,6 +47,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 MAX_CHOICES = 25
 CHOICE_OPTION = "choice"
+TRANSPORT_COMMANDS = ("hand",)  # commands of this transport beyond the service's HOST_COMMANDS
 
 
 # --------------------------------------------------------------------------- translation
@@ -126,12 +132,18 @@ def files_of(reply: Reply) -> list[discord.File]:
     return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in (reply.image, reply.file) if a is not None]
 
 
+def private_choices(adapter: GameAdapter, game: Any, seat: int) -> bool:
+    """The adapter's optional ``private_choices(game, seat)``: its choices show hidden information."""
+    hook = getattr(adapter, "private_choices", None)
+    return bool(hook(game, seat)) if callable(hook) else False
+
+
 def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
     """Command word → the adapters that have it, in registration order (host words excluded)."""
     out: dict[str, list[GameAdapter]] = {}
     for adapter in games:
         for word in adapter.verbs:
-            if word in HOST_COMMANDS:
+            if word in HOST_COMMANDS or word in TRANSPORT_COMMANDS:
                 log.warning("game %s: verb %r collides with a host command and gets no slash command",
                             adapter.game_cls.GAME_ID, word)
                 continue
@@ -271,10 +283,34 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if (table is None or table.game is None or table.record.id != reply.match_id
                 or table.record.version != reply.version):
             return None, True  # the table moved on meanwhile: a newer message shows its decision
-        if len(reply.prompts) > 1:  # several seats decide at once: each gets their own, privately
+        seats = [p.seat for p in reply.prompts]
+        if len(seats) > 1 or any(private_choices(table.adapter, table.game, s) for s in seats):
+            # several seats decide at once, or the choices show hidden cards: each player gets
+            # their own choices privately from one public button
             return choose_view(reply.match_id, reply.version), True
-        seat = reply.prompts[0].seat
-        return build_view(reply.match_id, reply.version, widgets_for(table.adapter, table.game, seat))
+        return build_view(reply.match_id, reply.version, widgets_for(table.adapter, table.game, seats[0]))
+
+    async def show_private(
+        self, interaction: discord.Interaction, table: Table, seat: int, *, must_act: bool
+    ) -> None:
+        """What only ``seat`` may see (adapter ``private_text``/``private_image``, else its seat's
+        view) and, when it must decide, its own choices as components: one ephemeral message."""
+        game, adapter, record = table.game, table.adapter, table.record
+        text_fn = getattr(adapter, "private_text", None)
+        image_fn = getattr(adapter, "private_image", None)
+        lines = [adapter.prompt(game, seat)] if must_act else []
+        lines.append(text_fn(game, seat) if callable(text_fn) else adapter.text(game, seat))
+        view, complete = None, True
+        if must_act:
+            view, complete = build_view(record.id, record.version, widgets_for(adapter, game, seat))
+        if not complete:
+            lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
+        files: list[discord.File] = []
+        if callable(image_fn) and self.svc.images:
+            data = await asyncio.to_thread(image_fn, game, seat)
+            if data:
+                files.append(discord.File(io.BytesIO(data), filename=f"hand-{record.id}-{record.version}.png"))
+        await self.say_privately(interaction, "\n".join(line for line in lines if line), files=files, view=view)
 
     # ------------------------------------------------------------------ components
 
@@ -312,11 +348,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if seat not in table.game.acting_seats():
             await self.say_privately(interaction, _("You have nothing to decide now."))
             return
-        view, complete = build_view(match, version, widgets_for(table.adapter, table.game, seat))
-        text = table.adapter.prompt(table.game, seat)
-        if not complete:
-            text += "\n" + _("Not every choice fits on buttons here: type the move with its slash command.")
-        await self.say_privately(interaction, text, view=view)
+        await self.show_private(interaction, table, seat, must_act=True)
 
     # ------------------------------------------------------------------ helpers for commands
 
@@ -390,6 +422,22 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
             await self.run(interaction, lambda: self.svc.board(channel, user, private=private), private=private)
+
+    @app_commands.command(name=T(N_("hand")),
+                          description=T(N_("What only you may see (your cards) and your choices, privately")))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        if not await self.guild_only(interaction):
+            return
+        channel, user = self.where(interaction)
+        table = await self.svc.table(channel)
+        if table is None or table.game is None:
+            await self.say_privately(interaction, _("There is no game running here."))
+            return
+        seat = table.record.seat_of(user)
+        if seat is None:
+            await self.say_privately(interaction, _("You are not a player at this table."))
+            return
+        await self.show_private(interaction, table, seat, must_act=seat in table.game.acting_seats())
 
     @app_commands.command(name=T(N_("rules")), description=T(N_("A summary of the rules, or one rule by number")))
     @app_commands.describe(topic=T(N_("A rule number, e.g. V-14")))

@@ -8,8 +8,8 @@ on an old message is recognised as stale by the host service::
     mh:{match}:{version}:b:{action text}     a button: the action text itself
     mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.widgets) fills in
                                              the chosen option values
-    mh:{match}:{version}:me                  several seats decide at once: each presser gets
-                                             their own choices, privately
+    mh:{match}:{version}:me                  several seats decide at once, or the choices show
+                                             hidden cards: each presser gets their own, privately
 
 The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
 ``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
@@ -122,11 +122,12 @@ class ActionSelect(ui.DynamicItem[ui.Select], template=SELECT_TEMPLATE):
 
 
 class ChooseButton(ui.DynamicItem[ui.Button], template=CHOOSE_TEMPLATE):
-    """"Make your choice": shows the presser's own choices privately (several seats decide)."""
+    """"Make your choice": shows the presser their own choices privately (several seats decide at
+    once, or the choices would show hidden cards)."""
 
     def __init__(self, match: int, version: int, label: str = "") -> None:
         self.match, self.version = match, version
-        super().__init__(ui.Button(label=(label or _("Make your choice"))[:MAX_BUTTON_LABEL],
+        super().__init__(ui.Button(label=(label or _("Make your choice (privately)"))[:MAX_BUTTON_LABEL],
                                    style=discord.ButtonStyle.primary, custom_id=choose_id(match, version)))
 
     @classmethod

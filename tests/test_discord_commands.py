@@ -29,7 +29,7 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export"}
+HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export", "hand"}
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
@@ -220,7 +220,7 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             assert r.ephemeral and "not a player" in r.text
             r = await fd.click("alice", choose)
             [mine] = r.ephemeral_messages
-            assert mine.content == "say ready" and mine.visible_to == fd.users["alice"].id
+            assert mine.content == "say ready\npile: 9" and mine.visible_to == fd.users["alice"].id
             [ready_button] = mine.custom_ids
             r = await fd.click("alice", ready_button, message=mine)
             assert "alice is ready" in r.public_messages[0].content
@@ -266,3 +266,104 @@ async def test_global_sync_only_when_asked(tmp_path):
             await fd.stop_bot(bot)
         finally:
             await store.close()
+
+
+class SecretAdapter(ToyAdapter):
+    """The toy as if its choices showed hidden cards (like Brian Boru's hands)."""
+
+    def private_choices(self, game, seat):
+        return seat in game.acting_seats()
+
+    def private_text(self, game, seat):
+        return f"secret of seat {seat}"
+
+    def private_image(self, game, seat):
+        return f"HAND seat={seat}".encode()
+
+
+async def test_hidden_choices_are_offered_privately_only(tmp_path):
+    async with FakeDiscord() as fd:
+        store = await Storage.open(tmp_path / "secret.db")
+        svc = HostService(store, GameRegistry([SecretAdapter()]), seed_source=lambda: 5)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        try:
+            await fd.start_bot(bot)
+            await fd.slash("alice", "join")
+            await fd.slash("bob", "join")
+            await refused_privately(fd, "alice", "hand", "no game running")
+            r = await fd.slash("alice", "start", {"options": "pile=9"})
+            [msg] = r.public_messages
+            [actor_id] = msg.pinged
+            actor = next(n for n, u in fd.users.items() if u.id == actor_id)
+            other = "bob" if actor == "alice" else "alice"
+            [me] = msg.custom_ids  # nothing but the private-choices button in the channel
+            assert me.endswith(":0:me") and "secret" not in msg.content
+            r = await fd.click(actor, me)
+            [mine] = r.ephemeral_messages
+            assert "secret of seat" in mine.content and mine.content.startswith("take 1–3 stones")
+            assert mine.attachments[0].data.startswith(b"HAND seat=")
+            assert len(mine.custom_ids) == 3 and r.public_messages == []
+            r = await fd.click(other, me)
+            assert r.ephemeral and "nothing to decide" in r.text
+            r = await fd.slash(other, "hand")  # looking is always allowed: no choices when not acting
+            [theirs] = r.ephemeral_messages
+            assert theirs.content.startswith("secret of seat") and theirs.custom_ids == []
+            await refused_privately(fd, "carol", "hand", "not a player")
+            take_two = next(c for c in mine.custom_ids if c.endswith(":b:take 2"))
+            r = await fd.click(actor, take_two, message=mine)
+            [public] = r.public_messages
+            assert "takes 2 (7 left)" in public.content and public.pinged == [fd.users[other].id]
+            assert [c[-3:] for c in public.custom_ids] == [":me"]
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def refused_privately(fd: FakeDiscord, user: str, command: str, words: str) -> None:
+    r = await fd.slash(user, command)
+    assert r.ephemeral and r.public_messages == [] and words in r.text, r.text
+
+
+async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
+    """Brian Boru's adapter brings its own widget (keep exactly 2 cards) and hidden hands."""
+    pytest.importorskip("bot.adapters.brianboru")
+    async with FakeDiscord() as fd:
+        store = await Storage.open(tmp_path / "bb.db")
+        svc = HostService(store, default_registry(), seed_source=lambda: 3)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        try:
+            await fd.start_bot(bot)
+            for name in ("alice", "bob", "carol"):
+                await fd.slash(name, "join", {"game": "brian-boru"})
+            r = await fd.slash("alice", "start")
+            msg = r.public_messages[-1]
+            while not msg.custom_ids[0].endswith(":me"):  # placing start discs: public selects (pages)
+                [actor] = msg.pinged
+                selects = [c for row in msg.components for c in row["components"] if c["type"] == 3]
+                assert selects and all(len(s["options"]) <= 25 for s in selects)
+                user = next(n for n, u in fd.users.items() if u.id == actor)
+                r = await fd.select(user, selects[0]["custom_id"], [selects[0]["options"][0]["value"]],
+                                    message=msg)
+                assert r.public_messages, r.text
+                msg = r.public_messages[-1]
+            # the draft: everybody decides at once and sees only their own cards
+            assert len(msg.pinged) == 3 and len(msg.custom_ids) == 1
+            r = await fd.click("bob", msg.custom_ids[0])
+            [mine] = r.ephemeral_messages
+            [keep] = mine.custom_ids
+            comp = mine.component(keep)
+            assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 2, 2)
+            assert keep.endswith(":keep {0} {1}") and mine.attachments[0].is_png
+            values = [o["value"] for o in comp["options"][:2]]
+            r = await fd.select("bob", keep, values, message=mine)
+            assert r.public_messages and not r.ephemeral
+            public = r.public_messages[0]
+            assert public.content.startswith("bob has chosen two cards.")  # which ones stays hidden
+            assert fd.users["bob"].id not in public.pinged and len(public.pinged) == 2
+            again = await fd.click("bob", r.public_messages[-1].custom_ids[0])
+            assert again.ephemeral and "nothing to decide" in again.text
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
