@@ -274,6 +274,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 await interaction.followup.send(**kw)
         if deferred:
             await interaction.edit_original_response(content=_("Done: see the channel."))
+        if reply.private:  # a success may carry lines for the actor alone
+            for chunk in split_content(reply.private):
+                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""

@@ -367,3 +367,25 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
             await fd.stop_bot(bot)
             await store.close()
         assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
+    class Whispering(HostService):
+        async def status(self, channel):
+            reply = await super().status(channel)
+            reply.private.append("only for you")
+            return reply
+
+    async with FakeDiscord() as fd:
+        store = await Storage.open(tmp_path / "whisper.db")
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id), Whispering(store, GameRegistry([ToyAdapter()])))
+        try:
+            await fd.start_bot(bot)
+            r = await fd.slash("alice", "status")
+            [public] = r.public_messages
+            [private] = r.ephemeral_messages
+            assert "no table" in public.content and "only for you" not in public.content
+            assert private.content == "only for you" and private.visible_to == fd.users["alice"].id
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
