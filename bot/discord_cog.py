@@ -212,7 +212,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         return reply
 
     async def fail(self, interaction: discord.Interaction) -> None:
-        text = _("Something went wrong on my side; nothing was changed by this message. Please try again.")
+        text = _("Something went wrong on my side while answering. Use /status to see where the game stands.")
         with suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
