@@ -3,7 +3,9 @@
 API::
 
     bot = MeadhallBot(config, service=None, *, sync_global=False, defer_after=1.5,
-                      reminder_poll=60.0)
+                      reminder_poll=60.0, bot_pause=1.5, bot_budget=None)
+    bot.schedule_bots(channel, lang=None)            # let seated computer players move (in a task)
+    await bot.bots_idle()                            # until no computer player is moving
     await run_bot(config, *, sync_global=False)      # what ``meadhall run`` calls; runs until closed
 
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
@@ -14,6 +16,15 @@ Cog of app commands (bot.discord_cog), registers the persistent components
 (bot.discord_components), starts the reminder loop and syncs the command tree to
 ``config.dev_guild`` — globally only with ``sync_global=True``.
 
+Computer players (issue 8; ``/addbot`` seats them, see bot.seats): after every reply that
+changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers nothing itself: in
+a task per channel it waits ``bot_pause`` seconds (so people can follow), then lets every seated
+computer player that must act move through :func:`bot.seats.play_bots` (``bot_pause`` between
+their moves; ``bot_budget`` seconds per decision of the ``search`` level, None: its default) and
+posts each reply in the channel like a person's move. The service's per-channel lock and version
+check keep them in order with people's moves. On ready (also after a restart) every unfinished
+table is looked at, so a computer player whose turn it was moves again.
+
 The bot needs no privileged intents (guilds only). Everything game-specific comes from the
 adapters of the service's registry. The token is only passed to discord.py; :func:`run_bot`
 also installs a log filter that replaces it wherever it might appear.
@@ -23,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 
 import discord
@@ -31,8 +43,9 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, mention
 from bot.discord_components import DYNAMIC_ITEMS
-from bot.i18n import set_language
-from bot.service import HostService
+from bot.i18n import set_language, use_language
+from bot.seats import bot_level, play_bots
+from bot.service import HostService, Reply
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -47,6 +60,8 @@ class MeadhallBot(commands.Bot):
         sync_global: bool = False,
         defer_after: float = 1.5,
         reminder_poll: float = 60.0,
+        bot_pause: float = 1.5,
+        bot_budget: float | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -62,6 +77,10 @@ class MeadhallBot(commands.Bot):
         self.synced: list[discord.app_commands.AppCommand] = []
         self._reminder_task: asyncio.Task[None] | None = None
         self._wakeup = asyncio.Event()
+        self.bot_pause = bot_pause
+        self.bot_budget = bot_budget
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._bot_again: dict[str, str | None] = {}  # channel → language of the latest request
 
     @property
     def component_handler(self) -> MeadhallCog:
@@ -95,6 +114,12 @@ class MeadhallBot(commands.Bot):
             log.info("synced %d commands globally (may take a while to show)", len(self.synced))
 
     async def close(self) -> None:
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        for task in list(self._bot_tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._bot_tasks.clear()
         if self._reminder_task is not None:
             self._reminder_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -111,6 +136,72 @@ class MeadhallBot(commands.Bot):
         log.error("app command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
         if self.cog is not None:
             await self.cog.fail(interaction)
+
+    # ------------------------------------------------------------------ computer players
+
+    async def on_ready(self) -> None:
+        """After a (re)start: computer players whose turn it is at a loaded table move."""
+        try:
+            records = await self.service.storage.unfinished_matches()
+        except Exception:
+            log.exception("looking for tables with computer players failed")
+            return
+        for record in records:
+            if record.status == "active" and record.channel.isdigit() and any(
+                    bot_level(s.user) for s in record.seats):
+                self.schedule_bots(record.channel)
+
+    def schedule_bots(self, channel: str, lang: str | None = None) -> None:
+        """Let the computer players of ``channel`` move, in a task (never inside an interaction's
+        answer). A request while they are moving makes them look again when done."""
+        if not channel.isdigit():
+            return
+        self._bot_again[channel] = lang
+        task = self._bot_tasks.get(channel)
+        if task is None or task.done():
+            self._bot_tasks[channel] = asyncio.create_task(self._run_bots(channel),
+                                                           name=f"meadhall-bots-{channel}")
+
+    async def bots_idle(self) -> None:
+        """Wait until no computer player is moving (tests; a clean shutdown)."""
+        while True:
+            tasks = [t for t in self._bot_tasks.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    async def _bot_must_act(self, channel: str) -> bool:
+        table = await self.service.table(channel)
+        if table is None or table.game is None or table.game.is_over:
+            return False
+        seats = table.record.seats
+        return any(bot_level(seats[s].user) for s in table.game.acting_seats())
+
+    async def _run_bots(self, channel: str) -> None:
+        while channel in self._bot_again:
+            lang = self._bot_again.pop(channel)
+            try:
+                with use_language(lang):
+                    if not await self._bot_must_act(channel):
+                        continue
+                    if self.bot_pause:
+                        await asyncio.sleep(self.bot_pause)  # let people read the last move first
+                    await play_bots(self.service, channel, budget=self.bot_budget, pause=self.bot_pause,
+                                    on_reply=functools.partial(self._post_bot_reply, channel))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("computer players in channel %s failed", channel)
+
+    async def _post_bot_reply(self, channel: str, reply: Reply) -> None:
+        self.wake_reminders()
+        if self.cog is None:
+            return
+        target = self.get_channel(int(channel)) or self.get_partial_messageable(int(channel))
+        try:
+            await self.cog.post(target, channel, reply)
+        except discord.HTTPException as e:
+            log.warning("posting a computer player's move in channel %s failed: %s", channel, e)
 
     # ------------------------------------------------------------------ reminders
 
@@ -139,6 +230,9 @@ class MeadhallBot(commands.Bot):
         for r in await self.service.due_reminders():
             if not r.channel.isdigit():
                 continue  # a table of the offline terminal in the same database
+            if bot_level(r.user):
+                self.schedule_bots(r.channel)  # a computer player never needs reminding: let it move
+                continue
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
                 await channel.send(f"{mention(r.user, r.name)} {r.text}", allowed_mentions=allowed_for([r.user]))

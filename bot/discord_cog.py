@@ -3,7 +3,8 @@
 Host commands (``/join``, ``/leave``, ``/start``, ``/abandon``, ``/status``, ``/board``,
 ``/rules``, ``/help``, ``/export``) map onto :class:`bot.service.HostService` methods; ``/hand``
 shows a player privately what only they may see (an adapter's ``private_text`` and
-``private_image``) and their choices. Game moves
+``private_image``) and their choices; ``/addbot [level]`` seats a computer player before the
+start (:func:`bot.seats.add_bot`; a seated player asks, levels offered as you type). Game moves
 are one command per verb in the union of every registered adapter's ``verbs``; each has one
 string option ``choice`` whose autocomplete offers only the legal actions of the user's seat
 for that verb (a verb whose bare word is already a whole action, like ``pass``, has no option).
@@ -15,7 +16,12 @@ one public message: narration, ``<@player>: what to decide`` (only ``Reply.menti
 pinged), the board PNG and the components for the pending decision (bot.discord_components):
 the acting seat's widgets, or — when several seats decide at once or the adapter's optional
 ``private_choices(game, seat)`` says the choices show hidden cards — one button that gives each
-presser their own choices in an ephemeral message.
+presser their own choices in an ephemeral message (pressed on an older message, it still shows
+an acting player their current choices; a choice on such an ephemeral message still counts when
+only other seats moved since and it is still legal, so players deciding at once do not make each
+other's choices stale). Computer players get no components; after every reply that changed a
+table the bot lets them move in a task (``MeadhallBot.schedule_bots``) and :meth:`MeadhallCog.post`
+posts their moves like anyone's.
 """
 
 from __future__ import annotations
@@ -36,8 +42,10 @@ from discord.ext import commands
 from bot.discord_components import build_view, choose_view
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
+from bot.seats import add_bot, bot_level
 from bot.service import HOST_COMMANDS, Reply, Table
 from bot.widgets import label_of, widgets_for
+from engine.players import LEVELS
 
 if TYPE_CHECKING:
     from bot.discord_app import MeadhallBot
@@ -47,7 +55,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 MAX_CHOICES = 25
 CHOICE_OPTION = "choice"
-TRANSPORT_COMMANDS = ("hand",)  # commands of this transport beyond the service's HOST_COMMANDS
+TRANSPORT_COMMANDS = ("hand", "addbot")  # commands of this transport beyond the service's HOST_COMMANDS
 
 
 # --------------------------------------------------------------------------- translation
@@ -206,6 +214,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 return None
         if reply.ok and reply.version is not None:
             self.bot.wake_reminders()
+            if reply.status == "active":
+                self.bot.schedule_bots(str(interaction.channel_id), lang)  # computer players answer later
         if reply.ok and source is not None and not source.flags.ephemeral:
             with suppress(discord.HTTPException):
                 await source.edit(view=None)  # the decision on it is made
@@ -250,22 +260,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self.say_privately(interaction, "\n".join([*reply.private, *reply.public, *prompts]),
                                      deferred=deferred, files=files_of(reply))
             return
-        view, complete = None, True
-        if widgets:
-            view, complete = await self.components(str(interaction.channel_id), reply)
-        lines = [*reply.public, *prompts]
-        if not complete:
-            lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
-        chunks = split_content(lines) or [_("Done.")]
-        allowed = allowed_for(reply.mentions)
-        for i, chunk in enumerate(chunks):
-            kw: dict[str, Any] = {"content": chunk, "allowed_mentions": allowed}
-            if i == len(chunks) - 1:
-                files = files_of(reply)
-                if files:
-                    kw["files"] = files
-                if view is not None:
-                    kw["view"] = view
+        for i, kw in enumerate(await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)):
             if deferred:
                 await interaction.channel.send(**kw)
             elif i == 0:
@@ -278,6 +273,36 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             for chunk in split_content(reply.private):
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
+    async def public_messages(self, channel: str, reply: Reply, *, widgets: bool = True) -> list[dict[str, Any]]:
+        """A successful reply as keyword arguments of the messages to post: narration, the
+        ``<@player>: what to decide`` lines, then the board PNG and the components on the last one."""
+        prompts = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
+        view, complete = None, True
+        if widgets:
+            view, complete = await self.components(channel, reply)
+        lines = [*reply.public, *prompts]
+        if not complete:
+            lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
+        chunks = split_content(lines) or [_("Done.")]
+        allowed = allowed_for(reply.mentions)
+        out: list[dict[str, Any]] = []
+        for i, chunk in enumerate(chunks):
+            kw: dict[str, Any] = {"content": chunk, "allowed_mentions": allowed}
+            if i == len(chunks) - 1:
+                files = files_of(reply)
+                if files:
+                    kw["files"] = files
+                if view is not None:
+                    kw["view"] = view
+            out.append(kw)
+        return out
+
+    async def post(self, target: discord.abc.Messageable, channel: str, reply: Reply) -> None:
+        """Post a reply nobody asked for by an interaction (a computer player's move) in the channel,
+        exactly as a person's move is posted."""
+        for kw in await self.public_messages(channel, reply):
+            await target.send(**kw)
+
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""
         if not reply.prompts or reply.match_id is None or reply.version is None:
@@ -286,8 +311,10 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if (table is None or table.game is None or table.record.id != reply.match_id
                 or table.record.version != reply.version):
             return None, True  # the table moved on meanwhile: a newer message shows its decision
-        seats = [p.seat for p in reply.prompts]
-        if len(seats) > 1 or any(private_choices(table.adapter, table.game, s) for s in seats):
+        seats = [p.seat for p in reply.prompts if not bot_level(p.user)]
+        if not seats:
+            return None, True  # only computer players decide: they need no buttons
+        if len(reply.prompts) > 1 or any(private_choices(table.adapter, table.game, s) for s in seats):
             # several seats decide at once, or the choices show hidden cards: each player gets
             # their own choices privately from one public button
             return choose_view(reply.match_id, reply.version), True
@@ -330,8 +357,27 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if table is None or table.record.id != match:
             await self._stale(interaction)
             return
+        message = interaction.message
+        if table.record.version != version and message is not None and message.flags.ephemeral:
+            version = await self.carry_over(table, user, version, text)
         await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version),
-                       source=interaction.message)
+                       source=message)
+
+    async def carry_over(self, table: Table, user: str, version: int, text: str) -> int:
+        """The version to act at for a choice on a player's own (ephemeral) message offered at an
+        older ``version``: the table's current one when only other seats moved since and the choice
+        is still legal for the player (several seats decide at once, e.g. a draft: the others'
+        choices do not change this one's); else ``version`` (refused as stale)."""
+        game, record = table.game, table.record
+        seat = record.seat_of(user)
+        if game is None or seat is None or seat not in game.acting_seats() or version > record.version:
+            return version
+        if not game.is_legal(seat, text):
+            return version
+        since = [a for a in await self.svc.storage.actions(record.id) if a.seq > version]
+        if any(a.seat == seat for a in since):
+            return version  # this seat moved since: a repeated click is a duplicate, not a new choice
+        return record.version
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         """Show the presser their own choices (ephemeral) when several seats decide at once."""
@@ -340,14 +386,15 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if table is None or table.game is None or table.record.id != match:
             await self._stale(interaction)
             return
-        if table.record.version != version:
-            await self.say_privately(interaction, _(
-                "The table has changed since that message. Please choose again from the latest one."))
-            return
         seat = table.record.seat_of(user)
         if seat is None:
             await self.say_privately(interaction, _("You are not a player at this table."))
             return
+        if table.record.version != version and seat not in table.game.acting_seats():
+            await self.say_privately(interaction, _(
+                "The table has changed since that message. Please choose again from the latest one."))
+            return
+        # an acting seat gets its choices as they are now, even from an older message
         if seat not in table.game.acting_seats():
             await self.say_privately(interaction, _("You have nothing to decide now."))
             return
@@ -390,6 +437,28 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
             await self.run(interaction, lambda: self.svc.leave(channel, user))
+
+    @app_commands.command(name=T(N_("addbot")),
+                          description=T(N_("Seat a computer player at this table before the start")))
+    @app_commands.describe(level=T(N_("How well it plays: random, heuristic or search")))
+    async def addbot(self, interaction: discord.Interaction, level: str = "heuristic") -> None:
+        if not await self.guild_only(interaction):
+            return
+        channel, user = self.where(interaction)
+        table = await self.svc.table(channel)
+        if table is None:
+            await self.say_privately(interaction, _("There is no table in this channel. Use join to open one."))
+            return
+        if table.record.seat_of(user) is None:
+            await self.say_privately(interaction, _("Only a player at this table can seat a computer player."))
+            return
+        await self.run(interaction, lambda: add_bot(self.svc, channel, level.strip().lower(),
+                                                    guild=str(interaction.guild_id)))
+
+    @addbot.autocomplete("level")
+    async def addbot_level(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        return [app_commands.Choice(name=level, value=level) for level in LEVELS if needle in level]
 
     @app_commands.command(name=T(N_("start")), description=T(N_("Start the game at this channel's table")))
     @app_commands.describe(game=T(N_("Which game to play (default: the table's)")),

@@ -29,7 +29,7 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export", "hand"}
+HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export", "hand", "addbot"}
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
