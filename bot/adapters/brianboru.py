@@ -11,13 +11,12 @@ of active town, whose legal towns betray the colours in hand).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext
+from bot.rulebook import lookup
 from engine.brianboru import DATA, BrianBoruGame
 from engine.core import Action, Event
 
@@ -453,7 +452,6 @@ class BrianBoruAdapter(BaseAdapter):
     # ------------------------------------------------------------------ rules
 
     def rules(self, topic: str | None) -> list[str]:
-        rules = _rule_texts()
         if topic is None:
             return [
                 _("Brian Boru (Peer Sylvester), 3–5 players, 3 rounds (3 players) or 4. Each round: draft a hand "
@@ -465,37 +463,8 @@ class BrianBoruAdapter(BaseAdapter):
                   "claim tokens. Most VP at the end wins."),
                 _("Ask for one rule by number: rules B-19. Rules B-1 to B-34 and D-1 to D-3 are available."),
             ]
-        key = topic.upper().replace(" ", "").strip("[]")
-        if not key.startswith(("B-", "D-")):
-            key = "B-" + key.lstrip("B")
-        if key not in rules:
-            raise KeyError(topic)
-        return [f"{key}: {rules[key]}"]
+        return lookup("brian-boru.md", "B", topic)
 
 
 def _card_colour(value: int) -> str:
     return ("red", "blue", "yellow", "white")[DATA.cards[value].colour]
-
-
-_RULE_LINE = re.compile(r"^- \*\*\[?([BD]-\d+)\]?\*\*\s*(.*)$")
-
-
-def _rule_texts() -> dict[str, str]:
-    """Rule number → its text, from the packaged copy of ../shared/rules/brian-boru.md."""
-    text = resources.files("bot").joinpath("rules/brian-boru.md").read_text(encoding="utf-8")
-    out: dict[str, str] = {}
-    current = None
-    for line in text.splitlines():
-        m = _RULE_LINE.match(line)
-        if m:
-            current = m.group(1)
-            out[current] = m.group(2).strip()
-        elif current and line.startswith("  ") and line.strip() and not line.strip().startswith("|"):
-            out[current] += " " + line.strip()
-        elif current and line.strip().startswith("|"):
-            continue  # a table inside a rule (B-22's symbols): the summary keeps the sentence only
-        elif current and not line.strip():
-            continue
-        else:
-            current = None
-    return {k: re.sub(r"\*\*", "", v) for k, v in out.items()}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from bot.games import BaseAdapter, OptionError
 from bot.i18n import N_, _, ngettext
+from bot.rulebook import lookup
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
@@ -337,7 +336,6 @@ class VikingsAdapter(BaseAdapter):
     # ------------------------------------------------------------------ rules
 
     def rules(self, topic: str | None) -> list[str]:
-        rules = _rule_texts()
         if topic is None:
             return [
                 _("Vikings (Michael Kiesling), 2–4 players, 6 rounds. Each round 12 combos (tile + viking) "
@@ -349,29 +347,4 @@ class VikingsAdapter(BaseAdapter):
                   "(ships, nobles, scouts, goldsmiths, sailors move vikings first); final scoring after round 6."),
                 _("Ask for one rule by number: rules V-14. Rules V-1 to V-49 are available."),
             ]
-        key = topic.upper().replace(" ", "")
-        if not key.startswith("V-"):
-            key = "V-" + key.lstrip("V")
-        if key not in rules:
-            raise KeyError(topic)
-        return [f"{key}: {rules[key]}"]
-
-
-_RULE_LINE = re.compile(r"^- \*\*(V-\d+)\*\*\s*(.*)$")
-
-
-def _rule_texts() -> dict[str, str]:
-    """Rule number → its text, from the packaged copy of ../shared/rules/vikings.md."""
-    text = resources.files("bot").joinpath("rules/vikings.md").read_text(encoding="utf-8")
-    out: dict[str, str] = {}
-    current = None
-    for line in text.splitlines():
-        m = _RULE_LINE.match(line)
-        if m:
-            current = m.group(1)
-            out[current] = m.group(2).strip()
-        elif current and line.startswith("  ") and line.strip() and not line.strip().startswith("|"):
-            out[current] += " " + line.strip()
-        else:
-            current = None
-    return {k: re.sub(r"\*\*", "", v) for k, v in out.items()}
+        return lookup("vikings.md", "V", topic)
