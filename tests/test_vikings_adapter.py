@@ -100,3 +100,14 @@ def test_game_end_names_the_tie_break_V38(vp, gold, expect):
     events = []
     g._final(events)
     assert expect in AD.narrate(g, events)
+
+
+def test_prompt_says_start_tile_first_when_the_tile_cannot_go_yet_V24():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g.wheel[4] = ["Mb", "N"]
+    g.apply(0, "buy 4")
+    assert AD.prompt(g, 0).startswith("first place your start tile in column 1")
+    g2 = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g2.wheel[4] = ["L", "N"]
+    g2.apply(0, "buy 4")
+    assert "in either order" in AD.prompt(g2, 0)

@@ -214,7 +214,11 @@ class VikingsAdapter(BaseAdapter):
             text = _("place {tile} (/place CELL; the {kind} stands on it when its row matches, "
                      "or add “base”)", tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
             if h.start_pending:
-                text += " " + _("— and your start tile (/start-tile CELL), in either order")
+                if any(type(a) is A.Place for a in game.legal_actions(seat)):
+                    text += " " + _("— and your start tile (/start-tile CELL), in either order")
+                else:  # V-24: only column 1 is reachable, and it takes a left end
+                    return _("first place your start tile in column 1 (/start-tile CELL); then {tile} can go "
+                             "next to it", tile=tile_text(pend["tile"]))
             return text
         if phase == "sail":
             if game.trip is not None:
