@@ -590,6 +590,7 @@ def test_legal_cells_equal_cell_by_cell_check_V21_V22():
                 for tile in ("L", "R", "Ma"):
                     brute = [(row, c) for row in range(1, 6) for c in range(1, h.width() + 3)
                              if h.island_fits(tile, row, c)]
-                    assert Homeland.from_json(h.to_json()).island_cells_for(tile) == brute
+                    assert Homeland.from_json(h.to_json()).island_cells_for(tile) == brute  # from scratch
+                    assert h.island_cells_for(tile) == brute  # kept up to date while playing
             acts = g.legal_actions()
             g.apply(g.turn, acts[r.randbelow(len(acts))])

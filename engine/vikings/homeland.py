@@ -26,7 +26,7 @@ EMPTY = "."
 
 
 class Homeland:
-    __slots__ = ("rows", "base", "specials", "start_pending", "_fits")
+    __slots__ = ("rows", "base", "specials", "start_pending", "_fits", "_frontier")
 
     def __init__(
         self,
@@ -42,6 +42,9 @@ class Homeland:
         self.specials: list[str] = specials if specials is not None else []
         self.start_pending = start_pending
         self._fits: dict[str, list[tuple[int, int]]] = {}  # island cells by edge class; reset by set()
+        # empty island cells next to the base or an island tile (V-21), kept up to date by set();
+        # None = not computed yet (rows assigned directly, e.g. by the notation parser)
+        self._frontier: set[tuple[int, int]] | None = None
 
     # ------------------------------------------------------------------ JSON
 
@@ -65,6 +68,19 @@ class Homeland:
 
     def set(self, row: int, col: int, token: str) -> None:
         self._fits.clear()
+        if self._frontier is not None and row != SHIP_ROW and token != EMPTY:
+            f = self._frontier
+            f.discard((row, col))
+            if col > 1 and self.get(row, col - 1) == EMPTY:
+                f.add((row, col - 1))
+            if self.get(row, col + 1) == EMPTY:
+                f.add((row, col + 1))
+            if row > 1 and self.get(row - 1, col) == EMPTY:
+                f.add((row - 1, col))
+            if row < 5 and self.get(row + 1, col) == EMPTY:
+                f.add((row + 1, col))
+        elif token == EMPTY:
+            self._frontier = None
         r = self.rows[row]
         while len(r) < col:
             r.append(EMPTY)
@@ -126,21 +142,10 @@ class Homeland:
                 reachable = True
         return reachable
 
-    def island_cells_for(self, tile: str) -> list[tuple[int, int]]:
-        """Every cell where an island tile may go now (V-21, V-22), top row first, then by column.
-
-        The same test as :meth:`island_fits`, inlined over whole rows because it runs once per
-        purchase; only the edges matter (L, R, or land on both sides), so results are cached by
-        that class until the grid changes.
-        """
-        cls = tile[0] if tile[0] in "LR" else "M"
-        cells = self._fits.get(cls)
-        if cells is not None:
-            return cells
-        left_sea = cls == "L"
-        right_sea = cls == "R"
+    def _compute_frontier(self) -> set[tuple[int, int]]:
+        """Empty island cells in column 1 or beside an island tile (V-21; ships do not count [D-7])."""
         rows = self.rows
-        cells = []
+        out = set()
         for row in ISLAND_ROWS:
             r = rows[row]
             n = len(r)
@@ -149,23 +154,49 @@ class Homeland:
             for i in range(max(n, len(up), len(down)) + 1):  # i = column - 1
                 if i < n and r[i] != EMPTY:
                     continue
-                if i == 0:
-                    if not left_sea:  # the base's edge is sea
-                        continue
-                    reach = True
-                else:
-                    left = r[i - 1] if i - 1 < n else EMPTY
-                    reach = left != EMPTY
-                    if reach and (left[0] == "R") != left_sea:
-                        continue
-                right = r[i + 1] if i + 1 < n else EMPTY
-                if right != EMPTY:
-                    if (right[0] == "L") != right_sea:
-                        continue
-                    reach = True
-                if not reach and not ((i < len(up) and up[i] != EMPTY) or (i < len(down) and down[i] != EMPTY)):
+                if (
+                    i == 0
+                    or (i - 1 < n and r[i - 1] != EMPTY)
+                    or (i + 1 < n and r[i + 1] != EMPTY)
+                    or (i < len(up) and up[i] != EMPTY)
+                    or (i < len(down) and down[i] != EMPTY)
+                ):
+                    out.add((row, i + 1))
+        return out
+
+    def island_cells_for(self, tile: str) -> list[tuple[int, int]]:
+        """Every cell where an island tile may go now (V-21, V-22), top row first, then by column.
+
+        Only reachable empty cells are tried (the frontier, kept up to date as tiles are placed),
+        and only the edges matter (L, R, or land on both sides), so results are cached by that
+        class until the grid changes; this runs once per purchase.
+        """
+        cls = tile[0] if tile[0] in "LR" else "M"
+        cells = self._fits.get(cls)
+        if cells is not None:
+            return cells
+        if self._frontier is None:
+            self._frontier = self._compute_frontier()
+        left_sea = cls == "L"
+        right_sea = cls == "R"
+        rows = self.rows
+        cells = []
+        for row, col in self._frontier:
+            r = rows[row]
+            n = len(r)
+            if col == 1:
+                if not left_sea:  # the base's edge is sea (V-22)
                     continue
-                cells.append((row, i + 1))
+            elif col - 2 < n:
+                left = r[col - 2]
+                if left != EMPTY and (left[0] == "R") != left_sea:
+                    continue
+            if col < n:
+                right = r[col]
+                if right != EMPTY and (right[0] == "L") != right_sea:
+                    continue
+            cells.append((row, col))
+        cells.sort()
         self._fits[cls] = cells
         return cells
 
