@@ -68,11 +68,12 @@ class OfflineTable:
         if word == "help" and len(words) == 1:
             out = self._lines(await self.service.command(self.channel, user, "help", name=user), user)
             out.append(_("Offline table: write “NAME: /command” or /as NAME, then commands; /hand shows "
-                         "your hidden cards; /quit leaves (the game is saved)."))
+                         "your hidden cards; /addbot LEVEL seats a computer player (random, heuristic, "
+                         "search); /quit leaves (the game is saved)."))
             return out
         reply = await self.service.command(self.channel, user, line, name=user)
         out = self._lines(reply, user)
-        if reply.ok and (word in ("board", "start") or reply.events):
+        if reply.ok and (word == "start" or reply.events):
             out += await self._table_text()
         if reply.ok:
             out += await self._bots_move()
