@@ -1,0 +1,327 @@
+"""Brian Boru end to end through the real discord.py client and the fake Discord (issue 7).
+
+Three users ``/join`` a Brian Boru table, ``/start`` and play a whole seeded 3-player game to the
+final scoring the way people would: the public buttons and selects, the "Make your choice
+(privately)" button and the private choices it opens (the 2-card draft multi-select, the active
+town, the card to lead or play), slash commands with their autocomplete, and ``/hand``.
+
+After every interaction each message the fake recorded since the last one is compared with the
+engine's hidden cards at that moment (read from the live game through the service): no public
+message and no message for another player names, offers or pictures a card in somebody's hand or
+draft (text, component labels, values and custom ids, attachments), while each player's private
+replies show their own cards.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable
+from pathlib import Path
+
+import pytest
+
+from bot.adapters import default_registry
+from bot.adapters.brianboru import BrianBoruAdapter, card_label
+from bot.config import Config
+from bot.discord_app import MeadhallBot
+from bot.service import HostService
+from bot.storage import Storage
+from engine.brianboru import BrianBoruGame
+from engine.core import Rng
+from renderer.brianboru import render_hand
+from tests.fakediscord import FakeDiscord, InteractionResult, Message
+from tests.fakediscord.models import iter_components
+from tests.test_brianboru_table import cards_named, with_hands_shuffled
+
+SEED = 3
+USERS = ("alice", "bob", "carol")
+CARD_VERBS = ("keep", "lead", "play")
+ADAPTER = BrianBoruAdapter()
+
+
+def secret(game: BrianBoruGame, but: int | None = None) -> set[int]:
+    """Cards in hands and in front of players (the draft), except seat ``but``'s, and the cards set
+    aside unseen."""
+    s = game.s
+    held = {v for q in range(s["n"]) if q != but for v in [*s["hand"][q], *s["pile"][q]]}
+    return held | set(s["aside"])
+
+
+def component_texts(msg: Message) -> list[str]:
+    """What a message's components show or carry: labels, custom ids, and each select option as
+    the action it makes (``keep 7``, ``play 11``, …). Placeholders are fixed wording ("keep 2
+    cards", "Choose your move (1/2)") and left out."""
+    out: list[str] = []
+    for comp in iter_components(msg.components):
+        out += [comp.get("label") or "", comp.get("custom_id") or ""]
+        template = (comp.get("custom_id") or "").split(":", 4)[-1]
+        verb = template.split()[0] if template.split() else ""
+        for option in comp.get("options") or []:
+            out += [option["label"], option.get("description") or ""]
+            out.append(f"{verb} {option['value']}" if verb in CARD_VERBS else option["value"])
+    return [t for t in out if t]
+
+
+class Table:
+    """Three people at a Brian Boru table, and the watch on every message against the hands."""
+
+    def __init__(self, fd: FakeDiscord, svc: HostService, bot: MeadhallBot) -> None:
+        self.fd, self.svc, self.bot = fd, svc, bot
+        self.channel = str(fd.channel.id)
+        self.seen = 0  # messages up to this id have been checked
+        self.face_up: set[int] = set()  # cards played face up (B-17, B-18) since the last deal
+        self.checked = {"public": 0, "private": 0, "images": 0, "hands": 0}
+        self.checker = Rng(SEED)
+
+    async def game(self) -> BrianBoruGame | None:
+        table = await self.svc.table(self.channel)
+        return None if table is None else table.game
+
+    def seat(self, user: str) -> int:
+        return USERS.index(user)
+
+    def user_of(self, uid: int) -> str:
+        return next(n for n in USERS if self.fd.users[n].id == uid)
+
+    async def replay(self, match: int, version: int, copy: BrianBoruGame, live: BrianBoruGame
+                     ) -> tuple[dict[int, BrianBoruGame], set[int]]:
+        """The game at every version since ``version`` (the copy replays the logged moves), and
+        the cards they played face up (the engine also plays a card by itself when it is the only
+        legal one)."""
+        states = {version: copy.copy()}
+        shown: set[int] = set()
+        for logged in await self.svc.storage.actions(match):
+            if logged.seq > version:
+                for event in copy.apply(logged.seat, logged.action):
+                    if event.kind == "dealt":  # a new round: the played cards are dealt out again
+                        self.face_up = set()
+                    elif event.kind == "played":
+                        shown.add(event.data["card"])
+                        self.face_up.add(event.data["card"])
+                states[logged.seq] = copy.copy()
+        assert copy.to_json() == live.to_json()
+        return states, shown
+
+    async def do(self, game: BrianBoruGame | None, act: Awaitable[InteractionResult]) -> InteractionResult:
+        """Run one interaction and check every message it (or anything else, e.g. a computer
+        player's move) created since; ``game`` None: the interaction starts the game."""
+        record = (await self.svc.table(self.channel)).record
+        match, version = record.id, record.version  # the record changes in place
+        copy = None if game is None else game.copy()
+        r = await act
+        assert r.response_time is not None and r.response_time < 3, r.text
+        if copy is None:  # the game as it began, before anybody moved
+            copy = BrianBoruGame.new(record.names, seed=record.seed, options=record.options,
+                                     start_seat=record.start_seat)
+            version = 0
+        await self.bot.bots_idle()  # computer players (if any) have moved after the answer
+        live = await self.game() or game  # the finished game leaves the service: the old object is final
+        allowed = set(self.face_up)
+        states, shown = await self.replay(match, version, copy, live)
+        allowed |= shown
+        hidden = {q: set().union(*(secret(g, but=q) for g in states.values())) - allowed for q in (None, 0, 1, 2)}
+        for msg in [m for m in self.fd.messages(ephemeral=None) if m.id > self.seen]:
+            viewer = msg.visible_to
+            seat = None if viewer is None else self.seat(self.user_of(viewer))
+            for text in [msg.content, *component_texts(msg)]:
+                for line in text.splitlines():
+                    leaked = cards_named(line) & hidden[seat]
+                    assert not leaked, f"{'public' if seat is None else USERS[seat]} message shows {leaked}: {line!r}"
+            for png in msg.attachments:
+                assert png.is_png
+                if seat is None:  # the public map is the same picture whoever holds which card
+                    at = states[int(png.filename.rsplit("-", 1)[1].removesuffix(".png"))]
+                    assert png.filename.startswith("brian-boru-")
+                    assert png.data == ADAPTER.render(with_hands_shuffled(at, self.checker))
+                    self.checked["images"] += 1
+                else:  # a private picture is that player's own hand
+                    assert png.data == render_hand(live.view(seat), seat)
+                    self.checked["hands"] += 1
+            self.checked["public" if seat is None else "private"] += 1
+            self.seen = max(self.seen, msg.id)
+        return r
+
+    def assert_own_cards(self, msg: Message, game: BrianBoruGame, user: str) -> None:
+        """A player's private reply shows every card of their hand and of their draft."""
+        seat = self.seat(user)
+        assert msg.ephemeral and msg.visible_to == self.fd.users[user].id
+        for card in [*game.s["hand"][seat], *game.s["pile"][seat]]:
+            assert card_label(card) in msg.content, (card, msg.content)
+        assert msg.attachments and msg.attachments[0].filename.startswith("hand-")
+
+
+def choices_on(msg: Message) -> list[tuple[str, str, list[str]]]:
+    """(kind, custom_id, values) for every single choice a message offers (a draft: every pair)."""
+    out: list[tuple[str, str, list[str]]] = []
+    for comp in iter_components(msg.components):
+        if comp["type"] == 2 and ":b:" in comp["custom_id"]:
+            out.append(("button", comp["custom_id"], []))
+        elif comp["type"] == 3:
+            values = [o["value"] for o in comp["options"]]
+            if comp.get("max_values", 1) == 2:
+                out += [("select", comp["custom_id"], [a, b]) for i, a in enumerate(values) for b in values[i + 1:]]
+            else:
+                out += [("select", comp["custom_id"], [v]) for v in values]
+    return out
+
+
+def action_of(kind: str, custom_id: str, values: list[str]) -> str:
+    if kind == "button":
+        return custom_id.split(":b:", 1)[1]
+    return custom_id.split(":", 4)[4].format(*values)
+
+
+def choose_button(msg: Message) -> str | None:
+    return next((c for c in msg.custom_ids if c.endswith(":me")), None)
+
+
+@pytest.fixture
+async def table(tmp_path: Path):
+    async with FakeDiscord(lifetime=200) as fd:
+        store = await Storage.open(tmp_path / "bb.db")
+        svc = HostService(store, default_registry(), seed_source=lambda: SEED)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, database=tmp_path / "bb.db"), svc, bot_pause=0.0)
+        try:
+            await fd.start_bot(bot)
+            yield Table(fd, svc, bot)
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(table: Table):
+    fd = table.fd
+    for user in USERS:
+        r = await fd.slash(user, "join", {"game": "brian-boru"})
+        assert r.public_messages and not r.ephemeral
+    r = await fd.slash("carol", "start")
+    board = [m for m in r.messages if m.public][-1]
+    assert board.content.startswith("Brian Boru begins") and board.attachments[0].is_png
+    game = await table.game()
+    assert isinstance(game, BrianBoruGame)
+    table.seen = max(m.id for m in fd.messages(ephemeral=None))
+
+    rng = random.Random(SEED)
+    used = {"public": 0, "private": 0, "carried": 0, "slash": 0, "hand": 0, "draft_rounds": 0}
+    kinds: set[str] = set()
+    steps = 0
+    while not game.is_over:
+        steps += 1
+        assert steps < 600
+        kind = game.s["pending"]["kind"]
+        kinds.add(kind)
+        acting = [USERS[q] for q in game.acting_seats()]
+        assert sorted(table.user_of(u) for u in board.pinged) == sorted(acting), board.content
+        me = choose_button(board)
+
+        if steps % 23 == 0:  # now and then somebody looks at their hand
+            looker = rng.choice(USERS)
+            r = await table.do(game, fd.slash(looker, "hand"))
+            [mine] = r.ephemeral_messages
+            table.assert_own_cards(mine, game, looker)
+            assert r.public_messages == [] and (mine.custom_ids != []) == (looker in acting)
+            used["hand"] += 1
+
+        if len(acting) > 1:  # the draft (B-14): everybody opens their cards from the same message
+            assert me is not None and kind == "keep"
+            order = list(acting)
+            rng.shuffle(order)
+            opened = {}
+            for user in order:
+                r = await table.do(game, fd.click(user, me, message=board))
+                [mine] = r.ephemeral_messages
+                table.assert_own_cards(mine, game, user)
+                opened[user] = mine
+            for k, user in enumerate(order):  # the later ones choose on a message of an older version
+                kind_, cid, values = rng.choice(choices_on(opened[user]))
+                assert kind_ == "select" and cid.endswith(":keep {0} {1}")
+                r = await table.do(game, fd.select(user, cid, values, message=opened[user]))
+                assert r.ephemeral_messages == [], r.text
+                board = [m for m in r.messages if m.public][-1]
+                assert board.content.startswith(f"{user} has chosen two cards.")
+                used["carried"] += k > 0
+            used["draft_rounds"] += 1
+            continue
+
+        [actor] = acting
+        if me is not None:  # hidden choices (active town, lead, play): privately only
+            r = await table.do(game, fd.click(actor, me, message=board))
+            [mine] = r.ephemeral_messages
+            table.assert_own_cards(mine, game, actor)
+            source = mine
+            used["private"] += 1
+        else:
+            source = board
+            used["public"] += 1
+        offered = choices_on(source)
+        assert offered, source.content
+        kind_, cid, values = rng.choice(offered)
+        text = action_of(kind_, cid, values)
+        assert game.is_legal(table.seat(actor), text), text
+        if steps % 5 == 0:  # typed, with the autocomplete's choices (only the actor's own cards)
+            verb, _, arg = text.partition(" ")
+            offers = await fd.autocomplete(actor, verb, focused="choice", value=arg)
+            others = secret(game, but=table.seat(actor))
+            for offer in offers:
+                assert not cards_named(offer["name"]) & others and not cards_named(offer["value"]) & others
+            assert text in [o["value"] for o in offers], (text, offers)
+            r = await table.do(game, fd.slash(actor, verb, {"choice": text}))
+            used["slash"] += 1
+        elif kind_ == "button":
+            r = await table.do(game, fd.click(actor, cid, message=source))
+        else:
+            r = await table.do(game, fd.select(actor, cid, values, message=source))
+        assert r.ephemeral_messages == [], r.text
+        board = [m for m in r.messages if m.public][-1]
+        if game.is_over:
+            break
+        game = await table.game()
+
+    final = board.content
+    assert "Final scoring:" in final and re.search(r"Game over\. The winners?: ", final)
+    winners = [USERS[w] for w in game.winners()]
+    assert all(w in final.split("Game over.")[1] for w in winners)
+    assert board.custom_ids == [] and await table.game() is None
+    assert used["draft_rounds"] == 3 * 3 and used["carried"] == 3 * 3 * 2  # 3 rounds × 3 passes (B-13, B-14)
+    assert used["private"] > 30 and used["public"] > 30 and used["slash"] > 20 and used["hand"] > 3, used
+    assert {"town", "keep", "active", "lead", "play", "option"} <= kinds, kinds
+    assert table.checked["private"] > 100 and table.checked["images"] > 100 and table.checked["hands"] > 50
+
+
+async def test_one_person_and_two_computer_players_keep_their_hands_to_themselves(table: Table):
+    """Through the set-up and the first round: the computer players' moves are posted like
+    anyone's and show no hand; the person is pinged whenever the table waits for her, with her
+    own choices (privately where they show her cards)."""
+    fd = table.fd
+    await fd.slash("alice", "join", {"game": "brian-boru"})
+    for _ in range(2):
+        r = await fd.slash("alice", "addbot", {"level": "random"})
+        assert "(computer, random) joins the table" in r.public_messages[0].content
+    table.seen = max(m.id for m in fd.messages(ephemeral=None))
+    await table.do(None, fd.slash("alice", "start"))
+    game = await table.game()
+    rng = random.Random(SEED)
+    alice = fd.users["alice"].id
+    moves = 0
+    while game.s["round"] <= 1:  # set-up and the whole first round
+        board = fd.last_message()
+        assert board.pinged == [alice] and game.acting_seats() == [0], board.content  # the bots moved
+        me = choose_button(board)
+        source = board
+        if me is not None:
+            r = await table.do(game, fd.click("alice", me, message=board))
+            [source] = r.ephemeral_messages
+            table.assert_own_cards(source, game, "alice")
+        kind_, cid, values = rng.choice(choices_on(source))
+        if kind_ == "button":
+            r = await table.do(game, fd.click("alice", cid, message=source))
+        else:
+            r = await table.do(game, fd.select("alice", cid, values, message=source))
+        assert r.ephemeral_messages == [], r.text
+        moves += 1
+    bot_posts = [m for m in fd.messages() if m.origin == "channel" and "(computer, random)" in m.content]
+    assert moves > 10 and len(bot_posts) > 2 * moves - 10
+    assert all(m.attachments and m.attachments[0].is_png for m in bot_posts)
+    assert table.checked["public"] > 2 * moves and table.checked["images"] > 2 * moves
