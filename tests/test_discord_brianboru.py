@@ -234,7 +234,15 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
                 [mine] = r.ephemeral_messages
                 table.assert_own_cards(mine, game, user)
                 opened[user] = mine
+            first = board
             for k, user in enumerate(order):  # the later ones choose on a message of an older version
+                if k == 2:  # the old button still opens one's choices, as they are now
+                    r = await table.do(game, fd.click(user, me, message=first))
+                    [again] = r.ephemeral_messages
+                    table.assert_own_cards(again, game, user)
+                    now = (await table.svc.table(table.channel)).record.version
+                    assert again.custom_ids and all(f":{now}:" in c for c in again.custom_ids)
+                    assert f":{now}:" not in me
                 kind_, cid, values = rng.choice(choices_on(opened[user]))
                 assert kind_ == "select" and cid.endswith(":keep {0} {1}")
                 r = await table.do(game, fd.select(user, cid, values, message=opened[user]))
