@@ -520,7 +520,15 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     @app_commands.command(name=T(N_("help")), description=T(N_("What you can do here")))
     async def help(self, interaction: discord.Interaction) -> None:
         channel, user = self.where(interaction)
-        await self.run(interaction, lambda: self.svc.command(channel, user, "help"), private=True)
+
+        async def with_transport_commands() -> Reply:
+            reply = await self.svc.command(channel, user, "help")
+            if reply.ok:
+                reply.public.append(_("Also here: /hand shows your cards and choices privately; /addbot LEVEL "
+                                      "seats a computer player (random, heuristic or search) before the start."))
+            return reply
+
+        await self.run(interaction, with_transport_commands, private=True)
 
     @app_commands.command(name=T(N_("export")), description=T(N_("Post the game's action log as a file")))
     async def export(self, interaction: discord.Interaction) -> None:

@@ -134,6 +134,8 @@ async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host)
 
 async def test_addbot_refusals_are_private(fd, host):
     await refused(await fd.slash("alice", "addbot"), "no table")
+    r = await fd.slash("alice", "help")  # how to find it
+    assert r.ephemeral and "/addbot LEVEL seats a computer player" in r.text
     await fd.slash("alice", "join", {"game": "vikings"})
     await refused(await fd.slash("carol", "addbot"), "Only a player")
     await refused(await fd.slash("alice", "addbot", {"level": "genius"}), "no computer level", "random, heuristic")
