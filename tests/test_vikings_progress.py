@@ -102,7 +102,7 @@ def test_start_player_stays_at_round_end_with_auction_D8():
     assert g.start_player == 1  # not passed to the left [D-8]
 
 
-def test_removed_viking_leaves_game_and_kinds_laid_high_first_V42_D9():
+def test_removed_viking_leaves_game_kinds_laid_high_first_then_buying_V42_V43_D9():
     g = auction_game(start=0)
     for seat in (0, 1, 2):
         g.apply(seat, "pass")
