@@ -14,10 +14,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from bot.i18n import _
-from bot.service import HostService, Reply
+from bot.service import COMPUTER_PREFIX, HostService, Reply
 from engine.players import LEVELS, make_player
 
-BOT_PREFIX = "bot:"
+BOT_PREFIX = COMPUTER_PREFIX
 BOT_NAMES = ("Ragnar", "Freydis", "Ulf", "Sigrid", "Harald")
 
 

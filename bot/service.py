@@ -96,6 +96,19 @@ REFUSALS = (
     "unknown_command",   # command() could not read the line
 )
 
+COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
+
+
+def is_computer(user: str) -> bool:
+    return user.startswith(COMPUTER_PREFIX)
+
+
+def votes_needed(seats) -> int:
+    """A majority of the people at the table (computer players do not vote)."""
+    people = sum(1 for s in seats if not is_computer(s.user))
+    return max(1, people) // 2 + 1
+
+
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
 
 
@@ -364,11 +377,11 @@ class HostService:
                 seat = self._need_seat(table, user)
                 name = rec.seats[seat].name
                 seats = [s for s in rec.seats if s.user != user]
-                if not seats:
+                if not any(not is_computer(s.user) for s in seats):  # nobody but computer players left
                     await self.storage.close_match(rec.id, "abandoned", now=now)
                     rec.status = "abandoned"
                     del self._tables[channel]
-                    return self._reply(table, public=[_("{name} leaves; the table is empty and closed.",
+                    return self._reply(table, public=[_("{name} leaves; no person is left at the table, so it is closed.",
                                                         name=name)])
                 creator = rec.creator if rec.creator != user else seats[0].user
                 await self.storage.update_lobby(rec.id, seats=seats, creator=creator, game=rec.game, now=now)
@@ -457,7 +470,7 @@ class HostService:
                 if user in rec.votes:
                     raise Refusal("already_voted", _("You have already voted to abandon."))
                 votes = [*rec.votes, user]
-                needed = len(rec.seats) // 2 + 1
+                needed = votes_needed(rec.seats)
                 if len(votes) >= needed:
                     return await self._close(table, now, _(
                         "The players voted to abandon ({count}/{needed}); the table is abandoned.",
@@ -509,7 +522,7 @@ class HostService:
                  adapter.text(table.game)]
         if rec.votes:
             lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),
-                           needed=len(rec.seats) // 2 + 1))
+                           needed=votes_needed(rec.seats)))
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
     async def board(self, channel: str, user: str | None = None, *, private: bool = False) -> Reply:

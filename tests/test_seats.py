@@ -87,3 +87,21 @@ async def test_offline_table_with_bots(tmp_path):
         assert any(line.startswith("@alice: ") for line in out)
     finally:
         await storage.close()
+
+
+async def test_last_person_leaving_closes_a_lobby_of_computer_players(svc):
+    await svc.join("c", "alice", "alice")
+    await add_bot(svc, "c", "random")
+    r = await svc.leave("c", "alice")
+    assert r.ok and "closed" in r.public[0]
+    assert await svc.table("c") is None
+
+
+async def test_computer_players_do_not_count_for_the_abandon_majority(svc):
+    for u in ("alice", "bob"):
+        await svc.join("c", u, u)
+    await add_bot(svc, "c", "random")
+    await add_bot(svc, "c", "random")
+    await svc.start("c", "alice", "vikings", seed=3)
+    r = await svc.abandon("c", "bob")  # 2 people: a majority is 2 votes
+    assert r.ok and "1/2 votes" in r.public[0]
