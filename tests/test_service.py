@@ -163,7 +163,7 @@ async def test_creator_leaving_hands_the_table_on_and_the_last_closes_it(svc):
     await svc.leave(CH, "ann")
     assert (await svc.table(CH)).record.creator == "bob"
     r = await svc.leave(CH, "bob")
-    assert r.public == ["Bob leaves; the table is empty and closed."]
+    assert r.public == ["Bob leaves; no person is left at the table, so it is closed."]
     assert await svc.table(CH) is None
     assert [m.status for m in await svc.history(CH)] == ["abandoned"]
     assert (await svc.join(CH, "cat", "Cat")).ok  # a new table can open
