@@ -31,7 +31,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(ValueError):
-    pass
+    """A configuration file or value meadhall cannot use; the message names the file and key."""
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,7 @@ from bot.games import GameRegistry
 
 def default_registry() -> GameRegistry:
     """Every game meadhall hosts; the first is what a table gets when nobody names a game."""
+    from bot.adapters.brianboru import BrianBoruAdapter
     from bot.adapters.vikings import VikingsAdapter
 
-    adapters = [VikingsAdapter()]
-    try:
-        from bot.adapters.brianboru import BrianBoruAdapter
-    except ImportError:  # Brian Boru's table adapter is optional until it lands
-        pass
-    else:
-        adapters.append(BrianBoruAdapter())
-    return GameRegistry(adapters)
+    return GameRegistry([VikingsAdapter(), BrianBoruAdapter()])

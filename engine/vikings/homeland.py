@@ -264,9 +264,7 @@ class Homeland:
                     if start is not None:
                         out.append(i - start + 1)
                     start = None
-                elif t in "MX":
-                    pass
-                else:  # empty cell breaks the island
+                elif t not in "MX":  # an empty cell breaks the island; middles continue it
                     start = None
         return out
 
