@@ -230,6 +230,15 @@ class Game(ABC):
         return act in self.legal_actions(seat)
 
 
+def json_copy(x: Any) -> Any:
+    """A copy of plain JSON data (dicts, lists, scalars) sharing no mutable part with ``x``."""
+    if isinstance(x, dict):
+        return {k: json_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [json_copy(v) for v in x]
+    return x
+
+
 def first(items: Iterable[T]) -> T | None:
     for x in items:
         return x

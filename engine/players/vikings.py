@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Rng
+from engine.core import Action, Rng, json_copy
 from engine.vikings import actions as A
 from engine.vikings.data import (
     BUILDING_TILES,
@@ -190,7 +190,7 @@ def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> l
     starts: list[Homeland] = []
     if h.start_pending:
         for row, _c in h.start_cells():
-            s = _copy_home(h)
+            s = h.copy()
             s.set(row, 1, START_TILE)
             s.start_pending = False
             starts.append(s)
@@ -200,22 +200,18 @@ def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> l
     for s in starts:
         cells = s.cells_for(tile, ships_any_order)
         if not cells:  # V-23: fits nowhere, viking to the base
-            x = _copy_home(s)
+            x = s.copy()
             x.base[viking] += 1
             out.append(x)
             continue
         for r, c in cells:
-            x = _copy_home(s)
+            x = s.copy()
             on = r == vrow
             x.set(r, c, tile + ("*" if on else ""))
             if not on:
                 x.base[viking] += 1
             out.append(x)
     return out
-
-
-def _copy_home(h: Homeland) -> Homeland:
-    return Homeland([list(r) for r in h.rows], dict(h.base), list(h.specials), h.start_pending)
 
 
 def best_placement_value(h: Homeland, tile: str, viking: str, ctx: Context, ships_any_order: bool) -> float:
@@ -273,7 +269,7 @@ class VikingsHeuristic(Player):
 
     def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: Action, ctx: Context, any_order: bool) -> float:
         tile, viking = pend["tile"], pend["viking"]
-        x = _copy_home(h)
+        x = h.copy()
         if isinstance(a, A.Start):
             x.set(a.row, 1, START_TILE)
             x.start_pending = False
@@ -350,7 +346,7 @@ class VikingsHeuristic(Player):
 
 
 def _with_start(h: Homeland, row: int) -> Homeland:
-    x = _copy_home(h)
+    x = h.copy()
     x.set(row, 1, START_TILE)
     x.start_pending = False
     return x
@@ -411,13 +407,13 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
     if g.phase == "sail":
         order = g.turn_order()
         g.sail_queue = order[order.index(g.turn):]
-    g.trip = _copy(view.get("trip"))
-    g.last = _copy(view.get("last"))
-    g.results = _copy(view.get("final"))
+    g.trip = json_copy(view.get("trip"))
+    g.last = json_copy(view.get("last"))
+    g.results = json_copy(view.get("final"))
     auction = view.get("auction")
     if auction:
         g.drawn = list(auction["drawn"])
-        g.bids = _copy(auction["bids"])
+        g.bids = json_copy(auction["bids"])
         g.removed = list(auction["removed"])
     # --- tiles: the stacks hold what is not visible (V-2, V-6)
     unseen = Counter({t: k for t, k in ISLAND_COUNTS.items()})
@@ -498,9 +494,3 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
     return g
 
 
-def _copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x

@@ -25,6 +25,7 @@ from engine.core import (
     NotYourTurnError,
     Rng,
     WrongPhaseError,
+    json_copy,
 )
 
 from . import actions as A
@@ -181,13 +182,13 @@ class VikingsGame(Game):
             "vp": list(self.vp),
             "pending": dict(self.pending) if self.pending else None,
             "sail_queue": list(self.sail_queue),
-            "trip": _copy(self.trip),
+            "trip": json_copy(self.trip),
             "out_tiles": list(self.out_tiles),
             "out_vikings": list(self.out_vikings),
-            "last": _copy(self.last),
-            "results": _copy(self.results),
+            "last": json_copy(self.last),
+            "results": json_copy(self.results),
             "drawn": list(self.drawn),
-            "bids": _copy(self.bids),
+            "bids": json_copy(self.bids),
             "special_stacks": [list(s) for s in self.special_stacks],
             "special_display": list(self.special_display),
             "out_specials": list(self.out_specials),
@@ -214,13 +215,13 @@ class VikingsGame(Game):
         g.vp = list(d["vp"])
         g.pending = dict(d["pending"]) if d["pending"] else None
         g.sail_queue = list(d["sail_queue"])
-        g.trip = _copy(d["trip"])
+        g.trip = json_copy(d["trip"])
         g.out_tiles = list(d["out_tiles"])
         g.out_vikings = list(d["out_vikings"])
-        g.last = _copy(d["last"])
-        g.results = _copy(d["results"])
+        g.last = json_copy(d["last"])
+        g.results = json_copy(d["results"])
         g.drawn = list(d["drawn"])
-        g.bids = _copy(d["bids"])
+        g.bids = json_copy(d["bids"])
         g.special_stacks = [list(s) for s in d["special_stacks"]]
         g.special_display = list(d["special_display"])
         g.out_specials = list(d["out_specials"])
@@ -941,10 +942,10 @@ class VikingsGame(Game):
             "players": players,
             "stacks_left": len(self.stacks),
             "bag": len(self.bag),
-            "last": _copy(self.last),
-            "final": _copy(self.results),
+            "last": json_copy(self.last),
+            "final": json_copy(self.results),
             "seat": seat,
-            "trip": _copy(self.trip),
+            "trip": json_copy(self.trip),
             "out": {"tiles": list(self.out_tiles), "vikings": list(self.out_vikings)},  # public
         }
         if self.options["specials"]:
@@ -953,7 +954,7 @@ class VikingsGame(Game):
         if self.options["auction"]:
             v["auction"] = {
                 "drawn": list(self.drawn),
-                "bids": _copy(self.bids),
+                "bids": json_copy(self.bids),
                 "removed": list(self.removed),
             }
         return v
@@ -982,14 +983,6 @@ class VikingsGame(Game):
         from .notation import table_from_game
 
         return table_from_game(self)
-
-
-def _copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
 
 
 def _cells_of(action: Action) -> list[str]:

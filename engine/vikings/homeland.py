@@ -60,6 +60,10 @@ class Homeland:
     def from_json(cls, d: dict[str, Any]) -> Homeland:
         return cls([list(r) for r in d["rows"]], dict(d["base"]), list(d["specials"]), d["start_pending"])
 
+    def copy(self) -> Homeland:
+        """An independent copy (no cache carried over)."""
+        return Homeland([list(r) for r in self.rows], dict(self.base), list(self.specials), self.start_pending)
+
     # ------------------------------------------------------------------ cells
 
     def get(self, row: int, col: int) -> str:
