@@ -79,6 +79,19 @@ def parse_position(text: str, data: BrianBoruData = DATA) -> Position:
     def err(ln: int, col: int, msg: str) -> NotationError:
         return NotationError(ln, col, msg)
 
+    def claim_regions(ln: int, toks: list[tuple[int, str]]) -> list[str]:
+        """Region ids of a claims line, each claim token listed once in the whole position (B-4)."""
+        out = []
+        for col, tok in toks:
+            r = tok.lower()
+            if r not in data.region_index:
+                raise err(ln, col, f"unknown region {tok!r}")
+            if r in claim_seen:
+                raise err(ln, col, f"claim {r} listed twice")
+            claim_seen[r] = ln
+            out.append(r)
+        return out
+
     for ln, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():
@@ -106,14 +119,7 @@ def parse_position(text: str, data: BrianBoruData = DATA) -> Position:
         if key == "claims-on-board":
             if players or block_open:
                 raise err(ln, indent + 1, "claims-on-board must come before the first player")
-            for col, tok in toks:
-                r = tok.lower()
-                if r not in data.region_index:
-                    raise err(ln, col, f"unknown region {tok!r}")
-                if r in claim_seen:
-                    raise err(ln, col, f"claim {r} listed twice")
-                claim_seen[r] = ln
-                pos.claims_on_board.add(r)
+            pos.claims_on_board.update(claim_regions(ln, toks))
             continue
         if key == "player":
             if current is not None:
@@ -184,14 +190,7 @@ def parse_position(text: str, data: BrianBoruData = DATA) -> Position:
                 if "!" in flags:
                     pos.vikings.add(name)
         elif key == "claims":
-            for col, tok in toks:
-                r = tok.lower()
-                if r not in data.region_index:
-                    raise err(ln, col, f"unknown region {tok!r}")
-                if r in claim_seen:
-                    raise err(ln, col, f"claim {r} listed twice")
-                claim_seen[r] = ln
-                current.claims.append(r)
+            current.claims.extend(claim_regions(ln, toks))
         else:
             raise err(ln, indent + 1, f"unknown line '{key}:'")
     if not players:
