@@ -44,11 +44,14 @@ from renderer.common import (
     coin,
     encode_png,
     fit_text,
+    is_view_json,
+    read_source,
     readable_on,
     star,
     text,
     text_width,
     wrap,
+    write_png,
 )
 
 # --------------------------------------------------------------------------- palette
@@ -873,21 +876,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", required=True, help="PNG file to write")
     ap.add_argument("--hand", type=int, default=None, help="draw this seat's hand instead (a view JSON with 'you')")
     args = ap.parse_args(argv)
-    try:
-        raw = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    except OSError as e:
-        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+    raw = read_source(args.file)
+    if raw is None:
         return 2
     try:
-        view = json.loads(raw) if (args.file.endswith(".json") or raw.lstrip().startswith("{")) else position_view(raw)
+        view = json.loads(raw) if is_view_json(args.file, raw) else position_view(raw)
         png = render_hand(view, args.hand) if args.hand is not None else render_brianboru(view)
     except (ValueError, KeyError, TypeError) as e:
         print(f"{args.file}: {e}", file=sys.stderr)
         return 2
-    with open(args.output, "wb") as f:
-        f.write(png)
-    print(f"wrote {args.output} ({len(png) // 1024} KB)")
-    return 0
+    return write_png(args.output, png)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ only; every label here keeps to that set and icons are drawn as shapes.
 from __future__ import annotations
 
 import io
+import sys
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -134,3 +135,30 @@ def encode_png(img: Image.Image) -> bytes:
     pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     pal.save(buf, format="PNG", optimize=False, compress_level=1)
     return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- command lines
+
+
+def read_source(path: str) -> str | None:
+    """The text of FILE ('-' = stdin) for a renderer CLI; prints the error and returns None."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
+        return None
+
+
+def is_view_json(path: str, raw: str) -> bool:
+    """A saved view (JSON) rather than a position written in a game's notation."""
+    return path.endswith(".json") or raw.lstrip().startswith("{")
+
+
+def write_png(path: str, png: bytes) -> int:
+    with open(path, "wb") as f:
+        f.write(png)
+    print(f"wrote {path} ({len(png) // 1024} KB)")
+    return 0

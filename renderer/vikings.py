@@ -35,11 +35,14 @@ from renderer.common import (
     dashed_rect,
     encode_png,
     fit_text,
+    is_view_json,
+    read_source,
     readable_on,
     star,
     text,
     text_width,
     wrap,
+    write_png,
 )
 
 # --------------------------------------------------------------------------- game data
@@ -1059,13 +1062,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tile", default="", help="cells to highlight: viking may stand on the tile (e.g. N3,W2)")
     ap.add_argument("--base", default="", help="cells to highlight: tile only, viking to the base")
     args = ap.parse_args(argv)
-    try:
-        raw = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    except OSError as e:
-        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+    raw = read_source(args.file)
+    if raw is None:
         return 2
     try:
-        if args.file.endswith(".json") or raw.lstrip().startswith("{"):
+        if is_view_json(args.file, raw):
             view = json.loads(raw)
         else:
             view = table_view(raw)
@@ -1077,10 +1078,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, KeyError, TypeError) as e:
         print(f"{args.file}: {e}", file=sys.stderr)
         return 2
-    with open(args.output, "wb") as f:
-        f.write(png)
-    print(f"wrote {args.output} ({len(png) // 1024} KB)")
-    return 0
+    return write_png(args.output, png)
 
 
 if __name__ == "__main__":
