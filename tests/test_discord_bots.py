@@ -56,13 +56,6 @@ class Host:
 
 
 @pytest.fixture
-async def fd():
-    async with FakeDiscord(lifetime=150) as fake:
-        yield fake
-        assert fake.internal_errors == [] and fake.unhandled == []
-
-
-@pytest.fixture
 async def host(fd, tmp_path):
     host = Host(fd, tmp_path / "bots.db")
     await host.start()

@@ -131,13 +131,6 @@ async def slash_move(fd: FakeDiscord, actor: str, text: str) -> InteractionResul
 
 
 @pytest.fixture
-async def fd():
-    async with FakeDiscord(lifetime=150) as fake:
-        yield fake
-        assert fake.internal_errors == [] and fake.unhandled == []
-
-
-@pytest.fixture
 async def host(fd, tmp_path):
     host = Host(fd, tmp_path / "meadhall.db")
     await host.start()
