@@ -230,6 +230,24 @@ class Game(ABC):
         return act in self.legal_actions(seat)
 
 
+MAX_NUMBER_DIGITS = 6
+"""The longest whole number any action or notation field takes (positions, amounts, cards)."""
+
+
+def whole_number(word: str, max_digits: int = MAX_NUMBER_DIGITS) -> int | None:
+    """``word`` as a whole number ``>= 0`` when it is 1 … ``max_digits`` ASCII digits, else ``None``.
+
+    ``str.isdigit`` also accepts ``²`` or ``١``, on which ``int()`` raises or which no player
+    means; parsers call this and raise their own :class:`ActionSyntaxError` on ``None``.
+
+    >>> whole_number("12"), whole_number("²"), whole_number("١"), whole_number("9" * 5000)
+    (12, None, None, None)
+    """
+    if not 0 < len(word) <= max_digits or not (word.isascii() and word.isdigit()):
+        return None
+    return int(word)
+
+
 def json_copy(x: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars) sharing no mutable part with ``x``."""
     if isinstance(x, dict):
