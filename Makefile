@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench catalogs clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,11 @@ test: lint
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/engine.py
+
+catalogs: $(STAMP)
+	$(VENV)/bin/python -m bot.catalogs extract
+	$(VENV)/bin/python -m bot.catalogs update
+	$(VENV)/bin/python -m bot.catalogs compile
 
 clean:
 	rm -rf $(VENV)

@@ -14,7 +14,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import i18n
+from bot import catalogs, i18n
 from bot.adapters import default_registry
 from bot.adapters.vikings import VikingsAdapter
 from bot.config import Config
@@ -70,7 +70,7 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
                   'msgid "Show the table as an image"\nmsgstr "Zeigt den Tisch als Bild"\n\n'
                   'msgid "board"\nmsgstr "tisch"\n\n'
                   'msgid "{games} move: {word}"\nmsgstr "Zug in {games}: {word}"\n', encoding="utf-8")
-    i18n.compile_po(po, po.with_suffix(".mo"))
+    catalogs.compile_po(po, po.with_suffix(".mo"))
     i18n.set_locale_dir(locale)
     try:
         assert language_for(discord.Locale.german) == "de" and language_for("en-US") is None

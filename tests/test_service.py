@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import os
 import subprocess
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
+from bot import catalogs, i18n
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
 from bot.games import BaseAdapter, GameRegistry, OptionError
 from bot.i18n import _
@@ -723,15 +722,22 @@ async def test_no_reminders_after_the_end_or_abandon_or_when_off(tmp_path, clock
 
 def test_the_catalog_template_lists_every_message():
     """Run `python -m bot.i18n extract` after adding or changing a user-facing sentence."""
-    in_pot = set(_pot_msgids())
-    in_code = {m[0] for m in i18n.extract_messages(i18n.source_files(), root=ROOT)}
+    in_pot = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogs.load_catalog(catalogs.pot_path()) if m.id}
+    in_code = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogs.extract_messages() if m.id}
+    assert "Game over. The winners: {names}." not in in_code  # plural forms are keyed by the singular
+    assert "Game over. The winner: {names}." in in_code
     missing = in_code - in_pot
-    assert not missing, f"not in bot/locale/meadhall.pot (run python -m bot.i18n extract): {sorted(missing)}"
+    assert not missing, f"not in bot/locale/meadhall.pot (run python -m bot.catalogs extract): {sorted(missing)}"
+    stale = in_pot - in_code
+    assert not stale, f"in bot/locale/meadhall.pot but no longer in the code (extract again): {sorted(stale)}"
 
 
-def _pot_msgids() -> list[str]:
-    text = (i18n.DEFAULT_LOCALE_DIR / "meadhall.pot").read_text(encoding="utf-8")
-    return [ast.literal_eval(line[len("msgid "):]) for line in text.splitlines() if line.startswith("msgid ")]
+def test_every_committed_catalog_is_complete_and_compiled():
+    """A language ships only finished: nothing empty or fuzzy, the placeholders of the English, as
+    many plural forms as the language has, and its .mo compiled from the .po as committed."""
+    for po in catalogs.po_files():
+        assert catalogs.catalog_problems(po) == [], po
+        assert po.with_suffix(".mo").read_bytes() == catalogs.compiled_bytes(po), f"{po}: run python -m bot.catalogs compile"
 
 
 async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
@@ -750,7 +756,7 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
         'msgid "Game over. The winner: {names}."\nmsgid_plural "Game over. The winners: {names}."\n'
         'msgstr[0] "Aus. Sieger: {names}."\nmsgstr[1] "Aus. Sieger*innen: {names}."\n',
         encoding="utf-8")
-    i18n.compile_po(po, lc / "meadhall.mo")
+    catalogs.compile_po(po, lc / "meadhall.mo")
     i18n.set_locale_dir(tmp_path / "locale")
     try:
         assert i18n.available_languages() == ["en", "xx"]
@@ -774,19 +780,73 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
 
 def test_a_broken_po_file_is_reported_with_its_line(tmp_path):
     po = tmp_path / "bad.po"
-    po.write_text('msgid "a"\nmsgstr b\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"bad.po:2: not a quoted string"):
-        i18n.read_po(po)
     po.write_text('msgid "a"\nmsgfoo "b"\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="unknown keyword 'msgfoo'"):
-        i18n.read_po(po)
+    with pytest.raises(ValueError, match=r"bad.po: .*misformatted keyword on 1"):
+        catalogs.load_catalog(po)
+
+
+def _catalog(tmp_path, lang: str, body: str):
+    po = tmp_path / "locale" / lang / "LC_MESSAGES" / "meadhall.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(body, encoding="utf-8")
+    return po
+
+
+def test_catalog_problems_name_each_unfinished_entry(tmp_path, monkeypatch):
+    pot = tmp_path / "meadhall.pot"
+    pot.write_text('msgid "Hello {name}."\nmsgstr ""\n\nmsgid "Bye."\nmsgstr ""\n\n'
+                   'msgid "{n} stone"\nmsgid_plural "{n} stones"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
+                   'msgid "Left."\nmsgstr ""\n', encoding="utf-8")
+    monkeypatch.setattr(catalogs, "pot_path", lambda: pot)
+    po = _catalog(tmp_path, "pl", 'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : '
+                  'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\n"\n\n'
+                  'msgid "Hello {name}."\nmsgstr "Cześć {imie}."\n\n'
+                  '#, fuzzy\nmsgid "Bye."\nmsgstr "Pa."\n\n'
+                  'msgid "{n} stone"\nmsgid_plural "{n} stones"\nmsgstr[0] "{n} kamień"\nmsgstr[1] "{n} kamienie"\n\n'
+                  'msgid "Gone."\nmsgstr "Nie ma."\n')
+    problems = catalogs.catalog_problems(po)
+    assert "missing from the catalog: 'Left.'" in problems
+    assert "not in the template any more: 'Gone.'" in problems
+    assert "fuzzy: 'Bye.'" in problems
+    assert "untranslated: '{n} stone'" in problems  # Polish needs a third plural form
+    assert any(p.startswith("placeholders ['imie']") for p in problems)
+    assert len(problems) == 5
 
 
 def test_the_extract_command_writes_the_template(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(i18n, "DEFAULT_LOCALE_DIR", tmp_path)
-    assert i18n.main(["extract"]) == 0
-    assert "Game over. The winners: {names}." in (tmp_path / "meadhall.pot").read_text(encoding="utf-8")
-    assert i18n.main(["nonsense"]) == 2
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
+    assert catalogs.main(["extract"]) == 0
+    text = (tmp_path / "meadhall.pot").read_text(encoding="utf-8")
+    assert 'msgid_plural "Game over. The winners: {names}."' in text
+    assert "#: bot/service.py:" in text  # locations relative to the repository
+    assert catalogs.main(["nonsense"]) == 2
+
+
+def test_init_update_compile_and_check_a_new_language(tmp_path, monkeypatch):
+    """The translator's round: init → translate → compile → check, all through Babel."""
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
+    pot = tmp_path / "meadhall.pot"
+    pot.write_text('msgid "Hello {name}."\nmsgstr ""\n\nmsgid "{n} stone"\nmsgid_plural "{n} stones"\n'
+                   'msgstr[0] ""\nmsgstr[1] ""\n', encoding="utf-8")
+    assert catalogs.main(["init", "cs"]) == 0
+    po = tmp_path / "cs" / "LC_MESSAGES" / "meadhall.po"
+    cat = catalogs.load_catalog(po, locale="cs")
+    assert cat.num_plurals == 3  # Czech: 1 / 2–4 / 5+
+    assert catalogs.main(["check"]) == 1  # nothing translated yet
+    text = po.read_text(encoding="utf-8").replace('msgid "Hello {name}."\nmsgstr ""', 'msgid "Hello {name}."\nmsgstr "Ahoj {name}."')
+    text = text.replace('msgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""',
+                        'msgstr[0] "{n} kámen"\nmsgstr[1] "{n} kameny"\nmsgstr[2] "{n} kamenů"')
+    po.write_text(text, encoding="utf-8")
+    assert catalogs.main(["check"]) == 0
+    assert catalogs.main(["compile"]) == 0
+    i18n.set_locale_dir(tmp_path)
+    try:
+        with i18n.use_language("cs"):
+            assert [i18n.ngettext("{n} stone", "{n} stones", k) for k in (1, 3, 5)] == [
+                "1 kámen", "3 kameny", "5 kamenů"]
+            assert _("Hello {name}.", name="Jana") == "Ahoj Jana."
+    finally:
+        i18n.set_locale_dir(None)
 
 
 def test_option_error_is_a_user_message():
