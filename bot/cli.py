@@ -25,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="the offline table in this terminal")
     play.add_argument("--db", type=Path, default=None, help="SQLite file (default: from config, meadhall.db)")
     play.add_argument("--out", type=Path, default=Path("out"), help="folder for the table images")
-    play.add_argument("--as", dest="user", default="player1", help="who plain lines speak for")
+    play.add_argument("--as", dest="user", default=None,
+                      help="who plain lines speak for (default: whoever must act, a hot seat)")
     play.add_argument("--bots", type=int, default=0, help="computer players to seat when starting")
     play.add_argument("--level", default="heuristic", help="computer player level")
     play.add_argument("--no-images", action="store_true", help="do not draw the table images")
@@ -99,13 +100,14 @@ async def _play(args: argparse.Namespace, config) -> int:
         print(f"meadhall offline table — database {db}, images in {args.out}/")
         if restored:
             print(f"{restored} unfinished table(s) restored.")
-        print("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings',"
-              " then '/as alice' and '/buy 3'. '/help' lists commands, '/quit' leaves.")
+        print("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings'."
+              " Then plain lines speak for whoever must act: type the number of a listed choice"
+              " (or a move such as '/buy 3'). '/help' lists commands, '/quit' leaves.")
         if sys.stdin.isatty():
             async def lines():
                 while not table.finished:
                     try:
-                        yield await asyncio.to_thread(input, f"{table.user}> ")
+                        yield await asyncio.to_thread(input, f"{await table.prompt_name()}> ")
                     except EOFError:
                         return
             async for line in lines():

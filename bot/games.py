@@ -20,7 +20,15 @@ game-specific goes through a :class:`GameAdapter`:
 ``notation(game)``                 the game's notation for ``export`` (or ``None``)
 ``rules(topic)``                   lines of rules summary (``topic=None``) or one rule
                                    ("V-14"); raises ``KeyError`` for an unknown topic
+``forced_action(game, seat)``      the action the host may make for ``seat`` at once because it
+                                   is the only legal choice, or ``None`` (the default): never
+                                   when the choice is optional or making it would reveal hidden
+                                   information (e.g. a hand with a single playable card)
 =================================  ===========================================================
+
+Table options that are the host's, not the game's (:data:`HOST_OPTION_WORDS`, e.g. ``manual``),
+are kept in the options under :data:`HOST_KEY`; :func:`engine_options` strips them before an
+engine sees the options, :func:`host_options` reads them with their defaults.
 
 :class:`BaseAdapter` gives every method a plain default, so an adapter overrides what it has.
 :class:`GameRegistry` maps game ids to adapters; the first registered game is the default one
@@ -34,11 +42,42 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from bot.i18n import _
-from engine.core import Event, Game
+from engine.core import Action, Event, Game
 
 
 class OptionError(ValueError):
     """Option words a game does not understand; ``str(error)`` is the translated message."""
+
+
+HOST_KEY = "host"
+HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True}
+HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
+    # every decision is asked, even one with a single legal choice (issue 13: "a table option
+    # may turn this off")
+    "manual": {"forced_moves": False},
+}
+
+
+def split_option_words(words: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
+    """The game's option words, and the host's options the other words set."""
+    game_words, host = [], {}
+    for w in words:
+        key = w.lower().strip(",")
+        if key in HOST_OPTION_WORDS:
+            host.update(HOST_OPTION_WORDS[key])
+        else:
+            game_words.append(w)
+    return game_words, host
+
+
+def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as the engine takes them (without the host's)."""
+    return {k: v for k, v in options.items() if k != HOST_KEY}
+
+
+def host_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The host's options of a table, defaults filled in."""
+    return {**HOST_OPTION_DEFAULTS, **options.get(HOST_KEY, {})}
 
 
 @runtime_checkable
@@ -62,6 +101,8 @@ class GameAdapter(Protocol):
     def notation(self, game: Game) -> str | None: ...
 
     def rules(self, topic: str | None) -> list[str]: ...
+
+    def forced_action(self, game: Game, seat: int) -> Action | None: ...
 
 
 class BaseAdapter:
@@ -109,6 +150,9 @@ class BaseAdapter:
         if topic is None:
             return []
         raise KeyError(topic)
+
+    def forced_action(self, game: Game, seat: int) -> Action | None:
+        return None
 
 
 class GameRegistry:

@@ -3,15 +3,18 @@
 Lines look like chat messages::
 
     alice: /join            # alice joins (or any command: /start vikings advanced, /buy 3 …)
-    /as bob                 # from now on plain lines are bob's
-    /buy 3                  # bob buys position 3
+    /buy 3                  # a plain line speaks for the player to act (a hot seat)
+    2                       # pick choice 2 of the numbered list shown to the player to act
+    /as bob                 # from now on plain lines are bob's; /as alone: the player to act again
     /board                  # the table as text, and the image written to the output folder
-    /hand                   # what only the current user may see (Brian Boru's hand)
+    /hand                   # what only the speaker may see (Brian Boru's hand)
     /addbot heuristic       # seat a computer player (random, heuristic or search)
     /quit
 
-Images are written to the output folder and their paths printed; the table is also shown as
-text after every move. Messages meant for one player only are marked ``(only NAME sees)``.
+Whoever must decide sees their legal choices numbered, and a line of just that number (or, for a
+choice of several, the numbers) decides: nobody has to type a move. Images are written to the
+output folder and their paths printed; the table is also shown as text after every move,
+computer players' included. Messages meant for one player only are marked ``(only NAME sees)``.
 """
 
 from __future__ import annotations
@@ -20,32 +23,70 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.i18n import _
-from bot.service import HostService, Reply
+from bot.i18n import _, ngettext
+from bot.service import HostService, Reply, is_computer
+from bot.widgets import Widget, widgets_for
 
 _SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
+_NUMBERS = re.compile(r"^[0-9]{1,3}(?:[ ,]+[0-9]{1,3})*$")
+LOBBY_USER = "player1"  # who a plain line speaks for while nobody has a decision to make
+MAX_LISTED = 40  # more choices than this are listed in part; the rest can be typed
+
+
+def choice_list(widgets: list[Widget]) -> tuple[list[tuple[str, str]], Widget | None]:
+    """The widgets of one decision as one numbered list of ``(label, value)``.
+
+    Buttons and selects (one value each) are one list whose values are action texts; a
+    multi-select (Brian Boru's "keep 2 cards") is returned as itself: its numbers are combined.
+    """
+    multi = next((w for w in widgets if w.kind == "multiselect"), None)
+    if multi is not None:
+        return list(multi.options), multi
+    return [(label, w.action([value])) for w in widgets for label, value in w.options], None
 
 
 class OfflineTable:
     """Feeds typed lines to a :class:`HostService` as one channel; returns what to print."""
 
     def __init__(self, service: HostService, out_dir: Path, *, channel: str = "offline",
-                 user: str = "player1", bots: object | None = None) -> None:
+                 user: str | None = None, bots: object | None = None) -> None:
         self.service = service
         self.out_dir = Path(out_dir)
         self.channel = channel
-        self.user = user
+        self.user = user  # who plain lines speak for; None: the player who must act (hot seat)
         self.bots = bots  # optional: an object with ``async play(service, channel) -> list[Reply]``
         self.finished = False
+        self.speaker = user or LOBBY_USER  # who the last plain line spoke for (the input prompt)
+
+    async def _default_speaker(self) -> str:
+        """A pinned ``/as`` name, else the one person who must act now, else the last speaker."""
+        if self.user is not None:
+            return self.user
+        table = await self.service.table(self.channel)
+        if table is not None and table.game is not None and not table.game.is_over:
+            users = [table.record.seats[s].user for s in table.game.acting_seats()]
+            people = [u for u in users if not is_computer(u)]
+            if len(people) == 1:
+                return people[0]
+        return self.speaker  # the lobby, or several deciding at once: the last one who spoke
+
+    async def prompt_name(self) -> str:
+        """The name shown before the input line: who a plain line would speak for."""
+        self.speaker = await self._default_speaker()
+        return self.speaker
 
     async def handle(self, line: str) -> list[str]:
         line = line.strip()
         if not line or line.startswith("#"):
             return []
         m = _SPEAKER.match(line)
-        user = self.user
         if m and not line.startswith("/"):
             user, line = m.group(1), m.group(2).strip()
+        else:
+            user = await self._default_speaker()
+        self.speaker = user
+        if _NUMBERS.match(line):
+            return await self._pick(user, line)
         words = line.removeprefix("/").split()
         if not words:
             return []
@@ -54,10 +95,15 @@ class OfflineTable:
             self.finished = True
             return [_("Goodbye. The game is saved; run meadhall play again to go on.")]
         if word == "as":
-            if len(words) != 2:
-                return [_("Write /as NAME to speak as another player.")]
-            self.user = words[1]
+            if len(words) > 2:
+                return [_("Write /as NAME to speak as another player, or /as alone to speak for "
+                          "whoever must act.")]
+            self.user = words[1] if len(words) == 2 else None
+            if self.user is None:
+                return [_("Plain lines now speak for whoever must act.")]
             return [_("You are now {name}.", name=self.user)]
+        if word == "choices":
+            return await self._choices(only=user)
         if word == "hand":
             return await self._private(user)
         if word == "addbot":
@@ -67,23 +113,33 @@ class OfflineTable:
             return self._lines(reply, user)
         if word == "help" and len(words) == 1:
             out = self._lines(await self.service.command(self.channel, user, "help", name=user), user)
-            out.append(_("Offline table: write “NAME: /command” or /as NAME, then commands; /hand shows "
-                         "your hidden cards; /addbot LEVEL seats a computer player (random, heuristic, "
-                         "search); /quit leaves (the game is saved)."))
+            out.append(_("Offline table: plain lines speak for whoever must act (a hot seat); "
+                         "“NAME: /command” or /as NAME speaks as someone else. Whoever must decide "
+                         "sees numbered choices: type the number. /choices shows them again, /hand "
+                         "your hidden cards; /addbot LEVEL seats a computer player (random, "
+                         "heuristic, search); /quit leaves (the game is saved)."))
             return out
         reply = await self.service.command(self.channel, user, line, name=user)
+        return await self._after(reply, user, show_table=word == "start" or bool(reply.events))
+
+    async def _after(self, reply: Reply, user: str, *, show_table: bool) -> list[str]:
+        """What follows a reply: the table (after a change), the computer players' moves with the
+        table again, due reminders, and the numbered choices of whoever must decide now."""
         out = self._lines(reply, user)
-        if reply.ok and (word == "start" or reply.events):
+        if reply.ok and show_table:
             out += await self._table_text()
         if reply.ok:
             out += await self._bots_move()
         for r in await self.service.due_reminders():
             if r.channel == self.channel:
                 out.append(f"@{r.name}: {r.text}")
+        if reply.ok and (reply.prompts or show_table):
+            out += await self._choices()
         return out
 
     async def _bots_move(self) -> list[str]:
-        """Computer players seated at this table move now (and, with --bots, take their seats)."""
+        """Computer players seated at this table move now (and, with --bots, take their seats);
+        the table is printed again after they moved."""
         if self.bots is not None:
             replies = await self.bots.play(self.service, self.channel)
         else:
@@ -93,7 +149,65 @@ class OfflineTable:
         out: list[str] = []
         for r in replies:
             out += self._lines(r, None)
+        if any(r.ok and r.events for r in replies):
+            out += await self._table_text()
         return out
+
+    # ------------------------------------------------------------------ numbered choices
+
+    async def _decisions(self) -> list[tuple[int, str, str, list[tuple[str, str]], Widget | None, bool]]:
+        """``(seat, user, name, options, multiselect, private)`` for every person who must decide."""
+        table = await self.service.table(self.channel)
+        if table is None or table.game is None or table.game.is_over:
+            return []
+        found = []
+        for seat in table.game.acting_seats():
+            s = table.record.seats[seat]
+            if is_computer(s.user):
+                continue
+            options, multi = choice_list(widgets_for(table.adapter, table.game, seat))
+            if options:
+                private = bool(getattr(table.adapter, "private_choices", lambda g, s: False)(table.game, seat))
+                found.append((seat, s.user, s.name, options, multi, private))
+        return found
+
+    async def _choices(self, only: str | None = None) -> list[str]:
+        """The numbered legal choices of each person who must decide (privately where they show
+        hidden cards), so that a number is all anyone has to type."""
+        out: list[str] = []
+        for _seat, user, name, options, multi, private in await self._decisions():
+            if only is not None and user != only:
+                continue
+            mark = f"({_('only {name} sees', name=name)}) " if private else ""
+            if multi is not None:
+                out.append(mark + ngettext("{name}, choose {n} — type its number:",
+                                           "{name}, choose {n} — type their numbers, e.g. 1 2:",
+                                           multi.max_values, name=name))
+            else:
+                out.append(mark + _("{name}, choose — type a number:", name=name))
+            for i, (label, _value) in enumerate(options[:MAX_LISTED], start=1):
+                out.append(f"{mark}  {i:>2}  {label}")
+            if len(options) > MAX_LISTED:
+                out.append(mark + _("  … and {n} more: type the move itself (/help).", n=len(options) - MAX_LISTED))
+        if only is not None and not out:
+            out.append(_("{name} has nothing to decide now.", name=only))
+        return out
+
+    async def _pick(self, user: str, line: str) -> list[str]:
+        """A line of numbers: the speaker's choice(s) from their numbered list, as of now."""
+        numbers = [int(n) for n in re.split(r"[ ,]+", line.strip())]
+        mine = [d for d in await self._decisions() if d[1] == user]
+        if not mine:
+            return [_("{name} has nothing to decide now.", name=user)]
+        _seat, _user, _name, options, multi, _private = mine[0]
+        want = multi.max_values if multi is not None else 1
+        if len(numbers) != want or len(set(numbers)) != want or not all(1 <= n <= len(options) for n in numbers):
+            return [ngettext("Type one number from 1 to {count}.", "Type {n} different numbers from 1 to {count}.",
+                             want, count=min(len(options), MAX_LISTED)), *await self._choices(only=user)]
+        values = [options[n - 1][1] for n in numbers]
+        text = multi.action(values) if multi is not None else values[0]
+        reply = await self.service.act(self.channel, user, text)
+        return await self._after(reply, user, show_table=bool(reply.events))
 
     async def _private(self, user: str) -> list[str]:
         table = await self.service.table(self.channel)

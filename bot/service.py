@@ -51,7 +51,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.games import GameAdapter, GameRegistry, OptionError
+from bot.games import (
+    HOST_KEY,
+    GameAdapter,
+    GameRegistry,
+    OptionError,
+    engine_options,
+    host_options,
+    split_option_words,
+)
 from bot.i18n import _, ngettext
 from bot.storage import (
     MatchRecord,
@@ -61,6 +69,7 @@ from bot.storage import (
     Storage,
     rebuild,
 )
+from bot.widgets import label_of
 from engine.core import (
     Action,
     ActionSyntaxError,
@@ -108,6 +117,8 @@ def votes_needed(seats) -> int:
     people = sum(1 for s in seats if not is_computer(s.user))
     return max(1, people) // 2 + 1
 
+
+MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, not a rule)
 
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
 
@@ -399,7 +410,8 @@ class HostService:
         """Start the lobby's game (or ``game``) with option words; any seated player may start."""
         try:
             async with self._lock(channel):
-                return await self._start(channel, user, game, options, seed, start_seat)
+                return await self._forced_moves(channel, await self._start(channel, user, game, options, seed,
+                                                                           start_seat))
         except Refusal as r:
             return _refused(r)
 
@@ -424,8 +436,9 @@ class HostService:
         if len(rec.seats) > cls.MAX_PLAYERS:
             raise Refusal("too_many_players", _("{game} seats at most {max} players; {count} joined.",
                                                 game=adapter.title, max=cls.MAX_PLAYERS, count=len(rec.seats)))
+        game_words, host = split_option_words(words)
         try:
-            options = adapter.parse_options(list(words))
+            options = adapter.parse_options(game_words)
         except OptionError as e:
             raise Refusal("bad_options", str(e)) from None
         if start_seat is not None and not 0 <= start_seat < len(rec.seats):
@@ -435,6 +448,8 @@ class HostService:
             game = cls.new(rec.names, seed=seed, options=options, start_seat=start_seat)
         except (EngineError, ValueError) as e:
             raise Refusal("bad_options", _("These options do not work: {reason}", reason=str(e))) from None
+        if host:
+            options = {**options, HOST_KEY: host}
         now = self.clock()
         snapshot = game.to_json()
         await self.storage.start_match(
@@ -448,7 +463,7 @@ class HostService:
         return self._reply(
             table,
             public=[_("{game} begins ({options}): {players}.", game=adapter.title,
-                      options=adapter.describe_options(options), players=_names(rec.names))],
+                      options=self._describe_options(adapter, options), players=_names(rec.names))],
             prompts=prompts, mentions=[p.user for p in prompts],
             image=await self._image(table, game, 0),
         )
@@ -517,7 +532,7 @@ class HostService:
                 game=adapter.title, players=_names(rec.names), count=len(rec.seats), max=cls.MAX_PLAYERS,
                 min=cls.MIN_PLAYERS)])
         lines = [_("{game} ({options}), {count} moves played: {players}.", game=adapter.title,
-                   options=adapter.describe_options(rec.options), count=rec.version,
+                   options=self._describe_options(table.adapter, rec.options), count=rec.version,
                    players=_names(rec.names)),
                  adapter.text(table.game)]
         if rec.votes:
@@ -627,9 +642,49 @@ class HostService:
         """
         try:
             async with self._lock(channel):
-                return await self._act(channel, user, text.strip(), version)
+                return await self._forced_moves(channel, await self._act(channel, user, text.strip(), version))
         except Refusal as r:
             return _refused(r)
+
+    @staticmethod
+    def _describe_options(adapter: GameAdapter, options: dict) -> str:
+        text = adapter.describe_options(engine_options(options))
+        if not host_options(options)["forced_moves"]:
+            text += "; " + _("every decision asked, even with one choice")
+        return text
+
+    async def _forced_moves(self, channel: str, reply: Reply) -> Reply:
+        """After a change: a decision with exactly one legal choice is made at once for whoever
+        owes it, committed and narrated like any move (issue 13), unless the table was started
+        ``manual`` or the adapter says the choice is optional or would reveal something."""
+        for _i in range(MAX_FORCED_MOVES):
+            table = self._tables.get(channel)
+            if not reply.ok or table is None or table.game is None or table.game.is_over:
+                break
+            if not host_options(table.record.options)["forced_moves"]:
+                break
+            game = table.game
+            forced = next(((seat, a) for seat in game.acting_seats()
+                           if (a := table.adapter.forced_action(game, seat)) is not None), None)
+            if forced is None:
+                break
+            seat, action = forced
+            name = table.record.seats[seat].name
+            label = label_of(table.adapter, game, action)
+            made = await self._act(channel, table.record.seats[seat].user, str(action), None)
+            if not made.ok:  # an adapter offered what the engine refuses: leave it to the player
+                log.error("table %s: forced move %r for seat %d refused: %s", channel, str(action), seat,
+                          made.private)
+                break
+            reply = Reply(
+                ok=True, code=made.code,
+                public=[*reply.public, _("{name} had one choice, made for them: {choice}.", name=name,
+                                         choice=label), *made.public],
+                private=reply.private, prompts=made.prompts, mentions=made.mentions,
+                image=made.image or reply.image, file=reply.file, events=[*reply.events, *made.events],
+                match_id=made.match_id, game=made.game, status=made.status, version=made.version,
+            )
+        return reply
 
     async def _act(self, channel: str, user: str, text: str, version: int | None) -> Reply:
         table, game = await self._need_game(channel)

@@ -55,6 +55,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.games import engine_options
 from engine.core import Game
 
 STATUSES = ("lobby", "active", "finished", "abandoned")
@@ -498,7 +499,8 @@ class Storage:
 
 def rebuild(game_cls: type[Game], match: MatchRecord, actions: Iterable[LoggedAction]) -> Game:
     """Replay a match from its initial state (seed, names, options, start seat) and its log."""
-    game = game_cls.new(match.names, seed=match.seed, options=match.options, start_seat=match.start_seat)
+    game = game_cls.new(match.names, seed=match.seed, options=engine_options(match.options),
+                        start_seat=match.start_seat)
     for expected_seq, logged in enumerate(actions, start=1):
         if logged.seq != expected_seq:
             raise StorageError(f"match {match.id}: action log has a gap before seq {logged.seq}")

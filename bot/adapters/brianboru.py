@@ -331,6 +331,16 @@ class BrianBoruAdapter(BaseAdapter):
         p = game.s["pending"]
         return p is not None and p["kind"] in PRIVATE_KINDS and seat in game.acting_seats()
 
+    def forced_action(self, game: BrianBoruGame, seat: int) -> Action | None:
+        """The only legal choice, made by the host (issue 13) — but never a decision about
+        cards in a hand (keep, lead, play, the active town card): making it at once would
+        show everybody that the hand allowed nothing else."""
+        p = game.s["pending"]
+        if p is None or p["kind"] in PRIVATE_KINDS or seat not in game.acting_seats():
+            return None
+        actions = game.legal_actions(seat)
+        return actions[0] if len(actions) == 1 else None
+
     def widgets(self, game: BrianBoruGame, seat: int) -> list | None:
         """The draft is one multi-select of exactly 2 cards; other decisions use the default widgets."""
         try:

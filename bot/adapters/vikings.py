@@ -57,6 +57,22 @@ def tile_text(tile: str) -> str:
     return _(TILE_NAMES.get(tile, tile))
 
 
+ROW_LABELS = ("ships", "W", "N", "S", "G", "F")
+
+
+def homeland_grid(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A homeland as text rows under column numbers (V-20 … V-22): every row, as wide as the
+    widest one; nothing while the homeland is empty."""
+    width = max((len(r) for r in rows), default=0)
+    if width == 0:
+        return []
+    out = ["         " + "".join(f"{c:<4}" for c in range(1, width + 1)).rstrip()]
+    for label, row in zip(ROW_LABELS, rows):
+        cells = [*row, *["."] * (width - len(row))]
+        out.append(f"   {label:>5} " + "".join(f"{t:<4}" for t in cells).rstrip())
+    return out
+
+
 def kind_text(kind: str) -> str:
     return _(KIND_TEXT[kind])
 
@@ -238,6 +254,12 @@ class VikingsAdapter(BaseAdapter):
             return _("choose the middle tile the building tile replaces: /swap CELL")
         return _("your move")
 
+    def forced_action(self, game: VikingsGame, seat: int) -> Action | None:
+        """The only legal choice, made by the host (issue 13). Vikings has no hidden hands, so
+        a single choice reveals nothing; free exchanges (V-16) are never made for anyone."""
+        actions = game.legal_actions(seat)
+        return actions[0] if len(actions) == 1 else None
+
     def describe_action(self, game: VikingsGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         t = type(action)
@@ -299,11 +321,7 @@ class VikingsAdapter(BaseAdapter):
                 marks.append(_("to act"))
             head = f"{p['name']}: {p['gold']} gold, {p['vp']} VP" + (f" ({', '.join(marks)})" if marks else "")
             lines.append(head)
-            labels = ["ships", "W", "N", "S", "G", "F"]
-            for label, row in zip(labels, p["rows"]):
-                if row:
-                    cells = " ".join(f"{t:<3}" for t in row)
-                    lines.append(f"   {label:>5}: {cells}")
+            lines += homeland_grid(p["rows"])
             base = " ".join(f"{k}{n}" for k, n in p["base"].items() if n)
             if base:
                 lines.append("    base: " + base)
@@ -323,6 +341,10 @@ class VikingsAdapter(BaseAdapter):
         if v.get("auction") and v["phase"] in ("bid", "remove", "lay"):
             a = v["auction"]
             lines.append(_("Drawn vikings: {drawn}", drawn=" ".join(a["drawn"])))
+        lines.append(_("Key: L, R island ends · Ma–Md middle tiles (building a–d) · * a viking stands on the "
+                       "tile · ^r ^g ^y ^b ships (sail colour) · rows W warriors, N nobles, S scouts, "
+                       "G goldsmiths, F fishers · base: F fisher, G goldsmith, S scout, N noble, W warrior, "
+                       "B sailor."))
         return "\n".join(lines)
 
     def render(self, game: VikingsGame, *, seat: int | None = None) -> bytes | None:

@@ -1,0 +1,131 @@
+"""The offline table as a hot seat (issue 13): plain lines speak for whoever must act, every
+decision is listed with numbers and a number decides, the table is shown again after computer
+players move, and the text table has column numbers and a key."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.adapters import default_registry
+from bot.offline import OfflineTable
+from bot.service import HostService
+from bot.storage import Storage
+from engine.vikings import VikingsGame
+
+README_LINES = ["alice: /join", "bob: /join", "alice: /start vikings", "/buy 3"]
+
+
+async def say(t: OfflineTable, *lines: str) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        out += await t.handle(line)
+    return out
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    s = await Storage.open(tmp_path / "t.db")
+    yield s
+    await s.close()
+
+
+def offline(storage, tmp_path, seed: int = 1, **kw) -> OfflineTable:
+    svc = HostService(storage, default_registry(), images=False, seed_source=lambda: seed)
+    return OfflineTable(svc, tmp_path / "out", channel=f"offline-{seed}", **kw)
+
+
+async def test_the_readme_example_works_whoever_is_drawn_to_start(storage, tmp_path):
+    starters = set()
+    for seed in range(1, 12):
+        t = offline(storage, tmp_path, seed)
+        out = await say(t, *README_LINES)
+        table = await t.service.table(t.channel)
+        starters.add(table.record.seats[table.game.view(None)["start_player"]].user)
+        assert not any("not your turn" in line for line in out), out
+        assert any(" buys the " in line and " for 3 gold" in line for line in out), out
+    assert starters == {"alice", "bob"}  # both cases were played
+
+
+async def test_every_decision_is_numbered_and_a_number_decides(storage, tmp_path):
+    t = offline(storage, tmp_path)
+    out = await say(t, *README_LINES[:3])
+    table = await t.service.table(t.channel)
+    first = table.record.seats[table.game.acting_seats()[0]]
+    head = out.index(f"{first.name}, choose — type a number:")
+    listed = out[head + 1:head + 1 + len(table.game.legal_actions(table.game.acting_seats()[0]))]
+    assert all(re.match(r"^ +\d+  \d+: .+ — \d+ gold$", line) for line in listed), listed
+    assert listed[0].split()[0] == "1"
+    version = table.record.version
+    out = await say(t, "2")
+    assert table.record.version > version and any(" buys the " in line for line in out)
+    assert await t.prompt_name() == first.user  # the same player now places the tile
+
+
+@pytest.mark.parametrize("line", ["0", "99", "1 2", "1,1"])
+async def test_a_number_that_is_no_choice_changes_nothing(storage, tmp_path, line):
+    t = offline(storage, tmp_path)
+    await say(t, *README_LINES[:3])
+    table = await t.service.table(t.channel)
+    before = (table.record.version, table.game.to_json())
+    out = await say(t, line)
+    assert out[0].startswith("Type one number from 1 to ")
+    assert any(re.match(r"^ +1  ", x) for x in out)  # the list again
+    assert (table.record.version, table.game.to_json()) == before
+
+
+async def test_a_number_from_someone_with_nothing_to_decide(storage, tmp_path):
+    t = offline(storage, tmp_path)
+    await say(t, *README_LINES[:3])
+    table = await t.service.table(t.channel)
+    idle = table.record.seats[1 - table.game.acting_seats()[0]]
+    before = table.record.version
+    assert await say(t, f"{idle.user}: 1") == [f"{idle.user} has nothing to decide now."]
+    assert table.record.version == before
+
+
+async def test_brian_boru_draft_is_picked_by_two_numbers_privately(storage, tmp_path):
+    t = offline(storage, tmp_path)
+    out = await say(t, "ann: /join brian-boru", "bob: /join", "cat: /join", "ann: /start brian-boru")
+    table = await t.service.table(t.channel)
+    for _ in range(20):  # the public set-up choices (starting towns) until the draft
+        if table.game.s["pending"]["kind"] == "keep":
+            break
+        user = table.record.seats[table.game.acting_seats()[0]].user
+        out = await say(t, f"{user}: 1")
+    assert table.game.s["pending"]["kind"] == "keep"
+    choice_lines = [x for x in out if "choose 2" in x or re.match(r"^\(only \w+ sees\) +\d+  ", x)]
+    assert {x.split(")")[0] for x in choice_lines} == {"(only ann sees", "(only bob sees", "(only cat sees"}
+    assert not any(re.match(r"^ +\d+  ", x) for x in out)  # no card is listed publicly
+    before = table.record.version
+    hand = len(table.adapter.widgets(table.game, 0)[0].options)
+    assert (await say(t, "ann: 1"))[0] == f"Type 2 different numbers from 1 to {hand}."
+    assert (await say(t, "ann: 2 2"))[0] == f"Type 2 different numbers from 1 to {hand}."
+    assert table.record.version == before
+    out = await say(t, "ann: 1 2")
+    assert table.record.version == before + 1 and 0 not in table.game.acting_seats()
+
+
+async def test_the_table_is_shown_again_after_computer_players_move(storage, tmp_path):
+    t = offline(storage, tmp_path)
+    await say(t, "alice: /join", "/addbot heuristic")
+    out = await say(t, "alice: /start vikings")
+    table = await t.service.table(t.channel)
+    out += await say(t, "1") if table.game.acting_seats() == [0] else []
+    bot_moves = [i for i, x in enumerate(out) if x.startswith("Ragnar (computer, heuristic) buys")]
+    assert bot_moves
+    assert any(x.startswith("Vikings — round") for x in out[bot_moves[-1]:])
+
+
+def test_the_text_table_has_column_numbers_and_a_key():
+    adapter = default_registry()["vikings"]
+    game = VikingsGame.new(["ann", "bob"], seed=3)
+    for _ in range(12):
+        seat = game.acting_seats()[0]
+        game.apply(seat, game.legal_actions(seat)[-1])
+    text = adapter.text(game).splitlines()
+    grid = [i for i, x in enumerate(text) if re.match(r"^ +1( +\d+)*$", x)]
+    assert grid, text
+    assert [text[grid[0] + k].split()[0] for k in range(1, 7)] == ["ships", "W", "N", "S", "G", "F"]
+    assert any(x.startswith("Key: L, R island ends") for x in text)
