@@ -20,6 +20,7 @@ game-specific goes through a :class:`GameAdapter`:
 ``notation(game)``                 the game's notation for ``export`` (or ``None``)
 ``rules(topic)``                   lines of rules summary (``topic=None``) or one rule
                                    ("V-14"); raises ``KeyError`` for an unknown topic
+``text_key()``                     a line explaining the codes of ``text`` (or ``None``)
 ``forced_action(game, seat)``      the action the host may make for ``seat`` at once because it
                                    is the only legal choice, or ``None`` (the default): never
                                    when the choice is optional or making it would reveal hidden
@@ -102,6 +103,8 @@ class GameAdapter(Protocol):
 
     def rules(self, topic: str | None) -> list[str]: ...
 
+    def text_key(self) -> str | None: ...
+
     def forced_action(self, game: Game, seat: int) -> Action | None: ...
 
 
@@ -150,6 +153,9 @@ class BaseAdapter:
         if topic is None:
             return []
         raise KeyError(topic)
+
+    def text_key(self) -> str | None:
+        return None
 
     def forced_action(self, game: Game, seat: int) -> Action | None:
         return None

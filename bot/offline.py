@@ -13,8 +13,8 @@ Lines look like chat messages::
 
 Whoever must decide sees their legal choices numbered, and a line of just that number (or, for a
 choice of several, the numbers) decides: nobody has to type a move. Images are written to the
-output folder and their paths printed; the table is also shown as text after every move,
-computer players' included. Messages meant for one player only are marked ``(only NAME sees)``.
+output folder and their paths printed; the table is also shown as text after every move, once
+the computer players have moved too (its key the first time and on /board). Messages meant for one player only are marked ``(only NAME sees)``.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ class OfflineTable:
         self.bots = bots  # optional: an object with ``async play(service, channel) -> list[Reply]``
         self.finished = False
         self.speaker = user or LOBBY_USER  # who the last plain line spoke for (the input prompt)
+        self._keys_shown: set[int] = set()
 
     async def _default_speaker(self) -> str:
         """A pinned ``/as`` name, else the one person who must act now, else the last speaker."""
@@ -126,10 +127,11 @@ class OfflineTable:
         """What follows a reply: the table (after a change), the computer players' moves with the
         table again, due reminders, and the numbered choices of whoever must decide now."""
         out = self._lines(reply, user)
-        if reply.ok and show_table:
-            out += await self._table_text()
         if reply.ok:
-            out += await self._bots_move()
+            moved = await self._bots_move()
+            out += moved
+            if show_table or moved:
+                out += await self._table_text()
         for r in await self.service.due_reminders():
             if r.channel == self.channel:
                 out.append(f"@{r.name}: {r.text}")
@@ -138,8 +140,7 @@ class OfflineTable:
         return out
 
     async def _bots_move(self) -> list[str]:
-        """Computer players seated at this table move now (and, with --bots, take their seats);
-        the table is printed again after they moved."""
+        """Computer players seated at this table move now (and, with --bots, take their seats)."""
         if self.bots is not None:
             replies = await self.bots.play(self.service, self.channel)
         else:
@@ -149,8 +150,6 @@ class OfflineTable:
         out: list[str] = []
         for r in replies:
             out += self._lines(r, None)
-        if any(r.ok and r.events for r in replies):
-            out += await self._table_text()
         return out
 
     # ------------------------------------------------------------------ numbered choices
@@ -231,6 +230,10 @@ class OfflineTable:
         table = await self.service.table(self.channel)
         if table is None or table.game is None:
             return []
+        key = table.adapter.text_key()
+        if key and table.record.id not in self._keys_shown:  # the key once a game; /board repeats it
+            self._keys_shown.add(table.record.id)
+            return ["", *table.adapter.text(table.game).splitlines(), key, ""]
         return ["", *table.adapter.text(table.game).splitlines(), ""]
 
     def _lines(self, reply: Reply, user: str | None) -> list[str]:

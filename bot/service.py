@@ -558,7 +558,7 @@ class HostService:
                     raise Refusal("not_player", _("You are not a player at this table."))
                 seat = self._need_seat(table, user)
             game, version = table.game, table.record.version
-            text = table.adapter.text(game, seat)
+            text = "\n".join(filter(None, [table.adapter.text(game, seat), table.adapter.text_key()]))
             image = await self._image(table, game, version, seat)
             if private:
                 return self._reply(table, private=[text], image=image)

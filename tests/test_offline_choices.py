@@ -115,7 +115,8 @@ async def test_the_table_is_shown_again_after_computer_players_move(storage, tmp
     out += await say(t, "1") if table.game.acting_seats() == [0] else []
     bot_moves = [i for i, x in enumerate(out) if x.startswith("Ragnar (computer, heuristic) buys")]
     assert bot_moves
-    assert any(x.startswith("Vikings — round") for x in out[bot_moves[-1]:])
+    tables = [i for i, x in enumerate(out) if x.startswith("Vikings — round")]
+    assert tables and tables[-1] > bot_moves[-1]  # the table as it is after the computer moved
 
 
 def test_the_text_table_has_column_numbers_and_a_key():
@@ -128,4 +129,13 @@ def test_the_text_table_has_column_numbers_and_a_key():
     grid = [i for i, x in enumerate(text) if re.match(r"^ +1( +\d+)*$", x)]
     assert grid, text
     assert [text[grid[0] + k].split()[0] for k in range(1, 7)] == ["ships", "W", "N", "S", "G", "F"]
-    assert any(x.startswith("Key: L, R island ends") for x in text)
+    assert adapter.text_key().startswith("Key: L, R island ends")
+
+
+async def test_the_key_comes_once_and_again_on_board(storage, tmp_path):
+    t = offline(storage, tmp_path)
+    out = await say(t, *README_LINES)
+    assert sum(x.startswith("Key: ") for x in out) == 1
+    assert sum(x.startswith("Key: ") for x in await say(t, "1")) == 0
+    board = await say(t, "/board")
+    assert sum("Key: L, R island ends" in x for x in board) == 1

@@ -341,11 +341,13 @@ class VikingsAdapter(BaseAdapter):
         if v.get("auction") and v["phase"] in ("bid", "remove", "lay"):
             a = v["auction"]
             lines.append(_("Drawn vikings: {drawn}", drawn=" ".join(a["drawn"])))
-        lines.append(_("Key: L, R island ends · Ma–Md middle tiles (building a–d) · * a viking stands on the "
-                       "tile · ^r ^g ^y ^b ships (sail colour) · rows W warriors, N nobles, S scouts, "
-                       "G goldsmiths, F fishers · base: F fisher, G goldsmith, S scout, N noble, W warrior, "
-                       "B sailor."))
         return "\n".join(lines)
+
+    def text_key(self) -> str | None:
+        return _("Key: L, R island ends · Ma–Md middle tiles (building a–d) · * a viking stands on the "
+                 "tile · ^r ^g ^y ^b ships (sail colour) · rows W warriors, N nobles, S scouts, "
+                 "G goldsmiths, F fishers · base: F fisher, G goldsmith, S scout, N noble, W warrior, "
+                 "B sailor.")
 
     def render(self, game: VikingsGame, *, seat: int | None = None) -> bytes | None:
         from renderer.vikings import highlights_from_actions, render_vikings
