@@ -319,6 +319,21 @@ def test_rules_by_number_B_and_D():
             adapter.rules(bad)
 
 
+def test_packaged_rules_match_shared_copy_and_every_decision_is_quoted_D4_to_D12():
+    packaged = Path(__file__).resolve().parents[1] / "bot" / "rules" / "brian-boru.md"
+    shared = Path(__file__).resolve().parents[2] / "shared" / "rules" / "brian-boru.md"
+    if shared.exists():
+        assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+    adapter = BrianBoruAdapter()
+    assert adapter.rules("D-5")[0].startswith("D-5: The rulebook settles only")
+    assert "only a player who placed one takes back all their church discs" in adapter.rules("B-30")[0]
+    assert "D-1 to D-12" in adapter.rules(None)[-1]
+    for n in range(1, 13):
+        assert adapter.rules(f"D-{n}")[0].startswith(f"D-{n}: ")
+    with pytest.raises(KeyError):
+        adapter.rules("D-13")
+
+
 def test_notation_is_the_engines_position():
     game = _game_in("keep")
     assert BrianBoruAdapter().notation(game) == game.notation()

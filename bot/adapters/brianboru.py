@@ -471,7 +471,7 @@ class BrianBoruAdapter(BaseAdapter):
                 _("Upkeep: the highest on the marriage track takes the marriage card; the fewest invaders lose a "
                   "town to the Vikings; the most church discs found monasteries; majorities take the regions' "
                   "claim tokens. Most VP at the end wins."),
-                _("Ask for one rule by number: rules B-19. Rules B-1 to B-34 and D-1 to D-3 are available."),
+                _("Ask for one rule by number: rules B-19. Rules B-1 to B-34 and D-1 to D-12 are available."),
             ]
         return lookup("brian-boru.md", "B", topic)
 
