@@ -478,6 +478,33 @@ def test_marriage_slide_to_space_one_holds_any_B22():
     assert g.s["track"][0] == 1  # 2 is taken, space 1 holds any number
 
 
+def test_marriage_drop_checked_once_when_whole_action_is_resolved_B22(monkeypatch):
+    # A data file may split marriage symbols inside one action ("marriage coin marriage"). The drop
+    # is checked once, at the end (rulebook: "if at the end of resolving the action your disc would
+    # stop on a taken space"), not after each symbol: 2 -> 3 (Kasia's space, no drop yet) -> 4.
+    from engine.brianboru.data import Card, compile_symbols
+
+    old = DATA.cards[17]
+    split = compile_symbols("marriage coin marriage", DATA.region_index)
+    assert [sym[0] for sym in split] == ["marriage", "coin", "marriage"]
+    monkeypatch.setitem(DATA.cards, 17, Card(17, old.colour, old.main, (split,), old.main_text,
+                                             ("marriage coin marriage",)))
+    g = scenario(4, tasks=[["card", 0, 17]], winner=1, track=[2, 3, 1, 1], coins=[0] * 4)
+    moves = [e.data for e in g._events if e.kind == "marriage"]  # the automatic steps' events
+    assert g.s["track"][0] == 4 and g.s["coins"][0] == 1
+    assert [(m["frm"], m["to"], m["slid"]) for m in moves] == [(2, 3, False), (3, 4, False)]
+    # a disc that ends the action on a taken space still drops: 2 -> 3 -> 4 (Kasia's) -> 3
+    g = scenario(4, tasks=[["card", 0, 17]], winner=1, track=[2, 4, 1, 1], coins=[0] * 4)
+    moves = [e.data for e in g._events if e.kind == "marriage"]
+    assert g.s["track"][0] == 3 and moves[-1]["reached"] == 4 and moves[-1]["slid"]
+    # reaching the top space (Kasia's) first: the last symbol does nothing, but the drop is checked
+    g = scenario(4, tasks=[["card", 0, 17]], winner=1, track=[8, 9, 1, 1], coins=[0] * 4)
+    assert g.s["track"][0] == 8 and "nothing" in kinds(g._events)
+    # with the house cards the marriage symbols of an action are adjacent: one move, one drop
+    g = sym_game([("marriage", 3, None)], seat=0, track=[3, 6, 5, 4], coins=[0] * 4)
+    assert g.s["track"][0] == 3
+
+
 def test_expand_pays_five_for_road_neighbour_B22():
     g = sym_game([("expand", 1, None)], towns={"Tara": 0, "Kells": 1, "Dublin": 0},
                  vikings=("Dublin",), coins=[5, 0, 0, 0], active=TI["Drogheda"])

@@ -54,6 +54,7 @@ TOWN_REGION = D.town_region
 CARD_COLOUR = D.card_colour
 TOP = D.top_space
 PRINCESS_CHOICES = ("refuse", "support", "trade")
+HOLD = "hold"  # argument of a marriage symbol that another marriage symbol follows in the same action (B-22)
 TOWN_VERBS = frozenset({"town", "active", "raid", "free", "monastery"})
 VERBS = ("town", "active", "lead", "play", "keep", "option", "extra", "expand", "free", "princess", "raid",
          "monastery")
@@ -630,8 +631,14 @@ class BrianBoruGame(Game):
         self._syms(seat, card.secondary[i - 1])
 
     def _syms(self, seat: int, symbols: tuple) -> None:
+        """Queue one action's symbols, left to right (B-22). Every marriage symbol but the action's
+        last is marked ``HOLD``: the drop to a free space is checked once, after the whole action."""
         tasks = self.s["tasks"]
+        later_marriage = False
         for name, k, arg in reversed(symbols):
+            if name == "marriage":
+                arg = HOLD if later_marriage else None
+                later_marriage = True
             tasks.append(["sym", seat, name, k, arg])
 
     def _t_trick_end(self, t: list) -> None:  # B-16, B-21
@@ -692,8 +699,10 @@ class BrianBoruGame(Game):
             pos = s["track"][seat]
             if pos >= TOP:
                 self._ev("nothing", seat, what="marriage", reason="already on the top space")
+                if arg != HOLD:  # the action's last marriage symbol: its drop is still checked
+                    self._move_marriage(seat, 0)
                 return
-            self._ask_extra(seat, "marriage", k, max(0, min(s["coins"][seat] // 2, TOP - pos - k)))
+            self._ask_extra(seat, "marriage", k, max(0, min(s["coins"][seat] // 2, TOP - pos - k)), hold=arg == HOLD)
         elif name == "expand":
             if s["coins"][seat] < 5:
                 return
@@ -718,17 +727,20 @@ class BrianBoruGame(Game):
         else:  # pragma: no cover - the data validator admits no other symbol
             raise AssertionError(name)
 
-    def _ask_extra(self, seat: int, sym: str, base: int, most: int) -> None:
+    def _ask_extra(self, seat: int, sym: str, base: int, most: int, hold: bool = False) -> None:
         if most <= 0:
-            self._do_extra(seat, sym, base, 0)
+            self._do_extra(seat, sym, base, 0, hold)
         else:
-            self.s["pending"] = {"kind": "extra", "seat": seat, "options": list(range(most + 1)), "sym": sym,
-                                 "base": base, "rule": "B-22"}
+            p = {"kind": "extra", "seat": seat, "options": list(range(most + 1)), "sym": sym, "base": base,
+                 "rule": "B-22"}
+            if hold:
+                p["hold"] = True
+            self.s["pending"] = p
 
     def _r_extra(self, seat: int, p: dict[str, Any], k: int) -> None:
-        self._do_extra(seat, p["sym"], p["base"], k)
+        self._do_extra(seat, p["sym"], p["base"], k, p.get("hold", False))
 
-    def _do_extra(self, seat: int, sym: str, base: int, k: int) -> None:
+    def _do_extra(self, seat: int, sym: str, base: int, k: int, hold: bool = False) -> None:
         s = self.s
         s["coins"][seat] -= 2 * k
         if sym == "church":
@@ -740,21 +752,25 @@ class BrianBoruGame(Game):
             s["invaders"][seat] += take
             self._ev("invaders", seat, n=take, paid=2 * k)
         else:
-            self._move_marriage(seat, base + k, paid=2 * k)
+            self._move_marriage(seat, base + k, paid=2 * k, hold=hold)
 
-    def _move_marriage(self, seat: int, steps: int, paid: int = 0) -> None:
-        """B-22 marriage: move up, then a disc ending on an occupied space drops to the first free
-        space below (space 1 holds any number)."""
+    def _move_marriage(self, seat: int, steps: int, paid: int = 0, hold: bool = False) -> None:
+        """B-22 marriage: move up; at the end of the action (``hold`` is false for the action's last
+        marriage symbol) a disc on an occupied space drops to the first free space below (space 1
+        holds any number). Only this seat's disc moves during its action, so dropping after its last
+        marriage symbol is dropping once, when the whole action has been resolved."""
         s = self.s
         track = s["track"]
         start = track[seat]
         dest = min(TOP, start + steps)
-        others = {track[q] for q in range(s["n"]) if q != seat}
         end = dest
-        while end > 1 and end in others:
-            end -= 1
+        if not hold:
+            others = {track[q] for q in range(s["n"]) if q != seat}
+            while end > 1 and end in others:
+                end -= 1
         track[seat] = end
-        self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
+        if steps or end != dest:
+            self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
 
     def _r_expand(self, seat: int, p: dict[str, Any], x: int) -> None:
         s = self.s

@@ -235,7 +235,7 @@ class Values:
                         coins -= 1
                         v -= COIN
                     elif me["vp"] > 0:
-                        v -= 2
+                        v -= min(2, me["vp"])  # B-23, [D-5]: with 1 VP the pay costs that 1 VP
             elif name == "renown":
                 v += k * (1.0 + (0.3 if me["invaders"] >= self.max_inv_other else 0.0))
             elif name == "vp":
