@@ -805,3 +805,127 @@ def test_game_winners_are_scored_seats_B34():
     assert g.is_over and g.winners() == [0]
     final = g.view()["final"]
     assert [p["vp"] for p in final["players"]] == [12, 10, 12] and final["winners"] == ["Daria"]
+
+
+# --------------------------------------------------------------------------- corrected rules and [D-4] … [D-12]
+
+
+def test_pay_without_coin_and_one_vp_costs_that_vp_B23_D5():
+    g = sym_game([("pay", 1, None)], coins=[0, 3, 3, 3], vp=[1, 10, 10, 10])
+    assert (g.s["coins"][0], g.s["vp"][0]) == (0, 0)
+    assert [(e.kind, e.data) for e in g._events] == [("pay", {"vp": 1})]
+    g = sym_game([("pay", 2, None)], coins=[1, 3, 3, 3], vp=[3, 10, 10, 10])  # a coin, then 2 of 3 VP
+    assert (g.s["coins"][0], g.s["vp"][0]) == (0, 1)
+    g = sym_game([("pay", 1, None)], coins=[0, 3, 3, 3], vp=[0, 10, 10, 10])  # no VP: no effect
+    assert (g.s["coins"][0], g.s["vp"][0]) == (0, 0) and kinds(g._events) == []
+
+
+def test_all_discs_on_space_one_revealed_card_leaves_and_no_bonus_B25_D6():
+    g = scenario(4, tasks=[["marriage"]], track=[1, 1, 1, 1], marriage_revealed="royal-feast")
+    stack = list(g.s["marriage_stack"])
+    before = {k: list(g.s[k]) for k in ("coins", "vp", "renown", "owner")}
+    assert g.s["marriage_revealed"] is None and g.s["marriage_out"][-1] == "royal-feast"
+    assert g.s["marriage_stack"] == stack  # the revealed card leaves, not the next one of the stack
+    assert all(m == [] for m in g.s["marriages"]) and g.acting_seats() == []
+    assert {k: list(g.s[k]) for k in before} == before and kinds(g._events) == ["marriage_lost"]
+
+
+def test_raid_on_player_without_town_takes_nothing_B28_D7():
+    # Kasia's only disc is already under a Viking marker, Piotr has no disc: both lose nothing;
+    # Jerzy, with the same fewest invaders, still loses his town.
+    g = scenario(4, tasks=[["battle"]], battle=2, invaders=[3, 0, 0, 0],
+                 towns={"Tara": 1, "Cork": 2, "Sligo": 0}, vikings=("Tara",), marker=0)
+    assert g.acting_seats() == [] and g.s["battle"] == 0
+    assert [TI[t] for t in ("Tara", "Cork")] == [x for x in range(len(DATA.town_names)) if g.s["viking"][x]]
+    assert [e.seat for e in g._events if e.kind == "raid_nothing"] == [1, 3]
+    assert g.s["owner"][TI["Tara"]] == 1 and not g.s["viking"][TI["Sligo"]]
+
+
+def test_raids_settled_clockwise_from_marker_holder_D11():
+    towns = {"Tara": 1, "Kells": 1, "Cork": 3, "Lismore": 3}
+    g = scenario(4, tasks=[["battle"]], battle=2, invaders=[2, 0, 2, 0], towns=towns, marker=2)
+    # tie for most (Daria, Jerzy): each loser chooses their own, clockwise from Jerzy: Piotr, then Kasia
+    assert g.acting_seats() == [3] and g.view()["pending"]["victim"] == 3
+    g.apply(3, "raid Cork")
+    assert g.acting_seats() == [1] and g.view()["pending"]["victim"] == 1
+    g.apply(1, "raid Kells")
+    assert g.s["viking"][TI["Cork"]] and g.s["viking"][TI["Kells"]]
+
+
+def test_any_town_track_bonuses_clockwise_from_the_takers_D11():
+    g = scenario(4, tasks=[["marriage"]], track=[7, 1, 9, 8], marriage_revealed="bards")
+    assert g.s["marriages"][2] == ["bards"]  # Jerzy (9) takes it
+    assert g.acting_seats() == [3]  # then Piotr (8), then Daria (7): clockwise from Jerzy
+    g.apply(3, "town Cork")
+    assert g.acting_seats() == [0]
+    g.apply(0, "town Tara")
+    assert g.acting_seats() == [] and g.s["owner"][TI["Cork"]] == 3 and g.s["owner"][TI["Tara"]] == 0
+
+
+def test_church_most_discs_takes_back_all_without_monastery_B30():
+    # Daria has the single most discs but no town: no monastery, yet the marker and all discs back
+    g = scenario(4, tasks=[["church"]], church=[5, 2, 0, 0], towns={"Cork": 1}, marker=3)
+    assert g.acting_seats() == [] and not any(g.s["monastery"])
+    assert g.s["church"][0] == 0 and g.view()["marker"] == 0
+    # ... also when every town she controls already has one
+    g = scenario(4, tasks=[["church"]], church=[5, 2, 0, 0], towns={"Tara": 0}, monasteries=("Tara",), marker=3)
+    assert g.s["church"][0] == 0 and g.view()["marker"] == 0
+
+
+def test_church_second_step_needs_at_least_one_disc_D8():
+    g = scenario(4, tasks=[["church_most"]], church=[0, 0, 0, 0], vp=[10] * 4)
+    assert g.s["vp"] == [10] * 4 and g.s["church"] == [0] * 4
+    g = scenario(4, tasks=[["church_most"]], church=[1, 0, 1, 0], vp=[10] * 4)
+    assert g.s["vp"] == [11, 10, 11, 10] and g.s["church"] == [0] * 4
+
+
+def test_church_only_placer_takes_back_discs_B30():
+    # step 1: Daria (6) alone; step 2: Kasia and Jerzy (5) tie: +1 VP, 4 left each;
+    # step 3 clockwise from Daria (now the marker holder): Kasia places and takes back all,
+    # Jerzy has no town without a monastery and keeps his 4.
+    g = scenario(4, tasks=[["church"], ["church_most"], ["church_four"]], church=[6, 5, 5, 0],
+                 towns={"Tara": 0, "Cork": 1, "Dublin": 2}, monasteries=("Dublin",), marker=3, vp=[10] * 4)
+    assert g.acting_seats() == []
+    assert g.s["monastery"][TI["Tara"]] and g.s["monastery"][TI["Cork"]]
+    assert g.s["church"] == [0, 0, 4, 0] and g.s["vp"] == [10, 11, 11, 10]
+    assert [e.seat for e in g._events if e.kind == "no_monastery"] == [2]
+
+
+def test_claim_tie_between_vikings_and_players_leaves_token_D9():
+    meath = DATA.region_index["meath"]
+    up = [False] * 8
+    up[meath] = True
+    owner = [-1] * 8
+    owner[meath] = 2
+    towns = {"Tara": 0, "Kells": 1}
+    g = scenario(4, tasks=[["regions"]], towns=towns, vikings=("Kells",), claim_up=up, claim_owner=owner)
+    assert g.s["claim_owner"][meath] == 2  # Vikings 1 v Daria 1: stays in front of Jerzy
+    g = scenario(4, tasks=[["regions"]], towns=towns, vikings=("Kells",), claim_up=up, claim_owner=[-1] * 8)
+    assert g.s["claim_owner"][meath] == -1  # ... or on the board
+    assert not any(e.kind == "claim" for e in g._events)
+
+
+def test_half_claim_tie_counts_monastery_as_two_D10():
+    from engine.brianboru import parse_position
+    from engine.brianboru.scoring import final_scoring
+
+    text = "claims-on-board: meath\nplayer: A\ntowns: {a}\n---\nplayer: B\ntowns: Kells Drogheda\n"
+    res = final_scoring(parse_position(text.format(a="Tara+")))  # 2 v 2: both tied for most
+    assert [p["vp"] for p in res["players"]] == [2, 2]
+    assert "half claim Meath (tied, 2 towns): +2 (B-33.5)" in res["players"][0]["lines"]
+    res = final_scoring(parse_position(text.format(a="Tara")))  # 1 v 2: B alone
+    assert [p["vp"] for p in res["players"]] == [0, 2]
+
+
+@pytest.mark.parametrize("choice,cards", [("support", 1), ("trade", 1), ("refuse", 0)])
+def test_kept_princess_is_a_marriage_card_refused_is_not_B34_D12(choice, cards):
+    refuse_vp = 4 if choice == "refuse" else 0  # B-27.3: refusing gives 4 VP
+    g = scenario(3, tasks=[["marriage"], ["round_end"]], track=[1, 5, 1], marriage_revealed="princess",
+                 marriage_stack=[], vp=[14, 14 - refuse_vp, 0], renown=[0, 0, 0], coins=[0, 0, 0],
+                 marriages=[["bards"], [], []], marker=2)
+    g.apply(1, f"princess {choice}")
+    assert g.is_over and g.position().players[1].marriages == cards
+    assert ("princess" in g.s["marriage_out"]) == (choice == "refuse")
+    final = g.view()["final"]
+    assert [p["vp"] for p in final["players"]][:2] == [14, 14]  # tied on VP, no claims:
+    assert g.winners() == ([0, 1] if cards else [0])  # 1 v 1 marriage cards: shared; 1 v 0: Daria
