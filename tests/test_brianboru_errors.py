@@ -35,6 +35,12 @@ def snapshot(g: BrianBoruGame) -> str:
         ("keep 3 99", "no card 99"),
         ("option 3", "option is 1 or 2"),
         ("extra -1", "not a number"),
+        ("play \u00b2", "not a number"),  # '²'.isdigit() is true; int() fails
+        ("play \u0661", "not a number"),  # Arabic-Indic one
+        ("lead \uff11", "not a number"),  # fullwidth one: int() reads it, no player means it
+        ("extra " + "9" * 5000, "not a number"),  # beyond int()'s digit limit
+        ("keep 3 " + "1" * 50, "not a number"),
+        ("option \u00b9", "not a number"),
         ("extra two", "not a number"),
         ("princess maybe", "support, trade or refuse"),
         ("expand", "takes 1 argument"),
@@ -158,8 +164,11 @@ def test_foreign_action_object_is_rejected():
 
     g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
     before = snapshot(g)
-    with pytest.raises(WrongPhaseError):
+    with pytest.raises(ActionSyntaxError):  # as the Vikings engine: not an action of this game
         g.apply(0, Other())
+    for thing in (None, 42, b"town Tara"):
+        with pytest.raises(ActionSyntaxError):
+            g.apply(0, thing)  # type: ignore[arg-type]
     assert snapshot(g) == before
 
 

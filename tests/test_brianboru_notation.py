@@ -67,6 +67,11 @@ def test_game_positions_round_trip_and_score_like_the_game(seed, n):
         ("player: A\ntowns: Tara\n---\nplayer: B\ntowns: tara\n", 5, 8, "already holds a disc"),
         ("player: A gold=3\n", 1, 11, "unknown key"),
         ("player: A vp=x\n", 1, 14, "whole number"),
+        ("player: A vp=\u00b2\n", 1, 14, "whole number"),  # '²'.isdigit() is true; int() fails
+        ("player: A coins=\u0661\n", 1, 17, "whole number"),  # Arabic-Indic one
+        ("player: A vp=" + "9" * 5000 + "\n", 1, 14, "whole number"),  # beyond int()'s digit limit
+        ("player: A vp=-1\n", 1, 14, "whole number"),
+        ("player: A vp=\n", 1, 14, "whole number"),
         ("player: A track=10\n", 1, 17, "track must be"),
         ("player: A vp=1 vp=2\n", 1, 16, "given twice"),
         ("player: A marker\n---\nplayer: B marker\n", 3, 11, "only one player holds"),

@@ -44,6 +44,7 @@ from engine.core import (
     NotYourTurnError,
     Rng,
     WrongPhaseError,
+    whole_number,
 )
 
 D = DATA
@@ -107,22 +108,27 @@ def _text_key(a: BrianBoruAction) -> str:
     return a._text
 
 
+def _clip(word: str, most: int = 20) -> str:
+    """``word`` shortened for an error reason (the whole text is already in the error)."""
+    return word if len(word) <= most else word[: most - 1] + "…"
+
+
 def parse_action(text: str) -> BrianBoruAction:
     if not isinstance(text, str):
-        raise ActionSyntaxError(repr(text), "an action is text")
+        raise ActionSyntaxError(_clip(repr(text), 100), "an action is text")
     parts = text.split()
     if not parts:
         raise ActionSyntaxError(text, "empty text")
     verb, args = parts[0].lower(), parts[1:]
     if verb not in VERBS:
-        raise ActionSyntaxError(text, f"unknown word {parts[0]!r}; actions start with one of {', '.join(VERBS)}")
+        raise ActionSyntaxError(text, f"unknown word {_clip(parts[0])!r}; actions start with one of {', '.join(VERBS)}")
     need = 2 if verb == "keep" else 1
     if len(args) != need:
         raise ActionSyntaxError(text, f"'{verb}' takes {need} argument{'s' if need > 1 else ''}")
     if verb in TOWN_VERBS or (verb == "expand" and args[0].lower() != "no"):
         t = D.town(args[0])
         if t is None:
-            raise ActionSyntaxError(text, f"no town called {args[0]!r}")
+            raise ActionSyntaxError(text, f"no town called {_clip(args[0])!r}")
         return act(verb, TOWN_NAMES[t])
     if verb == "expand":
         return act("expand", "no")
@@ -133,9 +139,10 @@ def parse_action(text: str) -> BrianBoruAction:
         return act("princess", w)
     nums = []
     for a in args:
-        if not a.isdigit():
-            raise ActionSyntaxError(text, f"{a!r} is not a number")
-        nums.append(int(a))
+        v = whole_number(a)  # ASCII digits of sensible length only: '²', '١' or 5,000 digits are no number
+        if v is None:
+            raise ActionSyntaxError(text, f"{_clip(a)!r} is not a number (a whole number, digits 0–9)")
+        nums.append(v)
     if verb in ("lead", "play", "keep"):
         for v in nums:
             if v not in D.cards:
@@ -346,8 +353,8 @@ class BrianBoruGame(Game):
         if type(a) is not BrianBoruAction:
             if isinstance(a, str):
                 a = parse_action(a)
-            elif not isinstance(a, BrianBoruAction):
-                raise WrongPhaseError(a, "not a Brian Boru action")
+            elif not isinstance(a, BrianBoruAction):  # as the Vikings engine: not an action of this game
+                raise ActionSyntaxError(_clip(str(a), 100), "not an action of this game")
         if (a.verb, a.args) not in _ACTS:  # built by hand, not by parse_action/act: check its text
             a = parse_action(a.text)
         s = self.s

@@ -10,7 +10,7 @@ import re
 
 from engine.brianboru.data import DATA, BrianBoruData
 from engine.brianboru.scoring import PlayerPosition, Position
-from engine.core import NotationError
+from engine.core import NotationError, whole_number
 
 INT_KEYS = ("coins", "vp", "renown", "invaders", "church", "track", "marriages")
 PRINCESS = ("support", "trade")
@@ -149,9 +149,10 @@ def parse_position(text: str, data: BrianBoruData = DATA) -> Position:
                     raise err(ln, col, f"{k} given twice")
                 keys_seen.add(k)
                 if k in INT_KEYS:
-                    if not v.isdigit():
-                        raise err(ln, col + len(k) + 1, f"{k} must be a whole number >= 0, found {v!r}")
-                    val = int(v)
+                    val = whole_number(v)  # ASCII digits only: '²' or 5,000 digits would crash int()
+                    if val is None:
+                        shown = v if len(v) <= 20 else v[:19] + "…"
+                        raise err(ln, col + len(k) + 1, f"{k} must be a whole number >= 0, found {shown!r}")
                     if k == "track" and not 1 <= val <= data.top_space:
                         raise err(ln, col + len(k) + 1, f"track must be 1..{data.top_space}")
                     setattr(current, k, val)
