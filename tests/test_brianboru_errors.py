@@ -218,3 +218,11 @@ def test_to_json_shares_nothing_with_the_game():
     d["pending"]["options"].clear()
     d["hand"][0].append(5)
     assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 99, True, "0"])
+def test_view_of_a_seat_not_at_the_table_is_refused_not_another_hand(seat):
+    g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    with pytest.raises(ValueError, match="no seat"):
+        g.view(seat)
+    assert "you" not in g.view(None) and g.view(2)["you"]["seat"] == 2

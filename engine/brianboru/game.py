@@ -1010,6 +1010,9 @@ class BrianBoruGame(Game):
     def view(self, seat: int | None = None) -> dict[str, Any]:
         s = self.s
         n = s["n"]
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            # -1 would index the last seat's hand: a clear error, never another seat's cards
+            raise ValueError(f"no seat {seat!r} at this table (seats are 0–{n - 1}, None for a spectator)")
         p = s["pending"]
         pend = None
         if p is not None:
