@@ -684,7 +684,7 @@ class BrianBoruGame(Game):
                 if s["coins"][seat] > 0:
                     s["coins"][seat] -= 1
                     self._ev("pay", seat, coins=1)
-                elif s["vp"][seat] > 0:  # B-23 never below zero
+                elif s["vp"][seat] > 0:  # B-23 never below zero; [D-5] with 1 VP, that 1 VP is lost
                     lost = min(2, s["vp"][seat])
                     s["vp"][seat] -= lost
                     self._ev("pay", seat, vp=lost)
@@ -805,7 +805,7 @@ class BrianBoruGame(Game):
         s["marriage_revealed"] = None
         track = s["track"]
         top = max(track)
-        if top <= 1:
+        if top <= 1:  # [D-6] every disc on space 1: the revealed card leaves the game, no bonus at all
             s["marriage_out"].append(c)
             self._ev("marriage_lost", None, card=c)
             return
@@ -814,6 +814,7 @@ class BrianBoruGame(Game):
         card = D.marriage[c]
         self._ev("married", taker, card=c, title=card.title)
         n = s["n"]
+        # [D-11] track bonuses ("any town" asks) clockwise from the card's taker
         later = [["track_reset", taker], *[["bonus", (taker + k) % n] for k in range(1, n)]]
         if card.princess:
             self._then(*later)
@@ -823,7 +824,7 @@ class BrianBoruGame(Game):
 
     def _r_princess(self, seat: int, p: dict[str, Any], w: str) -> None:
         s = self.s
-        if w == "refuse":
+        if w == "refuse":  # B-27.3; [D-12] a refused Princess is discarded: no marriage card for B-34
             s["marriages"][seat].remove(D.princess_id)
             s["marriage_out"].append(D.princess_id)
             s["vp"][seat] += 4
@@ -855,14 +856,14 @@ class BrianBoruGame(Game):
         inv = s["invaders"]
         lo, hi = min(inv), max(inv)
         most = [q for q in range(s["n"]) if inv[q] == hi]
-        losers = [q for q in self._order_from(s["marker"]) if inv[q] == lo]
+        losers = [q for q in self._order_from(s["marker"]) if inv[q] == lo]  # [D-11] clockwise from the marker
         self._ev("raid", None, losers=losers, invaders=s["battle"])
         self._then(*[["raid", q, most[0] if len(most) == 1 else q] for q in losers], ["battle_clear"])
 
     def _t_raid(self, t: list) -> None:
         victim, chooser = t[1], t[2]
         opts = self._controlled(victim)
-        if not opts:
+        if not opts:  # [D-7] no town (only discs under Viking markers, or none): the raid takes nothing
             self._ev("raid_nothing", victim)
             return
         self._ask({"kind": "raid", "seat": chooser, "options": opts, "victim": victim, "rule": "B-28"})
@@ -898,8 +899,9 @@ class BrianBoruGame(Game):
         ch = s["church"]
         hi = max(ch)
         top = [q for q in range(s["n"]) if ch[q] == hi]
-        if hi > 0 and len(top) == 1:
+        if hi > 0 and len(top) == 1:  # the single most; on a tie nobody
             q = top[0]
+            # marker and all discs back whether or not a monastery can be placed (no town: nothing asked)
             self._then(["church_top", q])
             opts = [x for x in self._controlled(q) if not s["monastery"][x]]
             self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
@@ -915,7 +917,7 @@ class BrianBoruGame(Game):
         s = self.s
         ch = s["church"]
         hi = max(ch)
-        if hi >= 1:
+        if hi >= 1:  # [D-8] at least 1 disc
             for q in range(s["n"]):
                 if ch[q] == hi:
                     ch[q] -= 1
@@ -931,7 +933,7 @@ class BrianBoruGame(Game):
         if s["church"][q] < 4:
             return
         opts = [x for x in self._controlled(q) if not s["monastery"][x]]
-        if not opts:
+        if not opts:  # B-30: only a player who placed a monastery takes back the discs; the others keep them
             self._ev("no_monastery", q, reason="no town without a monastery")
             return
         self._then(["church_zero", q])
@@ -961,7 +963,7 @@ class BrianBoruGame(Game):
                     continue
             top = max(c)
             leaders = [k for k in range(n + 1) if c[k] == top]
-            if top == 0 or len(leaders) > 1:
+            if top == 0 or len(leaders) > 1:  # a tie, [D-9] also Vikings v players: the token stays
                 continue
             new = -1 if leaders[0] == n else leaders[0]
             if new != cl[r]:

@@ -101,7 +101,8 @@ def final_scoring(pos: Position, data: BrianBoruData = DATA) -> dict[str, Any]:
             ri = data.region_index[r]
             vp[s] += data.points[ri]
             lines[s].append(f"claim {data.region_names[ri]}: +{data.points[ri]} (B-33.4)")
-    # B-33.5 face-up claims on the board: half to everyone tied for most towns; [D-2] nothing if Vikings lead
+    # B-33.5 face-up claims on the board: half to everyone tied for most towns, a monastery counting 2
+    # ([D-10], region_counts); [D-2] nothing if the Vikings lead
     counts = region_counts(owner, viking, monastery, n, support, data)
     for ri, rid in enumerate(data.region_ids):
         if rid not in pos.claims_on_board:
@@ -130,7 +131,7 @@ def final_scoring(pos: Position, data: BrianBoruData = DATA) -> dict[str, Any]:
             lines[s].append(f"towns in {k} regions: +{pts} (B-33.6)")
     for s in range(n):
         lines[s].append(f"total: {vp[s]} VP")
-    # B-34 most VP, then most claim tokens, then most marriage cards, then shared
+    # B-34 most VP, then most claim tokens, then most marriage cards ([D-12] a kept Princess is one), then shared
     keys = [(vp[s], len(pos.players[s].claims), pos.players[s].marriages) for s in range(n)]
     best = max(keys)
     winners = [s for s in range(n) if keys[s] == best]
