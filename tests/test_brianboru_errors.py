@@ -226,3 +226,76 @@ def test_view_of_a_seat_not_at_the_table_is_refused_not_another_hand(seat):
     with pytest.raises(ValueError, match="no seat"):
         g.view(seat)
     assert "you" not in g.view(None) and g.view(2)["you"]["seat"] == 2
+
+
+# --------------------------------------------------------------------------- fuzz: no crash, no change
+
+_WORDS = ["town", "active", "lead", "play", "keep", "option", "extra", "expand", "free", "princess", "raid",
+          "monastery", "no", "support", "Tara", "tara", "Cork", "1", "2", "13", "25", "0", "-1", "²", "١", "１",
+          "9" * 5000, "\x00", "\u202e", "**x**", "<@1>", "player:", "vp=", "towns:", "---", "#", '"']
+
+
+_NUMBERS = ["²", "١", "１", "٣", "9" * 5000, "1" * 7, "-1", "+3", "0x10", "1_0", " 3", "3.0"]
+
+
+def _fuzz_text():
+    from hypothesis import strategies as st
+
+    word = st.one_of(st.sampled_from(_WORDS), st.text(max_size=6))
+    verb = st.sampled_from(_WORDS[:12])
+    number = st.one_of(st.sampled_from(_NUMBERS), st.integers(0, 30).map(str))
+    return st.one_of(st.lists(word, max_size=5).map(" ".join),  # anything
+                     st.tuples(verb, word).map(" ".join),  # a verb and one argument
+                     st.tuples(verb, number).map(" ".join),  # ... a number, odd or not
+                     st.tuples(verb, number, number).map(" ".join))
+
+
+def test_fuzzed_text_is_refused_cleanly_and_changes_nothing():
+    """Any text, in any game moment of a real game, is either applied or refused with an engine error
+    (ActionSyntaxError / IllegalActionError and subclasses) leaving the state byte for byte the same."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from engine.core import EngineError
+
+    games = []
+    g = BrianBoruGame.new(NAMES[:4], seed=5)
+    rng = Rng(5)
+    while not g.is_over:  # snapshots of one real game at every kind of decision
+        if len(games) < 60 or rng.randbelow(8) == 0:
+            games.append(g.to_json())
+        seat = rng.choice(g.acting_seats())
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    games.append(g.to_json())
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(st.sampled_from(games), _fuzz_text(), st.integers(-2, 5))
+    def check(state, text, seat):
+        game = BrianBoruGame.from_json(state)
+        before = snapshot(game)
+        try:
+            game.apply(seat, text)
+        except EngineError:
+            assert snapshot(game) == before
+
+    check()
+
+
+def test_fuzzed_notation_is_a_notation_error_or_a_position():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from engine.brianboru.notation import parse_position
+    from engine.core import NotationError
+
+    lines = st.lists(st.one_of(_fuzz_text(), st.sampled_from(["---", "player: A", "player: B vp=²"])), max_size=6)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(lines.map("\n".join))
+    def check(text):
+        try:
+            parse_position(text)
+        except NotationError as e:
+            assert e.line >= 1 and e.column >= 1
+
+    check()
