@@ -299,3 +299,39 @@ def test_fuzzed_notation_is_a_notation_error_or_a_position():
             assert e.line >= 1 and e.column >= 1
 
     check()
+
+
+def test_same_mistake_same_error_class_as_vikings():
+    """One kind of mistake, one error class, in both engines (issue 11)."""
+    from engine.core import Action
+    from engine.vikings.game import VikingsGame
+
+    class Foreign(Action):
+        @property
+        def text(self) -> str:
+            return "something"
+
+    vik = VikingsGame.new(["A", "B"], seed=1)
+    bb = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
+    v_turn, b_turn = vik.acting_seats()[0], bb.acting_seats()[0]
+    cases = [  # (mistake, Vikings text/object, Brian Boru text/object, seat offset from the acting one)
+        ("empty text", "", "", 0),
+        ("unknown word", "dance", "dance", 0),
+        ("missing argument", "buy", "town", 0),
+        ("not a number", "buy x", "extra x", 0),
+        ("foreign action object", Foreign(), Foreign(), 0),
+        ("out of turn", vik.legal_actions(v_turn)[0], bb.legal_actions(b_turn)[0], 1),
+        ("wrong kind of action now", "bid 1", "play 5", 0),
+    ]
+    for mistake, v_action, b_action, offset in cases:
+        errors = []
+        for game, turn, action, n in ((vik, v_turn, v_action, 2), (bb, b_turn, b_action, 3)):
+            before = json.dumps(game.to_json(), sort_keys=True)
+            with pytest.raises(Exception) as info:
+                game.apply((turn + offset) % n, action)
+            assert json.dumps(game.to_json(), sort_keys=True) == before, mistake
+            errors.append(type(info.value))
+        assert errors[0] is errors[1], f"{mistake}: Vikings {errors[0].__name__}, Brian Boru {errors[1].__name__}"
+    with pytest.raises(WrongPhaseError) as info:
+        bb.apply(0, "play 5")
+    assert info.value.rule == "B-9"  # the wrong kind names the rule of the decision that is asked
