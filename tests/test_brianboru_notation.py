@@ -130,3 +130,14 @@ def test_score_command_errors(tmp_path):
     bad.write_text("player: A\ntowns: Atlantis\n", encoding="utf-8")
     out = run_cli("score", str(bad))
     assert out.returncode == 2 and "line 2, column 8" in out.stderr and out.stdout == ""
+
+
+def test_score_command_refuses_a_file_that_is_not_utf8(tmp_path):
+    from engine.brianboru.__main__ import main
+
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("player: Bria\u00f1\n".encode("latin-1"))
+    assert main(["score", str(bad)]) == 2  # a clear message, not a UnicodeDecodeError traceback
+    out = subprocess.run([sys.executable, "-m", "engine.brianboru", "score", "-"], cwd=ROOT,
+                         input=b"player: \xff\n", capture_output=True, timeout=60)
+    assert out.returncode == 2 and b"UTF-8" in out.stderr and b"Traceback" not in out.stderr

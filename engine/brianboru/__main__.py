@@ -23,9 +23,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     path = args[1]
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)  # bytes, so bad UTF-8 is our error, not a traceback
+            text = raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
     except OSError as e:
         print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as e:
+        print(f"cannot read {path}: not UTF-8 text (byte {e.start})", file=sys.stderr)
         return 2
     try:
         pos = parse_position(text)
