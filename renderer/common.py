@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -55,12 +59,52 @@ def text_width(s: str, size: int) -> float:
     return font(size).getlength(plain(s))
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """One text a renderer drew: the words, the font size in image pixels and its box."""
+
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+
+
+@dataclass
+class TextLog:
+    """Every text drawn while it is recording (``with recording(log):``), for the size tests."""
+
+    texts: list[DrawnText] = field(default_factory=list)
+
+    @property
+    def smallest(self) -> int | None:
+        return min((t.size for t in self.texts), default=None)
+
+    def below(self, minimum: int) -> list[DrawnText]:
+        return [t for t in self.texts if t.size < minimum and t.text.strip()]
+
+
+_LOG: ContextVar[TextLog | None] = ContextVar("renderer_text_log", default=None)
+
+
+@contextmanager
+def recording(log: TextLog | None) -> Iterator[TextLog | None]:
+    """While inside, :func:`text` adds every text it draws to ``log`` (``None``: records nothing)."""
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+
+
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: RGB = INK,
          anchor: str = "la", bold: bool = False) -> float:
     """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
     stroke = max(1, size // 22) if bold else 0
     s = plain(s)
     draw.text(xy, s, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+    log = _LOG.get()
+    if log is not None:
+        box = draw.textbbox(xy, s, font=font(size), anchor=anchor, stroke_width=stroke)
+        log.texts.append(DrawnText(s, size, tuple(int(v) for v in box)))  # type: ignore[arg-type]
     return text_width(s, size) + 2 * stroke
 
 

@@ -1,0 +1,345 @@
+"""Vikings turn picture for the chat (issue 14): a view in, a 1120 x 640 picture out.
+
+Left: the offer, one line per combo (price, tile, viking and, for the player to act, what buying it
+costs them in gold and VP: V-13, V-16). Right: the acting player's homeland cropped to the columns
+in use, the legal cells marked while a tile is placed (V-19 ... V-27). Top: round, coming scoring
+and whose turn. Bottom: every player's gold and VP. Every text is at least 22 px.
+
+    draw_vikings_turn(view, highlights=None, legal=None, log=None) -> PIL image
+    render_vikings_turn(view, ...) -> PNG bytes
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderer.common import INK, WHITE, TextLog, fit_text, recording, text
+from renderer.picture import (
+    FRAME_W,
+    PAD,
+    PICTURE_H,
+    PICTURE_W,
+    badge,
+    canvas,
+    encode_fast,
+    headline,
+    score_strip,
+    soft,
+)
+from renderer.vikings import (
+    GRID,
+    HIGHLIGHT_BASE,
+    HIGHLIGHT_TILE,
+    KIND_COLOURS,
+    KIND_NAMES,
+    LAST_MARK,
+    PANEL_BG,
+    PANEL_EDGE,
+    ROW_KEYS,
+    SAIL_DEPTH,
+    SAIL_REWARD,
+    SEA,
+    SEA_SHIPS,
+    THREAT,
+    _draw_figure,
+    _name,
+    _paste,
+    _seat_colour,
+    _shield,
+    parse_cell,
+    tile_caption,
+    tile_sprite,
+)
+
+STRIP_H = 78
+SCORING_WORDS = {"small": "small scoring", "major": "major scoring", "final": "major + final scoring"}
+ACTING_WORDS = {
+    "buy": "to buy", "place": "to place", "sail": "to sail", "bid": "to bid", "remove": "to remove",
+    "lay": "to lay out", "special": "special tile", "swap": "to swap", "setup": "to set up",
+}
+
+
+def _check(view: Any) -> None:
+    if not isinstance(view, dict) or view.get("game", "vikings") != "vikings":
+        raise ValueError("a Vikings turn picture needs a Vikings view (view['game'] == 'vikings')")
+    if not isinstance(view.get("players"), list) or not view["players"]:
+        raise ValueError("the view has no players")
+
+
+def combo_cost(price: int, gold: int, vp: int) -> tuple[int, int] | None:
+    """(gold, VP) that buying at ``price`` costs: the shortfall is exchanged 1 : 1 from VP (V-16),
+    never below 0 VP; ``None`` when even that does not cover it (V-13)."""
+    if price <= gold:
+        return price, 0
+    short = price - gold
+    return (gold, short) if short <= vp else None
+
+
+def cost_words(cost: tuple[int, int] | None) -> str:
+    if cost is None:
+        return "too dear"
+    g, v = cost
+    if v:
+        return f"{g}g + {v} VP"
+    return "free" if g == 0 else f"{g} gold"
+
+
+def _buyable(legal: Iterable[str] | None) -> set[int] | None:
+    if legal is None:
+        return None
+    out = set()
+    for a in legal:
+        w = str(a).split()
+        if len(w) == 2 and w[0] == "buy" and w[1].isdigit():
+            out.add(int(w[1]))
+    return out
+
+
+def _player(view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    for p in view["players"]:
+        if p.get("seat") == seat:
+            return p
+    return None
+
+
+def kind_badge(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float = 16) -> None:
+    col = KIND_COLOURS.get(kind, (128, 128, 128))
+    badge(d, cx, cy, r, col, kind, outline=WHITE if kind == "W" else INK)
+
+
+def _tile_icon(img: Image.Image, d: ImageDraw.ImageDraw, tile: str, x: int, y: int, s: int) -> None:
+    code = tile.rstrip("*")
+    d.rectangle((x, y, x + s - 1, y + s - 1), fill=SEA_SHIPS if code.startswith("^") else SEA, outline=GRID)
+    if code:
+        _paste(img, tile_sprite(code, s), x, y)
+
+
+def tile_words(tile: str | None) -> str:
+    """The tile in words (sail colours and island ends never rest on colour or shape alone)."""
+    if not tile:
+        return "tile not laid yet"  # V-42: during the auction the offer has no tiles
+    code = str(tile).rstrip("*")
+    if code.startswith("^"):
+        return f"{tile_caption(code)} {SAIL_REWARD.get(code[1:2], '')}"
+    return tile_caption(code)
+
+
+# --------------------------------------------------------------------------- offer
+
+
+def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, h: int,
+                buyer: dict[str, Any] | None, buyable: set[int] | None) -> None:
+    wheel = [(i, c) for i, c in enumerate(view.get("wheel") or []) if c]
+    title = "Offer" + (f" - cost for {buyer.get('name')}" if buyer else "")
+    text(d, (x, y), fit_text(title, 24, w), 24, bold=True)
+    y += 32
+    if not wheel:
+        soft(d, (x, y + 4), "the offer is empty")
+        return
+    row_h = max(30, min(44, (h - 32) // len(wheel)))
+    ts = row_h - 4
+    for i, (pos, combo) in enumerate(wheel):
+        ry = y + i * row_h
+        price = int(combo.get("price", pos))
+        cost = combo_cost(price, int(buyer.get("gold", 0)), int(buyer.get("vp", 0))) if buyer else None
+        ok = buyer is not None and cost is not None and (buyable is None or pos in buyable)
+        if i % 2 == 0:
+            d.rectangle((x - 4, ry, x + w, ry + row_h - 1), fill=(240, 234, 222))
+        text(d, (x + 30, ry + row_h / 2), str(price), 26, anchor="rm", bold=True)
+        _tile_icon(img, d, str(combo.get("tile") or ""), x + 38, ry + 2, ts)
+        text(d, (x + 44 + ts, ry + row_h / 2), fit_text(tile_words(combo.get("tile")), 22, 172), 22, anchor="lm")
+        v = combo.get("viking")
+        kx = x + 44 + ts + 176
+        if v:
+            kind_badge(d, str(v), kx + 14, ry + row_h / 2, min(15, row_h / 2 - 2))
+            text(d, (kx + 34, ry + row_h / 2), KIND_NAMES.get(str(v), str(v)), 22, anchor="lm")
+        if buyer is not None:
+            words = cost_words(cost) if (cost is None or buyable is None or pos in buyable) else "not now"
+            fill = INK if ok else (150, 40, 40)
+            text(d, (x + w - 4, ry + row_h / 2), words, 22, anchor="rm", bold=ok, fill=fill)
+
+
+# --------------------------------------------------------------------------- homeland
+
+
+def _needed_cols(p: dict[str, Any], cells: list[str]) -> int:
+    n = max((len(r) for r in p.get("rows") or []), default=0) + 1
+    for c in cells:
+        rc = parse_cell(c)
+        if rc:
+            n = max(n, rc[1])
+    return max(3, n)
+
+
+def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int, w: int, h: int,
+                  highlights: dict | None = None, last: dict | None = None, min_text: int = 22) -> None:
+    """One homeland cropped to its columns in use (plus one), base counts on the left."""
+    hl_cells = [c for k in ("tile", "base") for c in (highlights or {}).get(k, [])]
+    last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
+    ncols = _needed_cols(p, hl_cells + last_cells)
+    base_w = 74
+    top = min_text + 8
+    c = int(min((w - base_w - 6) / ncols, (h - top) / 6))
+    c = max(24, min(c, 84))
+    gx = x + base_w + 6
+    gy = y + top
+    # column numbers, only as many as are legible
+    step = 1 if c >= min_text * 1.2 else 2
+    for col in range(1, ncols + 1, step):
+        text(d, (gx + (col - 0.5) * c, y + top / 2), str(col), min_text, anchor="mm", fill=(92, 84, 72))
+    # base: a kind badge and its count per row; sailors beside the ships row
+    base = p.get("base") or {}
+    d.rounded_rectangle((x, gy, x + base_w, gy + 6 * c), radius=8, fill=(226, 221, 210), outline=PANEL_EDGE)
+    for r in range(6):
+        k = "B" if r == 0 else ROW_KEYS[r]
+        cy = gy + r * c + c / 2
+        rad = min(15, c / 2 - 2)
+        kind_badge(d, k, x + 4 + rad, cy, rad)
+        n = int(base.get(k, 0) or 0)
+        text(d, (x + base_w - 4, cy), f"x{n}" if n else "-", min_text, anchor="rm", bold=bool(n),
+             fill=INK if n else (120, 112, 100))
+    gw = ncols * c
+    d.rectangle((gx, gy, gx + gw, gy + c), fill=SEA_SHIPS)
+    d.rectangle((gx, gy + c, gx + gw, gy + 6 * c), fill=SEA)
+    for col in range(ncols + 1):
+        d.line((gx + col * c, gy, gx + col * c, gy + 6 * c), fill=GRID)
+    for r in range(7):
+        d.line((gx, gy + r * c, gx + gw, gy + r * c), fill=GRID)
+    threatened = set(p.get("threatened") or [])
+    defended = set(p.get("defended") or [])
+    for r, row in enumerate((p.get("rows") or [])[:6]):
+        for i, cell in enumerate(row[:ncols]):
+            if not cell or cell == ".":
+                continue
+            x0, y0 = gx + i * c, gy + r * c
+            code = cell.rstrip("*")
+            _paste(img, tile_sprite(code, c), x0, y0)
+            if r == 0:
+                if f"^{i + 1}" in defended:
+                    _shield(d, x0 + c * 0.745, y0 + c * 0.1, c * 0.24)
+                elif SAIL_DEPTH.get(code[1:2]):  # V-31: an undefended ship's threat arrow
+                    ax, ay, aw = x0 + c * 0.87, y0 + c * 0.2, c * 0.1
+                    d.polygon([(ax - aw, ay), (ax + aw, ay), (ax, ay + aw * 2)], fill=THREAT)
+                continue
+            if cell.endswith("*"):
+                cx = c * 0.64 if code[0] in "MX" else c * 0.5
+                _draw_figure(img, d, ROW_KEYS[r], x0, y0, c, cx, f"{ROW_KEYS[r]}{i + 1}" in threatened)
+    for key, colour in (("tile", HIGHLIGHT_TILE), ("base", HIGHLIGHT_BASE)):
+        for cell in (highlights or {}).get(key) or []:
+            rc = parse_cell(cell)
+            if rc is None or rc[1] > ncols:
+                continue
+            r, col = rc
+            x0, y0 = gx + (col - 1) * c, gy + r * c
+            d.rectangle((x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 2), fill=colour, outline=INK, width=2)
+            m = c * 0.22
+            if key == "tile":  # a ring: the viking may stand here
+                d.ellipse((x0 + m, y0 + m, x0 + c - m, y0 + c - m), outline=INK, width=max(3, c // 12))
+            else:  # a cross: the tile alone, the viking goes to the base
+                lw = max(3, c // 12)
+                d.line((x0 + m, y0 + m, x0 + c - m, y0 + c - m), fill=INK, width=lw)
+                d.line((x0 + m, y0 + c - m, x0 + c - m, y0 + m), fill=INK, width=lw)
+    for cell in last_cells:
+        rc = parse_cell(cell)
+        if rc is None or rc[1] > ncols:
+            continue
+        r, col = rc
+        x0, y0 = gx + (col - 1) * c, gy + r * c
+        d.rectangle((x0 + 1, y0 + 1, x0 + c - 1, y0 + c - 1), outline=LAST_MARK, width=max(3, c // 14))
+
+
+# --------------------------------------------------------------------------- picture
+
+
+def _headline_words(view: dict[str, Any]) -> tuple[str, str]:
+    rnd = view.get("round")
+    scorings = view.get("scorings") or ["small", "major", "small", "major", "small", "final"]
+    left = "VIKINGS"
+    if rnd:
+        left += f"  round {rnd} of 6"
+        if view.get("phase") != "over" and 1 <= int(rnd) <= len(scorings):
+            left += f", then {SCORING_WORDS.get(scorings[int(rnd) - 1], scorings[int(rnd) - 1])}"
+    phase = view.get("phase")
+    if phase == "over":
+        return left, "game over"
+    active = view.get("active")
+    if active is None:
+        return left, ""
+    return left, f"{_name(view, active)} {ACTING_WORDS.get(str(phase), str(phase))}"
+
+
+def draw_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
+                      log: TextLog | None = None) -> Image.Image:
+    """The turn picture. ``legal``: the acting seat's legal action texts (marks combos it may not buy,
+    e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement."""
+    _check(view)
+    with recording(log):
+        return _draw(view, highlights, legal)
+
+
+def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | None) -> Image.Image:
+    img, d = canvas()
+    active = view.get("active")
+    left, right = _headline_words(view)
+    colour = _seat_colour(active) if active is not None else None
+    y = headline(d, fit_text(left, 26, PICTURE_W - 520), right, colour, _name(view, active)[:1])
+    strip_y = PICTURE_H - FRAME_W - 6 - STRIP_H
+    mid_h = strip_y - y - 8
+    offer_w = 540
+    pending = view.get("pending") or None
+    acting = _player(view, active)
+    phase = view.get("phase")
+    buyer = acting if phase == "buy" else None
+    _draw_offer(img, d, view, PAD, y, offer_w, mid_h, buyer, _buyable(legal))
+    # right: what the acting player is doing, then their homeland
+    hx = PAD + offer_w + 20
+    hw = PICTURE_W - PAD - hx
+    hy = y
+    d.rounded_rectangle((hx - 8, hy - 4, hx + hw + 4, strip_y - 8), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
+    shown = acting or (view["players"][0] if view["players"] else None)
+    if pending and pending.get("tile"):
+        seat = pending.get("seat")
+        who = _name(view, seat)
+        _tile_icon(img, d, str(pending["tile"]), hx, hy, 40)
+        line = f"{who} places {tile_words(pending['tile'])}"
+        text(d, (hx + 48, hy + 8), fit_text(line, 22, hw - 100), 22, bold=True)
+        if pending.get("viking"):
+            kind_badge(d, str(pending["viking"]), hx + hw - 20, hy + 20, 16)
+        hy += 46
+        shown = _player(view, seat) or shown
+    elif shown is not None:
+        text(d, (hx, hy + 4), fit_text(f"{shown.get('name')}'s homeland", 24, hw), 24, bold=True)
+        hy += 40
+    if shown is not None:
+        hl = highlights if (pending and shown.get("seat") == pending.get("seat")) else None
+        draw_homeland(img, d, shown, hx, hy, hw - 4, strip_y - 14 - hy, hl, view.get("last"))
+    # legend of the marks, only while placing
+    if highlights and (highlights.get("tile") or highlights.get("base")):
+        lx, ly = PAD, strip_y - 34
+        d.rectangle((lx - 4, ly - 4, PAD + offer_w, strip_y - 6), fill=(252, 250, 245))
+        d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)
+        d.ellipse((lx + 5, ly + 5, lx + 19, ly + 19), outline=INK, width=3)
+        lx += 30 + text(d, (lx + 30, ly), "viking stands", 22) + 16
+        d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_BASE, outline=INK, width=2)
+        d.line((lx + 5, ly + 5, lx + 19, ly + 19), fill=INK, width=3)
+        d.line((lx + 5, ly + 19, lx + 19, ly + 5), fill=INK, width=3)
+        text(d, (lx + 30, ly), "viking to base", 22)
+    cells = []
+    for p in view["players"]:
+        s = p.get("seat")
+        name = str(p.get("name", f"seat {s}"))
+        if s == view.get("start_player"):
+            name += " (start)"
+        cells.append((name, _seat_colour(int(s or 0)), name[:1], [f"{p.get('gold', 0)} gold", f"{p.get('vp', 0)} VP"],
+                      s == active and phase != "over"))
+    score_strip(d, strip_y, STRIP_H, cells)
+    return img
+
+
+def render_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
+                        log: TextLog | None = None) -> bytes:
+    return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log))
+
