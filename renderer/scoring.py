@@ -1,0 +1,248 @@
+"""Scoring pictures for the chat (issue 14): what each player scored, line by line, and the totals.
+
+One picture per small, major or final scoring (Vikings V-32 ... V-38) and for Brian Boru's final
+scoring (B-33, B-34), 1120 x 640 with every text at least 22 px. The final picture names the winner
+and, given ``history`` (every player's VP at the end of each round, replayed from the action log by
+the host), charts it. The lines come from the engines' own scoring breakdown:
+
+* Vikings ``score`` events: ``{"scoring", "gold", "vp", "lines"}``, a line reads ``"what: +3 VP"``;
+* Brian Boru ``view["final"]["players"][i]["lines"]``, a line reads ``"what: +2 (B-33.x)"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderer.common import GOLD, INK, RGB, TextLog, fit_text, recording, star, text, text_width
+from renderer.picture import PAD, PICTURE_H, PICTURE_W, SOFT, badge, canvas, encode_fast, headline, soft
+
+TITLES = {"small": "Small scoring", "major": "Major scoring", "final": "Final scoring"}
+MARKERS = ("circle", "square", "triangle", "diamond", "down")  # a shape per seat: not colour alone
+
+
+_AMOUNT = re.compile(r"([+-]\d+) (gold|VP)\b")
+_PURE = re.compile(r"^[+-]\d+ (gold|VP)( and [+-]\d+ (gold|VP))*$")
+
+
+def split_line(line: str) -> tuple[str, str]:
+    """A scoring line as (what scored, how much): ``"3 nobles x 2 VP: +6 VP"`` -> (``"3 nobles x 2 VP"``,
+    ``"+6 VP"``). Rule tags and a trailing remark in brackets are dropped; a long explanation after
+    the colon keeps only its signed amounts (the chat narration carries the whole line)."""
+    s = re.sub(r"\s*\([^()]*\)\s*$", "", str(line).strip())
+    if ": " not in s:
+        return s, ""
+    head, tail = s.rsplit(": ", 1)
+    if _PURE.match(tail) or tail in ("nothing",):
+        return head, tail.replace(" and ", " ")
+    head, tail = s.split(": ", 1)
+    found = _AMOUNT.findall(tail)
+    if found:
+        return head, " ".join(f"{n} {u}" for n, u in found)
+    return head, tail if len(tail) <= 12 else ""
+
+
+def merge_lines(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """Split lines, and add up those that differ only in their column (``"... ship in column 3"``):
+    three penalty lines of undefended yellow ships become ``"3 x undefended yellow ship: -6 VP"``."""
+    out: list[tuple[str, str]] = []
+    groups: dict[str, list[int]] = {}
+    for line in lines:
+        what, amount = split_line(line)
+        key = re.sub(r" in column \d+", "", what)
+        if key != what and _AMOUNT.findall(amount):
+            groups.setdefault(key, []).append(len(out))
+        out.append((what, amount))
+    drop: set[int] = set()
+    for key, idx in groups.items():
+        if len(idx) < 2:
+            continue
+        sums: dict[str, int] = {}
+        for i in idx:
+            for n, u in _AMOUNT.findall(out[i][1]):
+                sums[u] = sums.get(u, 0) + int(n)
+        out[idx[0]] = (f"{len(idx)} x {key}", " ".join(f"{v:+d} {u}" for u, v in sums.items()))
+        drop.update(idx[1:])
+    return [x for i, x in enumerate(out) if i not in drop]
+
+
+def _marker(d: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, fill: RGB) -> None:
+    if shape == "square":
+        d.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
+    elif shape == "triangle":
+        d.polygon([(x, y - r * 1.2), (x + r * 1.1, y + r), (x - r * 1.1, y + r)], fill=fill, outline=INK)
+    elif shape == "down":
+        d.polygon([(x, y + r * 1.2), (x + r * 1.1, y - r), (x - r * 1.1, y - r)], fill=fill, outline=INK)
+    elif shape == "diamond":
+        d.polygon([(x, y - r * 1.3), (x + r * 1.3, y), (x, y + r * 1.3), (x - r * 1.3, y)], fill=fill, outline=INK)
+    else:
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
+
+
+def _chart(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], history: Sequence[Sequence[int]],
+           players: list[dict[str, Any]]) -> None:
+    """VP per player after each round: a line, a marker shape and the initial per player."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=10, fill=(252, 250, 245), outline=(200, 192, 178))
+    text(d, (x0 + 12, y0 + 8), "VP after each round", 22, bold=True)
+    gx0, gy0, gx1, gy1 = x0 + 58, y0 + 48, x1 - 40, y1 - 40
+    top = max([1] + [int(v) for row in history for v in row])
+    step = max(1, (top + 4) // 5)
+    top = step * ((top + step - 1) // step)
+    n = max(1, len(history) - 1)
+    for k in range(0, top + 1, step * (2 if top // step > 5 else 1)):
+        yy = gy1 - (gy1 - gy0) * k / top
+        d.line((gx0, yy, gx1, yy), fill=(220, 214, 204))
+        text(d, (gx0 - 8, yy), str(k), 22, anchor="rm", fill=SOFT)
+    for r in range(len(history)):
+        xx = gx0 + (gx1 - gx0) * r / n
+        text(d, (xx, gy1 + 6), str(r), 22, anchor="ma", fill=SOFT)
+    for i, p in enumerate(players):
+        pts = [(gx0 + (gx1 - gx0) * r / n, gy1 - (gy1 - gy0) * int(row[i]) / top)
+               for r, row in enumerate(history) if i < len(row)]
+        colour = p["colour"]
+        if len(pts) > 1:
+            d.line(pts, fill=colour, width=4, joint="curve")
+        for x, y in pts:
+            _marker(d, MARKERS[i % len(MARKERS)], x, y, 6, colour)
+        if pts:
+            x, y = pts[-1]
+            text(d, (x + 12, y), p["letter"], 22, anchor="lm", bold=True)
+
+
+def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence[int] = (),
+                 history: Sequence[Sequence[int]] | None = None, subtitle: str = "",
+                 log: TextLog | None = None) -> Image.Image:
+    """The generic scoring picture. ``players``: ``{"seat", "name", "colour", "letter", "total"
+    (words), "lines": [str]}`` in seat order; ``winners``: seats; ``history``: VP rows per round end."""
+    with recording(log):
+        img, d = canvas()
+        right = ""
+        if winners:
+            names = ", ".join(p["name"] for p in players if p["seat"] in winners)
+            right = f"{'Winners' if len(winners) > 1 else 'Winner'}: {names}"
+        win_colour = next((p["colour"] for p in players if p["seat"] in winners), None) if len(winners) == 1 else None
+        win_letter = next((p["letter"] for p in players if p["seat"] in winners), "")
+        y = headline(d, fit_text(title + (f"  {subtitle}" if subtitle else ""), 26, PICTURE_W - 520),
+                     fit_text(right, 28, 470), win_colour, win_letter)
+        chart_w = 330 if history else 0
+        right_x = PICTURE_W - PAD - chart_w
+        if history:
+            _chart(d, (right_x + 10, y, PICTURE_W - PAD, PICTURE_H - 18), history, players)
+        bw = right_x - PAD
+        n = max(1, len(players))
+        band = (PICTURE_H - 18 - y) // n
+        head_w = 190
+        per_col = max(1, (band - 8) // 26)
+        merged = [merge_lines(p.get("lines") or []) for p in players]
+        longest = max((len(m) for m in merged), default=0)
+        half = (bw - head_w - 10) // 2
+        fits = [text_width(w, 22) + text_width(a, 22) + 30 <= half for m in merged for w, a in m]
+        cols = 2 if longest > per_col and sum(fits) >= 0.8 * len(fits) else 1
+        col_w = (bw - head_w - 10) // cols
+        for i, p in enumerate(players):
+            by = y + i * band
+            won = p["seat"] in winners
+            d.rounded_rectangle((PAD - 6, by, right_x, by + band - 6), radius=8,
+                                fill=(255, 240, 190) if won else (246, 241, 230) if i % 2 else (238, 232, 220),
+                                outline=GOLD if won else (200, 192, 178), width=3 if won else 1)
+            badge(d, PAD + 14, by + 20, 14, p["colour"], p["letter"])
+            text(d, (PAD + 34, by + 8), fit_text(p["name"], 24, head_w - 40), 24, bold=True)
+            if won:
+                star(d, PAD + head_w - 14, by + 20, 12, fill=GOLD)
+            tl = p.get("total") or []
+            for k, t in enumerate(tl[: max(1, (band - 40) // 26)]):
+                text(d, (PAD + 4, by + 36 + k * 26), fit_text(t, 22, head_w - 8), 22, bold=k == 0)
+            lines = merged[i]
+            cap = per_col * cols
+            if len(lines) > cap:
+                more = len(lines) - cap + 1
+                lines = lines[: cap - 1] + [(f"{more} more lines in the chat", "")]
+            for k, (what, amount) in enumerate(lines):
+                c, r = divmod(k, per_col)
+                lx = PAD + head_w + c * col_w
+                ly = by + 5 + r * 26
+                aw = text(d, (lx + col_w - 10, ly), amount, 22, anchor="ra", bold=True) if amount else 0
+                what_fill = SOFT if amount.startswith("nothing") or what.startswith("before") else INK
+                text(d, (lx, ly), fit_text(what, 22, col_w - aw - 22), 22, fill=what_fill)
+            if not lines:
+                soft(d, (PAD + head_w, by + 6), "nothing scored")
+        return img
+
+
+# --------------------------------------------------------------------------- Vikings
+
+
+def vikings_scoring_players(view: dict[str, Any], scores: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    from renderer.vikings import _seat_colour
+
+    by_seat = {int(s["seat"]): s for s in scores}
+    out = []
+    for p in view["players"]:
+        seat = int(p["seat"])
+        s = by_seat.get(seat, {})
+        gain = []
+        if s.get("gold"):
+            gain.append(f"{int(s['gold']):+d} gold")
+        if s.get("vp"):
+            gain.append(f"{int(s['vp']):+d} VP")
+        total = [" ".join(gain) or "+0", f"now {p.get('vp', 0)} VP", f"{p.get('gold', 0)} gold"]
+        out.append({"seat": seat, "name": str(p.get("name")), "colour": _seat_colour(seat),
+                    "letter": str(p.get("name") or "?")[:1], "total": total, "lines": list(s.get("lines") or [])})
+    return out
+
+
+def draw_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
+                         history: Sequence[Sequence[int]] | None = None, log: TextLog | None = None) -> Image.Image:
+    """``scores``: the data of the scoring's ``score`` events with their ``seat`` (all one kind).
+    A final scoring's picture names the winners (``view["final"]["winners"]``)."""
+    if not isinstance(view, dict) or view.get("game", "vikings") != "vikings" or not view.get("players"):
+        raise ValueError("a Vikings scoring picture needs a Vikings view with players")
+    if not scores:
+        raise ValueError("no scoring to draw")
+    kind = str(scores[0].get("scoring", "small"))
+    final = view.get("final") if isinstance(view.get("final"), dict) else None
+    winners = list((final or {}).get("winners") or []) if kind == "final" else []
+    title = TITLES.get(kind, f"{kind} scoring")
+    sub = f"after round {view.get('round')}" if view.get("round") and kind != "final" else ""
+    return draw_scoring(title, vikings_scoring_players(view, scores), winners=winners,
+                        history=history if kind == "final" else None, subtitle=sub, log=log)
+
+
+def render_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
+                           history: Sequence[Sequence[int]] | None = None, log: TextLog | None = None) -> bytes:
+    return encode_fast(draw_vikings_scoring(view, scores, history=history, log=log))
+
+
+# --------------------------------------------------------------------------- Brian Boru
+
+
+def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int]] | None = None,
+                         log: TextLog | None = None) -> Image.Image:
+    """Brian Boru's final scoring (B-33) and winner (B-34) from ``view["final"]``."""
+    from renderer.brianboru import initials, seat_colour
+
+    final = view.get("final") if isinstance(view, dict) else None
+    if not isinstance(final, dict) or not final.get("players"):
+        raise ValueError("the view has no final scoring (view['final'])")
+    letters = initials(view)
+    names = [str(p.get("name")) for p in view["players"]]
+    winners = [names.index(w) for w in final.get("winners") or [] if w in names]
+    players = []
+    for seat, fp in enumerate(final["players"]):
+        lines = [ln for ln in fp.get("lines") or [] if not str(ln).startswith("total")]
+        before = next((ln for ln in lines if str(ln).startswith("before")), "")
+        lines = [ln for ln in lines if ln != before]
+        players.append({"seat": seat, "name": str(fp.get("name")), "colour": seat_colour(seat),
+                        "letter": letters[seat] if seat < len(letters) else "?",
+                        "total": [f"{fp.get('vp')} VP", before.replace("before final scoring", "was")],
+                        "lines": lines})
+    return draw_scoring("Final scoring", players, winners=winners, history=history, log=log)
+
+
+def render_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int]] | None = None,
+                           log: TextLog | None = None) -> bytes:
+    return encode_fast(draw_brianboru_final(view, history=history, log=log))
