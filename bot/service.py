@@ -43,6 +43,7 @@ returns due ones whose seat still must act and re-arms them up to ``reminder_lim
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -299,11 +300,25 @@ class HostService:
         return [Prompt(seats[s].user, s, seats[s].name, table.adapter.prompt(game, s))
                 for s in game.acting_seats()]
 
-    async def _image(self, table: Table, game: Game, version: int, seat: int | None = None) -> Attachment | None:
+    async def _image(self, table: Table, game: Game, version: int, seat: int | None = None, *,
+                     events: Sequence[Event] | None = None, board: bool = False,
+                     focus: int | None = None) -> Attachment | None:
+        """The reply's picture. An adapter with ``picture`` (issue 14) draws the turn picture, the
+        scoring picture, or with ``board`` the full table; others draw ``render``."""
         if not self.images:
             return None
         try:
-            data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+            picture = getattr(table.adapter, "picture", None)
+            if picture is None:
+                data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+            else:
+                replay = None
+                if events and table.adapter.needs_replay(game, events):
+                    rec = table.record
+                    moves = [(a.seat, a.action) for a in await self.storage.actions(rec.id)]
+                    replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
+                data = await asyncio.to_thread(functools.partial(
+                    picture, game, seat=seat, board=board, events=events or (), replay=replay, focus=focus))
         except Exception:
             log.exception("rendering match %s version %s failed", table.record.id, version)
             return None
@@ -559,7 +574,7 @@ class HostService:
                 seat = self._need_seat(table, user)
             game, version = table.game, table.record.version
             text = "\n".join(filter(None, [table.adapter.text(game, seat), table.adapter.text_key()]))
-            image = await self._image(table, game, version, seat)
+            image = await self._image(table, game, version, seat, board=True)
             if private:
                 return self._reply(table, private=[text], image=image)
             return self._reply(table, public=[text], image=image, prompts=self._prompts(table))
@@ -744,7 +759,7 @@ class HostService:
         prompts = self._prompts(table)
         return self._reply(
             table, public=public, prompts=prompts, mentions=[p.user for p in prompts], events=events,
-            image=await self._image(table, game, new_version),
+            image=await self._image(table, game, new_version, events=events),
         )
 
     def _apply(self, channel: str, game: Game, seat: int, action: Action) -> list[Event]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from bot.games import GameRegistry
 
 
@@ -13,31 +16,50 @@ def default_registry() -> GameRegistry:
     return GameRegistry([VikingsAdapter(), BrianBoruAdapter()])
 
 
-def vp_history(game_cls: type, names: list[str], seed: int, options: dict | None, start_seat: int | None,
-               moves: list[tuple[int, str]]) -> list[list[int]]:
-    """Every player's VP at the start and at the end of each round, by replaying the action log
-    (issue 14: the final scoring picture's chart comes from the log, not from extra game state).
+@dataclass
+class Replay:
+    """What replaying a match's action log gives the pictures (issue 14): every player's VP at the
+    start and at the end of each round, and the ``score`` events of the latest scoring."""
 
-    A round ends where the engine announces the next ``round`` and at ``game_over``.
+    history: list[list[int]] = field(default_factory=list)
+    last_scores: list[dict[str, Any]] = field(default_factory=list)
+
+
+def replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],
+           moves: list[tuple[int, str]]) -> Replay:
+    """Replay ``moves`` ((seat, action text) in log order) from ``game_cls.new(*setup)``.
+
+    A round ends where the engine announces the next ``round`` and at ``game_over``; a scoring is the
+    run of ``score`` events up to the next ``round`` or ``game_over``.
     """
-    game = game_cls.new(names, seed=seed, options=options, start_seat=start_seat)
-
-    def vps() -> list[int]:
-        view = game.view(None)
-        final = view.get("final")
-        if isinstance(final, dict) and isinstance(final.get("players"), list):  # Brian Boru: B-33 totals
-            return [int(p.get("vp", 0)) for p in final["players"]]
-        return [int(p.get("vp", 0)) for p in view["players"]]
-
-    history = [vps()]
+    names, seed, options, start_seat = setup
+    game = game_cls.new(list(names), seed=seed, options=options, start_seat=start_seat)
+    out = Replay(history=[_vps(game)])
+    closed = False
     for seat, action in moves:
         events = game.apply(seat, action)
-        kinds = [e.kind for e in events]
-        if "game_over" in kinds or ("round" in kinds and _new_round(events)):
-            history.append(vps())
-    return history
+        for e in events:
+            if e.kind == "score":
+                if closed:
+                    out.last_scores, closed = [], False
+                out.last_scores.append(dict(e.data or {}, seat=e.seat))
+            elif e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 or e.kind == "game_over":
+                closed = True
+        if any(e.kind == "game_over" for e in events) or any(
+                e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 for e in events):
+            out.history.append(_vps(game))
+    return out
 
 
-def _new_round(events: list) -> bool:
-    """A ``round`` event after the first round (the first one comes with the game's set-up)."""
-    return any(e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 for e in events)
+def _vps(game: Any) -> list[int]:
+    view = game.view(None)
+    final = view.get("final")
+    if isinstance(final, dict) and isinstance(final.get("players"), list):  # Brian Boru: the B-33 totals
+        return [int(p.get("vp", 0)) for p in final["players"]]
+    return [int(p.get("vp", 0)) for p in view["players"]]
+
+
+def vp_history(game_cls: type, names: list[str], seed: int, options: dict | None, start_seat: int | None,
+               moves: list[tuple[int, str]]) -> list[list[int]]:
+    """Every player's VP at the start and at the end of each round, replayed from the log."""
+    return replay(game_cls, (names, seed, options, start_seat), moves).history

@@ -456,6 +456,31 @@ class BrianBoruAdapter(BaseAdapter):
 
         return render_brianboru(game.view(None))
 
+    # ------------------------------------------------------------------ pictures (issue 14)
+
+    def needs_replay(self, game: BrianBoruGame, events: Sequence[Event]) -> bool:
+        """The final scoring's VP chart is replayed from the action log."""
+        return game.is_over and any(e.kind == "game_over" for e in events)
+
+    def picture(self, game: BrianBoruGame, *, seat: int | None = None, board: bool = False,
+                events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
+        """The full map for ``/board``, the final scoring when the game just ended, else the turn
+        picture. Always public: a hand only ever goes out through ``private_image``."""
+        from renderer.brianboru_turn import render_brianboru_turn
+        from renderer.scoring import render_brianboru_final
+
+        if board:
+            return self.render(game)
+        view = game.view(None)
+        if game.is_over and isinstance(view.get("final"), dict) and any(e.kind == "game_over" for e in events):
+            history = None
+            if replay is not None:
+                from bot.adapters import replay as replay_log
+
+                history = replay_log(type(game), *replay).history
+            return render_brianboru_final(view, history=history)
+        return render_brianboru_turn(view)
+
     def notation(self, game: BrianBoruGame) -> str | None:
         return game.notation()
 

@@ -350,13 +350,49 @@ class VikingsAdapter(BaseAdapter):
                  "B sailor.")
 
     def render(self, game: VikingsGame, *, seat: int | None = None) -> bytes | None:
+        """The full table (``/board``): every homeland cropped to its columns in use."""
+        return self.picture(game, seat=seat, board=True)
+
+    # ------------------------------------------------------------------ pictures (issue 14)
+
+    def needs_replay(self, game: VikingsGame, events: Sequence[Event]) -> bool:
+        """The picture of this move needs the action log replayed: the final scoring's VP chart, or a
+        major scoring whose players scored over several moves (V-33: each sails in turn)."""
+        if game.is_over:
+            return True
+        done = _finished_scoring(game, events)
+        return done is not None and len({s["seat"] for s in done}) < len(game.names)
+
+    def picture(self, game: VikingsGame, *, seat: int | None = None, board: bool = False,
+                events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
+        """The chat picture: the full table for ``/board`` (``focus``: one homeland large), the scoring
+        picture when this move finished a scoring, else the turn picture. ``replay``: ``(setup, moves)``
+        of the match when :meth:`needs_replay` asked for it."""
+        from renderer.scoring import render_vikings_scoring
         from renderer.vikings import highlights_from_actions, render_vikings
+        from renderer.vikings_turn import render_vikings_turn
 
         view = game.view(seat)
         highlights = None
-        if game.phase == "place":
-            highlights = highlights_from_actions(game.legal_actions(game.turn))
-        return render_vikings(view, highlights=highlights)
+        acting = game.acting_seats()
+        if game.phase == "place" and acting:
+            highlights = highlights_from_actions(game.legal_actions(acting[0]))
+        if board:
+            return render_vikings(view, highlights=highlights, focus=focus)
+        scores = _finished_scoring(game, events)
+        if scores is not None:
+            history = None
+            if replay is not None:
+                from bot.adapters import replay as replay_log
+
+                rep = replay_log(type(game), *replay)
+                history = rep.history
+                if len({s["seat"] for s in scores}) < len(game.names) and rep.last_scores:
+                    kind = scores[0]["scoring"]
+                    scores = [s for s in rep.last_scores if s.get("scoring") == kind] or scores
+            return render_vikings_scoring(view, scores, history=history)
+        legal = [str(a) for a in game.legal_actions(acting[0])] if game.phase == "buy" and acting else None
+        return render_vikings_turn(view, highlights=highlights, legal=legal)
 
     def notation(self, game: VikingsGame) -> str | None:
         return game.to_notation()
@@ -376,3 +412,14 @@ class VikingsAdapter(BaseAdapter):
                 _("Ask for one rule by number: rules V-14. Rules V-1 to V-49 are available."),
             ]
         return lookup("vikings.md", "V", topic)
+
+
+def _finished_scoring(game: VikingsGame, events: Sequence[Event]) -> list[dict[str, Any]] | None:
+    """The ``score`` events (data with ``seat``) of the scoring this move finished, else ``None``.
+    A scoring is finished once no sailor is still to move (V-33); of a major and the final scoring in
+    one move (round 6), the final one is pictured."""
+    scores = [dict(e.data, seat=e.seat) for e in events if e.kind == "score"]
+    if not scores or game.phase == "sail":
+        return None
+    kind = scores[-1]["scoring"]
+    return [s for s in scores if s["scoring"] == kind]
