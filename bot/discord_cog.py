@@ -489,11 +489,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self.run(interaction, lambda: self.svc.status(channel), widgets=False)
 
     @app_commands.command(name=T(N_("board")), description=T(N_("Show the table as an image")))
-    @app_commands.describe(private=T(N_("Only you see it, from your seat")))
-    async def board(self, interaction: discord.Interaction, private: bool = False) -> None:
+    @app_commands.describe(private=T(N_("Only you see it, from your seat")),
+                           player=T(N_("Draw this player's homeland large (Vikings)")))
+    async def board(self, interaction: discord.Interaction, private: bool = False, player: str | None = None) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
-            await self.run(interaction, lambda: self.svc.board(channel, user, private=private), private=private)
+            await self.run(interaction, lambda: self.svc.board(channel, user, private=private, player=player),
+                           private=private)
 
     @app_commands.command(name=T(N_("hand")),
                           description=T(N_("What only you may see (your cards) and your choices, privately")))

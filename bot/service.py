@@ -95,6 +95,7 @@ REFUSALS = (
     "unknown_game",      # no adapter for that game id
     "bad_options",       # option words the game does not accept
     "not_player",        # not seated at this table
+    "unknown_player",    # /board player:NAME names nobody at this table
     "not_allowed",       # abandon by someone who may not (and cannot vote)
     "already_voted",     # second abandon vote by the same player
     "not_your_turn",     # the seat owes no decision now
@@ -555,8 +556,10 @@ class HostService:
                            needed=votes_needed(rec.seats)))
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
-    async def board(self, channel: str, user: str | None = None, *, private: bool = False) -> Reply:
-        """The table as image and text; ``private`` shows ``user``'s own view (their seat)."""
+    async def board(self, channel: str, user: str | None = None, *, private: bool = False,
+                    player: str | None = None) -> Reply:
+        """The table as image and text; ``private`` shows ``user``'s own view (their seat);
+        ``player`` (a seated name) draws that player's part large (issue 14)."""
         try:
             table = await self._open_table(channel)
             if table is None:
@@ -572,9 +575,15 @@ class HostService:
                 if user is None:
                     raise Refusal("not_player", _("You are not a player at this table."))
                 seat = self._need_seat(table, user)
+            focus = None
+            if player:
+                names = [n.casefold() for n in table.record.names]
+                if player.strip().casefold() not in names:
+                    raise Refusal("unknown_player", _("There is no player called {name} at this table.", name=player))
+                focus = names.index(player.strip().casefold())
             game, version = table.game, table.record.version
             text = "\n".join(filter(None, [table.adapter.text(game, seat), table.adapter.text_key()]))
-            image = await self._image(table, game, version, seat, board=True)
+            image = await self._image(table, game, version, seat, board=True, focus=focus)
             if private:
                 return self._reply(table, private=[text], image=image)
             return self._reply(table, public=[text], image=image, prompts=self._prompts(table))
@@ -814,7 +823,9 @@ class HostService:
         if word == "status":
             return await self.status(channel)
         if word == "board":
-            return await self.board(channel, user, private=args == ["private"])
+            private = args == ["private"]
+            return await self.board(channel, user, private=private, player=" ".join(args) if args and not private
+                                    else None)
         if word == "rules":
             return await self.rules(channel, args[0] if args else None)
         if word == "export":

@@ -503,6 +503,16 @@ async def test_board_public_and_private(svc):
     refused(await svc.board(CH, "zed", private=True), "not_player")
 
 
+async def test_board_player_names_a_seated_player_or_is_refused(svc):
+    # issue 14: /board player:NAME draws that player's part large; a wrong name changes nothing
+    await seat(svc, "ann", "bob")
+    await svc.start(CH, "ann", options=["pile=10"], seed=7, start_seat=0)
+    assert (await svc.board(CH, "zed", player="BOB")).ok
+    assert (await svc.command(CH, "zed", "/board bob")).ok
+    assert "carl" in refused(await svc.board(CH, "zed", player="carl"), "unknown_player")
+    assert "carl" in refused(await svc.command(CH, "zed", "/board carl"), "unknown_player")
+
+
 async def test_rules(svc):
     assert (await svc.rules(CH)).public == ["Take 1 to max stones in turn; who takes the last stone wins."]
     assert (await svc.rules(CH, "t-1")).public == ["T-1: take between 1 and max stones."]
