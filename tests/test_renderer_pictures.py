@@ -1,0 +1,334 @@
+"""The chat pictures of issue 14: turn and scoring pictures within Discord's inline bounds, every text
+measured against its minimum (the renderer records each text it draws in a ``TextLog``)."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+import pytest
+from PIL import Image
+
+from bot.adapters import replay, vp_history
+from bot.adapters.brianboru import BrianBoruAdapter
+from bot.adapters.vikings import VikingsAdapter, _finished_scoring
+from engine.brianboru import BrianBoruGame
+from engine.core import Rng
+from engine.vikings import VikingsGame
+from renderer.brianboru_turn import decision_words, draw_brianboru_turn, render_brianboru_turn
+from renderer.common import TextLog
+from renderer.picture import FRAME, MIN_TURN_TEXT
+from renderer.scoring import (
+    draw_brianboru_final,
+    draw_vikings_scoring,
+    merge_lines,
+    render_vikings_scoring,
+    split_line,
+)
+from renderer.vikings import highlights_from_actions
+from renderer.vikings_turn import combo_cost, cost_words, draw_vikings_turn, render_vikings_turn
+from tests.test_renderer_brianboru import game_at
+from tests.vikings_views import make_view, placing_view, progress_view
+
+NAMES = ["Astrid", "Bjorn", "Sigrid", "Ulf"]
+BB_NAMES = ["Aoife", "Brian", "Cormac", "Deirdre", "Eithne"]
+
+
+def check_bounds(img: Image.Image) -> None:
+    """Landscape, 1000-1200 px wide, aspect 1.6 : 1 ... 2 : 1; opaque and framed (issue 14)."""
+    w, h = img.size
+    assert 1000 <= w <= 1200, img.size
+    assert 1.6 <= w / h <= 2.0, img.size
+    assert img.mode == "RGB"  # no alpha: opaque on Discord's dark and light themes
+    for xy in ((0, 0), (w - 1, h - 1), (w // 2, 1), (1, h // 2)):
+        assert img.getpixel(xy) == FRAME
+
+
+def check_texts(log: TextLog, img: Image.Image, minimum: int = MIN_TURN_TEXT) -> None:
+    assert log.texts, "the picture recorded no text"
+    assert log.below(minimum) == [], [(t.text, t.size) for t in log.below(minimum)]
+    w, h = img.size
+    for t in log.texts:  # every text lies on the picture
+        x0, y0, x1, y1 = t.box
+        assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h, t
+
+
+def words(log: TextLog) -> str:
+    return " | ".join(t.text for t in log.texts)
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+VIK = [(n, stage) for n in (2, 3, 4) for stage in ("early", "late")]
+BB = [(n, stage) for n in (3, 4, 5) for stage in ("early", "late")]
+
+
+# --------------------------------------------------------------------------- Vikings turn
+
+
+@pytest.mark.parametrize("players,stage", VIK)
+def test_vikings_turn_picture_bounds_and_every_text_at_least_22px(players, stage):
+    view = make_view(players, stage)
+    log = TextLog()
+    img = draw_vikings_turn(view, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    said = words(log)
+    active = view["players"][view["active"]]
+    assert f"{active['name']} to buy" in said                      # whose turn
+    for p in view["players"]:                                       # everybody's gold and VP
+        assert f"{p['gold']} gold  {p['vp']} VP" in said
+    assert f"round {view['round']} of 6" in said
+
+
+@pytest.mark.parametrize("players,stage", VIK)
+def test_vikings_placing_marks_legal_cells_and_explains_the_marks(players, stage):
+    view = placing_view(players, stage)
+    seat = view["pending"]["seat"]
+    rows = view["players"][seat]["rows"]
+    free = f"S{max(len(r) for r in rows) + 1}"
+    hl = {"tile": [free], "base": []}
+    log = TextLog()
+    img = draw_vikings_turn(view, highlights=hl, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    assert "viking stands" in words(log) and "viking to base" in words(log)
+    plain = draw_vikings_turn(view)
+    assert img.tobytes() != plain.tobytes()  # the mark is drawn
+
+
+def test_combo_cost_pays_the_shortfall_in_vp_V13_V16():
+    assert combo_cost(3, 5, 0) == (3, 0)
+    assert combo_cost(7, 5, 4) == (5, 2)      # V-16: 2 VP exchanged
+    assert combo_cost(7, 5, 1) is None        # cannot pay: too dear
+    assert cost_words((0, 0)) == "free" and cost_words((5, 2)) == "5g + 2 VP" and cost_words(None) == "too dear"
+
+
+def test_vikings_turn_shows_each_combo_cost_for_the_buyer():
+    view = make_view(4, "late")
+    buyer = view["players"][view["active"]]
+    log = TextLog()
+    draw_vikings_turn(view, log=log)
+    said = [t.text for t in log.texts]
+    for combo in filter(None, view["wheel"]):
+        assert cost_words(combo_cost(combo["price"], buyer["gold"], buyer["vp"])) in said
+
+
+def test_vikings_turn_marks_combos_the_rules_forbid_now_V14():
+    view = make_view(4, "late")
+    log = TextLog()
+    draw_vikings_turn(view, legal=["buy 2", "buy 5"], log=log)
+    assert "not now" in [t.text for t in log.texts]
+
+
+def test_vikings_turn_draws_an_offer_without_tiles_V42():
+    # during the auction (bidding, removal) the offer has vikings but no tiles yet
+    view = progress_view(4)
+    view["phase"] = "bid"
+    view["wheel"] = [{"tile": None, "viking": v, "price": i} for i, v in enumerate("FFGGSSNNWWBB")]
+    log = TextLog()
+    img = draw_vikings_turn(view, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    assert "tile not laid yet" in words(log)
+
+
+def test_vikings_turn_png_is_palette_and_small():
+    png = render_vikings_turn(make_view(4, "late"))
+    img = decode(png)
+    assert img.mode == "P" and img.size[0] <= 1200 and len(png) < 200 * 1024
+
+
+@pytest.mark.parametrize("bad", [None, {}, {"game": "brian-boru", "players": [{}]}, {"game": "vikings"}])
+def test_vikings_turn_refuses_bad_views(bad):
+    with pytest.raises(ValueError):
+        draw_vikings_turn(bad)
+
+
+# --------------------------------------------------------------------------- Brian Boru turn
+
+
+@pytest.mark.parametrize("players,stage", BB)
+def test_brianboru_turn_picture_bounds_and_every_text_at_least_22px(players, stage):
+    game = game_at(players, stage)
+    view = game.view(None)
+    log = TextLog()
+    img = draw_brianboru_turn(view, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    said = words(log)
+    assert f"Trick for {view['active_town']}" in said
+    for c in view["trick"]["cards"]:                                # the cards played so far
+        assert str(c["card"]) in [t.text for t in log.texts]
+    for p in view["players"]:
+        assert p["name"] in said
+    assert decision_words(view).split(":")[0] in said               # what must be decided
+    assert "Marriage track" in said
+
+
+@pytest.mark.parametrize("players,stage", BB)
+def test_brianboru_turn_picture_never_shows_a_hand(players, stage):
+    # hidden information: the picture of a seat's view equals the public one
+    game = game_at(players, stage)
+    seat = game.acting_seats()[0]
+    assert render_brianboru_turn(game.view(seat)) == render_brianboru_turn(game.view(None))
+
+
+def test_brianboru_turn_refuses_bad_views():
+    with pytest.raises(ValueError):
+        draw_brianboru_turn({"game": "vikings", "players": []})
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@cache
+def vikings_game(players: int, seed: int = 9):
+    """A seeded random Vikings game played to the end: the moves and each scoring's events."""
+    game = VikingsGame.new(NAMES[:players], seed=seed)
+    rng = Rng(seed * 31 + players)
+    moves, scorings = [], []
+    while game.phase != "over":
+        seat = game.acting_seats()[0]
+        action = rng.choice(game.legal_actions(seat))
+        moves.append((seat, str(action)))
+        events = game.apply(seat, action)
+        if any(e.kind == "score" for e in events):
+            scorings.append((len(moves), events))
+    return game, moves, scorings
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("kind", ["small", "major", "final"])
+def test_vikings_scoring_pictures_show_every_players_lines_V32_V37(players, kind):
+    game, moves, _ = vikings_game(players)
+    setup = (NAMES[:players], 9, None, None)
+    # replay to the last move that finished a scoring of this kind (the adapter's own test)
+    live = VikingsGame.new(NAMES[:players], seed=9)
+    cut, view = 0, None
+    for i, (seat, action) in enumerate(moves, 1):
+        events = live.apply(seat, action)
+        done = _finished_scoring(live, events)
+        if done and done[0]["scoring"] == kind:
+            cut, view = i, live.view(None)
+    rep = replay(VikingsGame, setup, moves[:cut])
+    scores = [s for s in rep.last_scores if s["scoring"] == kind]
+    log = TextLog()
+    img = draw_vikings_scoring(view, scores, history=rep.history, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    said = words(log)
+    assert {s["seat"] for s in scores} == set(range(players))   # a major scoring gathered across moves
+    for p in view["players"]:
+        assert p["name"] in said
+    if kind == "final":
+        winners = ", ".join(NAMES[s] for s in view["final"]["winners"])
+        assert winners in said and "VP after each round" in said
+    else:
+        assert "VP after each round" not in said
+
+
+def test_vp_history_replays_the_log_to_the_final_vp():
+    game, moves, _ = vikings_game(3)
+    hist = vp_history(VikingsGame, NAMES[:3], 9, None, None, moves)
+    assert len(hist) == 7  # start and six rounds
+    assert hist[-1] == [p["vp"] for p in game.view(None)["players"]]
+    assert hist[0] == [p["vp"] for p in VikingsGame.new(NAMES[:3], seed=9).view(None)["players"]]
+
+
+@cache
+def bb_over(players: int):
+    game = BrianBoruGame.new(BB_NAMES[:players], seed=5)
+    rng = Rng(players)
+    moves = []
+    while game.view(None)["phase"] != "over":
+        seat = game.acting_seats()[0]
+        action = rng.choice(game.legal_actions(seat))
+        moves.append((seat, str(action)))
+        game.apply(seat, action)
+    return game, moves
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_brianboru_final_picture_names_winner_lines_and_chart_B33_B34(players):
+    game, moves = bb_over(players)
+    view = game.view(None)
+    hist = vp_history(BrianBoruGame, BB_NAMES[:players], 5, None, None, moves)
+    assert hist[-1] == [p["vp"] for p in view["final"]["players"]]
+    log = TextLog()
+    img = draw_brianboru_final(view, history=hist, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    said = words(log)
+    assert ", ".join(view["final"]["winners"]) in said and "VP after each round" in said
+    for p in view["final"]["players"]:
+        assert f"{p['vp']} VP" in said
+
+
+def test_scoring_lines_split_into_what_and_how_much():
+    assert split_line("3 unthreatened nobles × 2 VP: +6 VP") == ("3 unthreatened nobles × 2 VP", "+6 VP")
+    assert split_line("gold: 10 gold → +2 VP (1 VP per 5 gold), 1 gold kept") == ("gold", "+2 VP")
+    assert split_line("claim Meath: +5 (B-33.4)") == ("claim Meath", "+5")
+    assert split_line("1 threatened noble: nothing") == ("1 threatened noble", "nothing")
+    assert merge_lines(["undefended yellow ship in column 1: -2 VP", "undefended yellow ship in column 4: -2 VP",
+                        "longest island (5): +5 VP"]) == [("2 x undefended yellow ship", "-4 VP"),
+                                                         ("longest island (5)", "+5 VP")]
+
+
+def test_scoring_picture_refuses_nothing_to_draw():
+    with pytest.raises(ValueError):
+        draw_vikings_scoring(make_view(2, "late"), [])
+    with pytest.raises(ValueError):
+        draw_brianboru_final(game_at(3, "late").view(None))
+
+
+# --------------------------------------------------------------------------- the host's choice
+
+
+def test_vikings_adapter_posts_the_scoring_picture_when_a_scoring_ends():
+    game, moves, scorings = vikings_game(2)
+    adapter = VikingsAdapter()
+    live = VikingsGame.new(NAMES[:2], seed=9)
+    small_at = next(i for i, ev in scorings if any(e.data.get("scoring") == "small" for e in ev))
+    for seat, action in moves[: small_at - 1]:
+        live.apply(seat, action)
+    seat, action = moves[small_at - 1]
+    events = live.apply(seat, action)
+    scores = [dict(e.data, seat=e.seat) for e in events if e.kind == "score"]
+    assert not adapter.needs_replay(live, events)
+    assert adapter.picture(live, events=events) == render_vikings_scoring(live.view(None), scores)
+    # the next move: the turn picture again
+    seat, action = moves[small_at]
+    events = live.apply(seat, action)
+    png = adapter.picture(live, events=events)
+    assert decode(png).size == (1120, 640) and png != render_vikings_scoring(live.view(None), scores)
+
+
+def test_adapters_replay_the_log_at_the_end():
+    game, moves, _ = vikings_game(2)
+    assert VikingsAdapter().needs_replay(game, [])
+    bb, bb_moves = bb_over(3)
+    from engine.core import Event
+
+    assert BrianBoruAdapter().needs_replay(bb, [Event("game_over", None, {})])
+    png = BrianBoruAdapter().picture(bb, events=[Event("game_over", None, {})],
+                                     replay=((BB_NAMES[:3], 5, None, None), bb_moves))
+    assert decode(png).size == (1120, 640)
+
+
+def test_placing_highlights_come_from_the_legal_actions():
+    game, moves, _ = vikings_game(2)
+    live = VikingsGame.new(NAMES[:2], seed=9)
+    for seat, action in moves:
+        if live.phase == "place":
+            break
+        live.apply(seat, action)
+    hl = highlights_from_actions(live.legal_actions(live.acting_seats()[0]))
+    log = TextLog()
+    draw_vikings_turn(live.view(None), highlights=hl, log=log)
+    assert "viking stands" in words(log) or "viking to base" in words(log)
