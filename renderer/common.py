@@ -55,8 +55,21 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+@lru_cache(maxsize=8192)
 def text_width(s: str, size: int) -> float:
     return font(size).getlength(plain(s))
+
+
+@lru_cache(maxsize=8192)
+def text_mask(s: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``s`` rendered once as an antialiased mask and its offset from the anchor point: most texts of
+    a picture (names, labels, numbers) repeat from one turn to the next, and rasterising glyphs is
+    most of a picture's drawing time (docs/performance.md)."""
+    f = font(size)
+    x0, y0, x1, y1 = f.getbbox(s, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255)
+    return mask, x0, y0
 
 
 @dataclass(frozen=True)
@@ -100,11 +113,12 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
     stroke = max(1, size // 22) if bold else 0
     s = plain(s)
-    draw.text(xy, s, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+    mask, ox, oy = text_mask(s, size, stroke, anchor)
+    x, y = round(xy[0]) + ox, round(xy[1]) + oy
+    draw.bitmap((x, y), mask, fill=fill)
     log = _LOG.get()
     if log is not None:
-        box = draw.textbbox(xy, s, font=font(size), anchor=anchor, stroke_width=stroke)
-        log.texts.append(DrawnText(s, size, tuple(int(v) for v in box)))  # type: ignore[arg-type]
+        log.texts.append(DrawnText(s, size, (x, y, x + mask.width, y + mask.height)))
     return text_width(s, size) + 2 * stroke
 
 
