@@ -143,3 +143,18 @@ SOFT: RGB = (92, 84, 72)  # secondary text: 6 : 1 on the paper (MUTED is too fai
 
 def soft(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 22, anchor: str = "la") -> float:
     return text(d, xy, s, size, fill=SOFT, anchor=anchor)
+
+
+def warm_up() -> None:
+    """Build what the first pictures would otherwise build while a player waits: the palette, the
+    tile and viking sprites at the turn picture's cell sizes, the fonts. About a quarter second once."""
+    from renderer.vikings import KIND_COLOURS, figure_sprite, tile_sprite
+
+    chat_palette()
+    codes = ["L", "R", *(f"M{b}" for b in "abcd"), *(f"X{b}" for b in "abcd"), *(f"^{s}" for s in "rgyb")]
+    for c in range(24, 81, 8):
+        for code in codes:
+            tile_sprite(code, c)
+        for kind in KIND_COLOURS:
+            figure_sprite(kind, int(c * 0.66))
+            figure_sprite(kind, int(c * 0.66), lying=True)

@@ -183,7 +183,7 @@ def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x
     base_w = 74
     top = min_text + 8
     c = int(min((w - base_w - 6) / ncols, (h - top) / 6))
-    c = max(24, min(c, 84))
+    c = max(24, min(c, 80)) // 8 * 8  # a few cell sizes only: their sprites are drawn once, then reused
     gx = x + base_w + 6
     gy = y + top
     # column numbers, only as many as are legible

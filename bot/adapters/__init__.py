@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import GameRegistry
+from engine.core import EngineError
+
+log = logging.getLogger(__name__)
 
 
 def default_registry() -> GameRegistry:
@@ -49,6 +53,18 @@ def replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None]
                 e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 for e in events):
             out.history.append(_vps(game))
     return out
+
+
+def try_replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],
+               moves: list[tuple[int, str]]) -> Replay | None:
+    """:func:`replay`, or ``None`` (logged) when the log does not replay: a picture then goes without
+    its chart rather than failing the move's reply."""
+    try:
+        return replay(game_cls, setup, moves)
+    except (EngineError, ValueError, TypeError, KeyError):
+        log.warning("the action log of a %s match does not replay; picture without history", game_cls.__name__,
+                    exc_info=True)
+        return None
 
 
 def _vps(game: Any) -> list[int]:

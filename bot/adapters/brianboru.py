@@ -475,9 +475,10 @@ class BrianBoruAdapter(BaseAdapter):
         if game.is_over and isinstance(view.get("final"), dict) and any(e.kind == "game_over" for e in events):
             history = None
             if replay is not None:
-                from bot.adapters import replay as replay_log
+                from bot.adapters import try_replay
 
-                history = replay_log(type(game), *replay).history
+                rep = try_replay(type(game), *replay)
+                history = rep.history if rep else None
             return render_brianboru_final(view, history=history)
         return render_brianboru_turn(view)
 

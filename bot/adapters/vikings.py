@@ -383,11 +383,11 @@ class VikingsAdapter(BaseAdapter):
         if scores is not None:
             history = None
             if replay is not None:
-                from bot.adapters import replay as replay_log
+                from bot.adapters import try_replay
 
-                rep = replay_log(type(game), *replay)
-                history = rep.history
-                if len({s["seat"] for s in scores}) < len(game.names) and rep.last_scores:
+                rep = try_replay(type(game), *replay)
+                history = rep.history if rep else None
+                if rep and len({s["seat"] for s in scores}) < len(game.names) and rep.last_scores:
                     kind = scores[0]["scoring"]
                     scores = [s for s in rep.last_scores if s.get("scoring") == kind] or scores
             return render_vikings_scoring(view, scores, history=history)
