@@ -136,7 +136,7 @@ def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence
         n = max(1, len(players))
         band = (PICTURE_H - 18 - y) // n
         head_w = 190
-        per_col = max(1, (band - 8) // 26)
+        per_col = max(1, (band - 14) // 26)
         merged = [merge_lines(p.get("lines") or []) for p in players]
         longest = max((len(m) for m in merged), default=0)
         half = (bw - head_w - 10) // 2

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import INK, WHITE, TextLog, fit_text, recording, text
+from renderer.common import GOLD, INK, WHITE, TextLog, fit_text, recording, text
 from renderer.picture import (
     FRAME_W,
     PAD,
@@ -44,6 +44,7 @@ from renderer.vikings import (
     SEA,
     SEA_SHIPS,
     THREAT,
+    _auction_now,
     _draw_figure,
     _name,
     _paste,
@@ -120,7 +121,7 @@ def _tile_icon(img: Image.Image, d: ImageDraw.ImageDraw, tile: str, x: int, y: i
 def tile_words(tile: str | None) -> str:
     """The tile in words (sail colours and island ends never rest on colour or shape alone)."""
     if not tile:
-        return "tile not laid yet"  # V-42: during the auction the offer has no tiles
+        return "no tile yet"  # V-42: during the auction the offer has no tiles
     code = str(tile).rstrip("*")
     if code.startswith("^"):
         return f"{tile_caption(code)} {SAIL_REWARD.get(code[1:2], '')}"
@@ -139,27 +140,59 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if not wheel:
         soft(d, (x, y + 4), "the offer is empty")
         return
-    row_h = max(30, min(44, (h - 32) // len(wheel)))
+    cols = 1 if (h - 32) // len(wheel) >= 30 or buyer is not None else 2  # the auction box takes room
+    per_col = -(-len(wheel) // cols)
+    row_h = max(30, min(44, (h - 32) // per_col))
     ts = row_h - 4
+    cw = w // cols
     for i, (pos, combo) in enumerate(wheel):
-        ry = y + i * row_h
+        c, r = divmod(i, per_col)
+        x0 = x + c * cw
+        ry = y + r * row_h
         price = int(combo.get("price", pos))
         cost = combo_cost(price, int(buyer.get("gold", 0)), int(buyer.get("vp", 0))) if buyer else None
         ok = buyer is not None and cost is not None and (buyable is None or pos in buyable)
-        if i % 2 == 0:
-            d.rectangle((x - 4, ry, x + w, ry + row_h - 1), fill=(240, 234, 222))
-        text(d, (x + 30, ry + row_h / 2), str(price), 26, anchor="rm", bold=True)
-        _tile_icon(img, d, str(combo.get("tile") or ""), x + 38, ry + 2, ts)
-        text(d, (x + 44 + ts, ry + row_h / 2), fit_text(tile_words(combo.get("tile")), 22, 172), 22, anchor="lm")
+        if r % 2 == 0:
+            d.rectangle((x0 - 4, ry, x0 + cw - 6, ry + row_h - 1), fill=(240, 234, 222))
+        text(d, (x0 + 30, ry + row_h / 2), str(price), 26, anchor="rm", bold=True)
+        _tile_icon(img, d, str(combo.get("tile") or ""), x0 + 38, ry + 2, ts)
+        cap_w = 172 if cols == 1 else cw - ts - 90
+        text(d, (x0 + 44 + ts, ry + row_h / 2), fit_text(tile_words(combo.get("tile")), 22, cap_w), 22, anchor="lm")
         v = combo.get("viking")
-        kx = x + 44 + ts + 176
-        if v:
+        if v and cols == 1:
+            kx = x0 + 44 + ts + 176
             kind_badge(d, str(v), kx + 14, ry + row_h / 2, min(15, row_h / 2 - 2))
             text(d, (kx + 34, ry + row_h / 2), KIND_NAMES.get(str(v), str(v)), 22, anchor="lm")
+        elif v:
+            kind_badge(d, str(v), x0 + cw - 24, ry + row_h / 2, min(15, row_h / 2 - 2))
         if buyer is not None:
             words = cost_words(cost) if (cost is None or buyable is None or pos in buyable) else "not now"
             fill = INK if ok else (150, 40, 40)
             text(d, (x + w - 4, ry + row_h / 2), words, 22, anchor="rm", bold=ok, fill=fill)
+
+
+def _draw_auction(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> None:
+    """The start-player auction (V-41, V-42): the bid, the drawn vikings, the removed kinds, specials."""
+    a = view.get("auction") or {}
+    d.rounded_rectangle((x - 4, y, x + w, y + 104), radius=8, fill=(255, 246, 214), outline=GOLD, width=2)
+    bids = a.get("bids") or None
+    if bids:
+        leader = bids.get("leader")
+        head = f"Auction: high bid {bids.get('high', 0)}" + (f" by {_name(view, leader)}" if leader is not None
+                                                               else ", nobody yet")
+    else:
+        head = "Auction: drawn vikings"
+    removed = a.get("removed") or []
+    if removed:
+        head += "; removed " + " ".join(str(k) for k in removed)
+    text(d, (x + 6, y + 6), fit_text(head, 22, w - 14), 22, bold=True)
+    drawn = [str(k) for k in a.get("drawn") or []]
+    step = min(36, (w - 20) / max(1, len(drawn)))
+    for i, k in enumerate(drawn):
+        kind_badge(d, k, x + 20 + i * step, y + 52, min(15, step / 2 - 1))
+    specials = view.get("specials_display") or []
+    if specials:
+        soft(d, (x + 6, y + 72), fit_text("special tiles: " + ", ".join(map(str, specials)), 22, w - 14))
 
 
 # --------------------------------------------------------------------------- homeland
@@ -293,7 +326,12 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
     acting = _player(view, active)
     phase = view.get("phase")
     buyer = acting if phase == "buy" else None
-    _draw_offer(img, d, view, PAD, y, offer_w, mid_h, buyer, _buyable(legal))
+    placing = bool(highlights and (highlights.get("tile") or highlights.get("base")))
+    auction = _auction_now(view)
+    below = (40 if placing else 0) + (112 if auction else 0)
+    _draw_offer(img, d, view, PAD, y, offer_w, mid_h - below, buyer, _buyable(legal))
+    if auction:
+        _draw_auction(d, view, PAD, strip_y - 8 - (40 if placing else 0) - 108, offer_w)
     # right: what the acting player is doing, then their homeland
     hx = PAD + offer_w + 20
     hw = PICTURE_W - PAD - hx
@@ -317,7 +355,7 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         hl = highlights if (pending and shown.get("seat") == pending.get("seat")) else None
         draw_homeland(img, d, shown, hx, hy, hw - 4, strip_y - 14 - hy, hl, view.get("last"))
     # legend of the marks, only while placing
-    if highlights and (highlights.get("tile") or highlights.get("base")):
+    if placing:
         lx, ly = PAD, strip_y - 34
         d.rectangle((lx - 4, ly - 4, PAD + offer_w, strip_y - 6), fill=(252, 250, 245))
         d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)

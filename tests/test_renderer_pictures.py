@@ -135,7 +135,8 @@ def test_vikings_turn_draws_an_offer_without_tiles_V42():
     img = draw_vikings_turn(view, log=log)
     check_bounds(img)
     check_texts(log, img)
-    assert "tile not laid yet" in words(log)
+    assert "no tile yet" in words(log)
+    assert "Auction" in words(log)  # V-41: the bid and the drawn vikings are shown
 
 
 def test_vikings_turn_png_is_palette_and_small():
