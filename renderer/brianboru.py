@@ -428,8 +428,9 @@ def claim_token(d: ImageDraw.ImageDraw, x: float, y: float, r: float, claim: dic
 
 
 def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: int, *,
-              detail: bool = False, outline: RGB = INK, width: int = 2) -> None:
-    """An action card: its colour (and the colour's word), its value, and with ``detail`` its actions."""
+              detail: bool = False, outline: RGB = INK, width: int = 2, text_size: int = 14) -> None:
+    """An action card: its colour (and the colour's word), its value, and with ``detail`` its actions
+    (``text_size``: the size of the action texts and their labels)."""
     x0, y0, x1, y1 = box
     colour, main, secondary = card_text(value)
     fill = CARD_COLOURS[colour]
@@ -443,23 +444,26 @@ def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], va
         text(d, ((x0 + x1) / 2, y0 + 3 + (band - 3) / 2), str(value), big, fill=fg, anchor="mm", bold=True)
         text(d, ((x0 + x1) / 2, y1 - 5), colour.upper(), 12, fill=INK, anchor="md", bold=True)
         return
-    text(d, (x0 + 9, y0 + 7), colour.upper(), 13, fill=fg, bold=True)
+    ts = text_size
+    step = ts + 3
+    text(d, (x0 + 9, y0 + 7), colour.upper(), ts - 1 if ts <= 14 else ts, fill=fg, bold=True)
     text(d, ((x0 + x1) / 2, y0 + band * 0.62), str(value), int(band * 0.55), fill=fg, anchor="mm", bold=True)
     y = y0 + band + 8
     wmax = x1 - x0 - 14
-    text(d, (x0 + 7, y), "if it wins:", 13, fill=MUTED, bold=True)
-    y += 16
-    for ln in wrap(main, 14, wmax):
-        text(d, (x0 + 7, y), ln, 14)
-        y += 17
+    label = ts - 1 if ts <= 14 else ts
+    text(d, (x0 + 7, y), "if it wins:", label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True)
+    y += step
+    for ln in wrap(main, ts, wmax):
+        text(d, (x0 + 7, y), ln, ts)
+        y += step
     y += 5
-    text(d, (x0 + 7, y), "if it loses, one of:" if len(secondary) > 1 else "if it loses:", 13, fill=MUTED, bold=True)
-    y += 16
-    for i, s in enumerate(secondary, 1):
-        lines = wrap(f"{i}) {s}" if len(secondary) > 1 else s, 14, wmax)
-        for ln in lines:
-            text(d, (x0 + 7, y), ln, 14)
-            y += 17
+    text(d, (x0 + 7, y), "if it loses, one of:" if len(secondary) > 1 else "if it loses:", label,
+         fill=MUTED if ts <= 14 else (92, 84, 72), bold=True)
+    y += step
+    for i, sec in enumerate(secondary, 1):
+        for ln in wrap(f"{i}) {sec}" if len(secondary) > 1 else sec, ts, wmax):
+            text(d, (x0 + 7, y), ln, ts)
+            y += step
 
 
 # --------------------------------------------------------------------------- the map
@@ -786,11 +790,23 @@ def town_centre(name: str) -> tuple[int, int]:
     return int(round(x + MARGIN)), int(round(y + MARGIN + 30))
 
 
-HAND_CARD_W, HAND_CARD_H = 160, 196
+HAND_W = 1120                          # the chat width (issue 14); every text >= 18 px
+HAND_PER_ROW = 5
+HAND_PAD = 18
+HAND_GAP = 12
+HAND_CARD_W = (HAND_W - 2 * HAND_PAD - (HAND_PER_ROW - 1) * HAND_GAP) // HAND_PER_ROW
+HAND_CARD_H = 236
+HAND_TOP = 62                          # below the title line
+HAND_LABEL_H = 34                      # a row title ("Your hand", "In front of you ...")
+HAND_TEXT = 18
 
 
-def draw_hand(view: dict[str, Any], seat: int) -> Image.Image:
-    """``seat``'s hand (and the cards in front of them while drafting, and their pending keep)."""
+def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Image:
+    """``seat``'s hand (and the cards in front of them while drafting, and their pending keep), five
+    cards a row, every card's number, colour word and both actions at 18 px or more (issue 14)."""
+    from renderer.common import recording
+    from renderer.picture import FRAME, FRAME_W
+
     if not isinstance(view, dict) or view.get("game") != "brian-boru":
         raise ValueError("render_hand needs a Brian Boru view (view['game'] == 'brian-boru')")
     you = view.get("you")
@@ -803,38 +819,39 @@ def draw_hand(view: dict[str, Any], seat: int) -> Image.Image:
     if draft:
         rows.append(("In front of you (keep 2, pass the rest)" if not choice else
                      f"In front of you - you keep {choice[0]} and {choice[1]}", draft))
-    per_row = max(1, max(len(cards) for _, cards in rows))
-    per_row = min(per_row, 8)
-    width = MARGIN * 2 + per_row * (HAND_CARD_W + 10)
-    width = max(width, 520)
-    height = 50
+    height = HAND_TOP
     for _, cards in rows:
-        height += 30 + math.ceil(len(cards) / per_row) * (HAND_CARD_H + 10)
-    img = Image.new("RGB", (width, height + MARGIN), PAPER)
+        height += HAND_LABEL_H + math.ceil(len(cards) / HAND_PER_ROW) * (HAND_CARD_H + HAND_GAP)
+    height = max(height + HAND_PAD, 320)
+    img = Image.new("RGB", (HAND_W, height), PAPER)
     d = ImageDraw.Draw(img)
-    name = _name(view, seat)
-    col = seat_colour(seat)
-    d.ellipse((MARGIN, MARGIN, MARGIN + 22, MARGIN + 22), fill=col, outline=INK)
-    text(d, (MARGIN + 30, MARGIN), fit_text(f"{name} - round {view.get('round', '?')}, private", 20,
-                                            width - 60), 20, bold=True)
-    y = 50
-    for label, cards in rows:
-        text(d, (MARGIN, y + 4), label, 16, fill=MUTED, bold=True)
-        y += 30
-        for i, v in enumerate(cards):
-            r, c = divmod(i, per_row)
-            x0 = MARGIN + c * (HAND_CARD_W + 10)
-            y0 = y + r * (HAND_CARD_H + 10)
-            kept = v in choice and cards is draft
-            card_face(d, (x0, y0, x0 + HAND_CARD_W, y0 + HAND_CARD_H), v, detail=True,
-                      outline=GOLD if kept else INK, width=4 if kept else 2)
-        y += math.ceil(len(cards) / per_row) * (HAND_CARD_H + 10)
+    d.rectangle((0, 0, HAND_W - 1, height - 1), outline=FRAME, width=FRAME_W)
+    with recording(log):
+        name = _name(view, seat)
+        col = seat_colour(seat)
+        d.ellipse((HAND_PAD, HAND_PAD, HAND_PAD + 26, HAND_PAD + 26), fill=col, outline=INK)
+        text(d, (HAND_PAD + 36, HAND_PAD), fit_text(f"{name} - round {view.get('round', '?')}, private", 24,
+                                                  HAND_W - 80), 24, bold=True)
+        y = HAND_TOP
+        for label, cards in rows:
+            text(d, (HAND_PAD, y + 4), label, 20, fill=(92, 84, 72), bold=True)
+            y += HAND_LABEL_H
+            for i, v in enumerate(cards):
+                r, c = divmod(i, HAND_PER_ROW)
+                x0 = HAND_PAD + c * (HAND_CARD_W + HAND_GAP)
+                y0 = y + r * (HAND_CARD_H + HAND_GAP)
+                kept = v in choice and cards is draft
+                card_face(d, (x0, y0, x0 + HAND_CARD_W, y0 + HAND_CARD_H), v, detail=True,
+                          outline=GOLD if kept else INK, width=4 if kept else 2, text_size=HAND_TEXT)
+            y += math.ceil(len(cards) / HAND_PER_ROW) * (HAND_CARD_H + HAND_GAP)
     return img
 
 
 def render_hand(view: dict[str, Any], seat: int) -> bytes:
     """PNG bytes of ``seat``'s cards; only for that player's private replies."""
-    return encode_png(draw_hand(view, seat))
+    from renderer.picture import encode_fast
+
+    return encode_fast(draw_hand(view, seat))
 
 
 # --------------------------------------------------------------------------- notation → view

@@ -103,10 +103,13 @@ def test_draft_hand_shows_the_cards_in_front_of_the_player():
     img = decode(render_hand(game.view(0), 0))
     # every card's colour band is there: count the bands of each colour along the top row of cards
     bands = {c: 0 for c in ("red", "blue", "yellow")}
-    y = 50 + 30 + 30 + 20  # header, 'hand is empty' line, the draft row's title, inside the band
+    # header, 'hand is empty' line, the draft row's title, then inside the band of each card
+    y0 = rb.HAND_TOP + rb.HAND_LABEL_H + rb.HAND_LABEL_H + 30
     for i, v in enumerate(you["draft"]):
         colour = rb.card_text(v)[0]
-        x = rb.MARGIN + i * (rb.HAND_CARD_W + 10) + rb.HAND_CARD_W - 20
+        r, c = divmod(i, rb.HAND_PER_ROW)
+        x = rb.HAND_PAD + c * (rb.HAND_CARD_W + rb.HAND_GAP) + rb.HAND_CARD_W - 20
+        y = y0 + r * (rb.HAND_CARD_H + rb.HAND_GAP)
         if colour in bands:
             assert close(img.getpixel((x, y)), rb.CARD_COLOURS[colour]), (v, colour)
             bands[colour] += 1

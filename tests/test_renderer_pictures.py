@@ -333,3 +333,25 @@ def test_placing_highlights_come_from_the_legal_actions():
     log = TextLog()
     draw_vikings_turn(live.view(None), highlights=hl, log=log)
     assert "viking stands" in words(log) or "viking to base" in words(log)
+
+
+# --------------------------------------------------------------------------- Brian Boru hand
+
+
+@pytest.mark.parametrize("players,stage", BB)
+def test_brianboru_hand_every_text_at_least_18px_and_both_actions_shown(players, stage):
+    from renderer.brianboru import card_text, draw_hand
+    from renderer.picture import MIN_HAND_TEXT
+
+    game = game_at(players, stage)
+    for seat in range(players):
+        view = game.view(seat)
+        log = TextLog()
+        img = draw_hand(view, seat, log=log)
+        assert img.width == 1120 and img.mode == "RGB" and img.getpixel((0, 0)) == FRAME
+        check_texts(log, img, MIN_HAND_TEXT)
+        said = [t.text for t in log.texts]
+        for v in view["you"]["hand"]:
+            colour, main, secondary = card_text(v)
+            assert str(v) in said and colour.upper() in said
+            assert main.split(",")[0] in words(log) and all(s.split(",")[0] in words(log) for s in secondary)
