@@ -31,6 +31,7 @@ from renderer.common import (
     RGB,
     SEAT_COLOURS,
     WHITE,
+    TextLog,
     coin,
     dashed_rect,
     encode_png,
@@ -38,6 +39,7 @@ from renderer.common import (
     is_view_json,
     read_source,
     readable_on,
+    recording,
     star,
     text,
     text_width,
@@ -253,7 +255,8 @@ class VikingsLayout:
 HEADER_H = 52
 COLNUM_H = 24
 LABEL_W = 70
-MIN_COLS = 8
+MIN_COLS = 3
+TWO_UP_CELL = 46  # homelands go two a row when their cells stay at least this big
 
 
 def _row_len(row: list[str]) -> int:
@@ -333,33 +336,44 @@ def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
         if last.get("seat") == seat:
             extra += list(last.get("cells") or [])
         needs[seat] = _needed_cols(p, extra)
+    # Every homeland is cropped to its columns in use (plus one, and any marked cell), issue 14.
     # One cell size for all ordinary panels (easier to compare); the focus seat gets bigger cells.
-    def size_for(ncols: int, cap: int) -> tuple[int, int]:
-        # base column ≈ 1.5 cells; solve width = label + base + ncols cells + padding
-        avail = panel_w - grid_x_rel - 16
+    def size_for(ncols: int, cap: int, width: int = panel_w) -> tuple[int, int]:
+        # base column = 1.5 cells; solve width = label + base + ncols cells + padding
+        avail = width - grid_x_rel - 16
         c = int(avail / (ncols + 1.6))
         c = max(30, min(cap, c))
         return c, int(c * 1.5)
 
     ordinary = [needs[p["seat"]] for p in players if p["seat"] != focus]
-    cap = 54 if focus is not None else (60 if len(players) >= 4 else 64)
-    common_c = min((size_for(n, cap)[0] for n in ordinary), default=cap)
-    for p in players:
-        seat = p["seat"]
-        if seat == focus:
-            c, base_w = size_for(needs[seat], 84)
-        else:
-            c, base_w = common_c, int(common_c * 1.5)
-        # columns: as many as fit, at least the needed ones
-        avail = panel_w - grid_x_rel - base_w - 16
-        ncols = max(needs[seat], avail // c)
-        base_w += max(0, avail - ncols * c)  # the slack widens the base so every grid ends flush
+    half = (panel_w - 12) // 2
+    two = focus is None and len(players) >= 2 and min(size_for(n, 64, half)[0] for n in ordinary) >= TWO_UP_CELL
+    if two:  # short homelands side by side: half the height, the same cell size or larger
+        c = min(size_for(n, 64, half)[0] for n in ordinary)
         h = HEADER_H + COLNUM_H + 6 * c + 14
-        label_x = MARGIN + 14
-        base_x = MARGIN + grid_x_rel
-        panels[seat] = Panel(seat, MARGIN, y, panel_w, h, c, ncols, base_x + base_w + 8,
-                             y + HEADER_H + COLNUM_H, base_x, base_w, label_x)
-        y += h + 12
+        for i, p in enumerate(players):
+            seat = p["seat"]
+            px = MARGIN + (i % 2) * (half + 12)
+            py = y + (i // 2) * (h + 12)
+            base_x = px + grid_x_rel
+            panels[seat] = Panel(seat, px, py, half, h, c, needs[seat], base_x + int(c * 1.5) + 8,
+                                 py + HEADER_H + COLNUM_H, base_x, int(c * 1.5), px + 14)
+        y += ((len(players) + 1) // 2) * (h + 12)
+    else:
+        cap = 54 if focus is not None else (60 if len(players) >= 4 else 64)
+        common_c = min((size_for(n, cap)[0] for n in ordinary), default=cap)
+        for p in players:
+            seat = p["seat"]
+            if seat == focus:
+                c, base_w = size_for(needs[seat], 84)
+            else:
+                c, base_w = common_c, int(common_c * 1.5)
+            h = HEADER_H + COLNUM_H + 6 * c + 14
+            label_x = MARGIN + 14
+            base_x = MARGIN + grid_x_rel
+            panels[seat] = Panel(seat, MARGIN, y, panel_w, h, c, needs[seat], base_x + base_w + 8,
+                                 y + HEADER_H + COLNUM_H, base_x, base_w, label_x)
+            y += h + 12
     footer_y = y
     y += 34
     height = y + MARGIN - 10
@@ -469,7 +483,7 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             text(d, (bx + 20, ty + 21), str(r), 22, fill=MUTED, anchor="mm")
         kind = scorings[i] if i < len(scorings) else "small"
         _scoring_icon(d, kind, bx + 64, ty + 13)
-        text(d, (bx + 64, ty + 38), SCORING_WORD.get(kind, kind), 14, fill=MUTED, anchor="mm")
+        text(d, (bx + 64, ty + 38), SCORING_WORD.get(kind, kind), 16, fill=MUTED, anchor="mm")
         bx += 98
     # stacks, bag and the last move on the right of the track
     info = []
@@ -516,7 +530,7 @@ def _tile_on_sea(img: Image.Image, d: ImageDraw.ImageDraw, code: str, x: int, y:
 
 def _ship_label(d: ImageDraw.ImageDraw, code: str, x: int, y: int, s: int) -> None:
     reward = SAIL_REWARD.get(code[1:2], "?")
-    fs = max(11, int(s * 0.25))
+    fs = max(16, int(s * 0.25))
     text(d, (x + s * 0.385, y + s * 0.34), reward, fs, fill=readable_on(SAIL_COLOURS.get(code[1:2], WHITE)),
          anchor="mm", bold=True)
 
@@ -542,14 +556,14 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         coin(d, x0 + 16, y0 + 20, 9)
         text(d, (x0 + 30, y0 + 21), str(price), 26, anchor="lm", bold=True)
         if price != pos:
-            text(d, (x1 - 5, y0 + 21), f"#{pos}", 14, fill=MUTED, anchor="rm")
+            text(d, (x1 - 5, y0 + 21), f"#{pos}", 16, fill=MUTED, anchor="rm")
         if specials_on and price == top and pos != 0:  # V-46: the most expensive combo takes a special
             star(d, x1 - 12, y0 + 12, 9, fill=GOLD)
         ts = min(60, sw - 14)
         tx = x0 + (sw - ts) // 2
         tile = str(combo.get("tile", ""))
         _tile_on_sea(img, d, tile, tx, y0 + 36, ts)
-        text(d, ((x0 + x1) / 2, y0 + 36 + ts + 9), tile_caption(tile), 13, fill=MUTED, anchor="mm")
+        text(d, ((x0 + x1) / 2, y0 + 36 + ts + 9), fit_text(tile_caption(tile), 16, sw - 4), 16, fill=MUTED, anchor="mm")
         v = combo.get("viking")
         if v:
             fig = figure_sprite(v, 44)
@@ -567,13 +581,13 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         text(d, (box[0] + 10, box[1] + 8), label, 20, bold=True)
         tile = str(pending.get("tile", ""))
         _tile_on_sea(img, d, tile, box[0] + 14, box[1] + 40, 64)
-        text(d, (box[0] + 46, box[1] + 116), tile_caption(tile), 14, fill=MUTED, anchor="mm")
+        text(d, (box[0] + 46, box[1] + 116), tile_caption(tile), 16, fill=MUTED, anchor="mm")
         v = pending.get("viking")
         if v:
             _paste(img, figure_sprite(v, 56), box[0] + 90, box[1] + 44)
         if pending.get("start_tile"):
             _tile_on_sea(img, d, "L", box[0] + 134, box[1] + 40, 48)
-            text(d, (box[0] + 158, box[1] + 96), "+ start", 14, anchor="ma")
+            text(d, (box[0] + 158, box[1] + 96), "+ start", 16, anchor="ma")
         if placing:
             text(d, (box[0] + 10, box[3] - 30), "type  place CELL", 16, fill=MUTED)
     else:
@@ -630,17 +644,17 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             box = (cx, y + 28, cx + cw, y + L.extras_h - 4)
             if item is None:
                 dashed_rect(d, box, (185, 178, 165))
-                text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 15, fill=MUTED, anchor="mm")
+                text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 16, fill=MUTED, anchor="mm")
             else:
                 d.rounded_rectangle(box, radius=8, fill=LAND_SPECIAL, outline=COAST, width=2)
                 star(d, box[0] + 14, box[1] + 15, 9, fill=GOLD)
                 lines = _special_lines(_label(item))
                 text(d, (box[0] + 28, box[1] + 6), fit_text(lines[0], 17, cw - 34), 17, bold=True)
-                effect = wrap(lines[1], 15, cw - 14)[:3] if len(lines) > 1 else []
+                effect = wrap(lines[1], 16, cw - 14)[:3] if len(lines) > 1 else []
                 for i, ln in enumerate(effect):
-                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 15)
+                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 16)
                 if len(lines) > 2:
-                    text(d, (box[0] + 8, box[3] - 8), fit_text(lines[2], 14, cw - 14), 14, fill=MUTED, anchor="ld")
+                    text(d, (box[0] + 8, box[3] - 8), fit_text(lines[2], 16, cw - 14), 16, fill=MUTED, anchor="ld")
             cx += cw + 8
         x = cx + 24
     auction = view.get("auction")
@@ -659,7 +673,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             _paste(img, fig, ax, ay)
             ax += fig.width + 3
         if drawn:
-            text(d, (ax + 4, ay + 10), "drawn", 15, fill=MUTED)
+            text(d, (ax + 4, ay + 10), "drawn", 16, fill=MUTED)
             ax += 60
         if removed:  # out of the game [D-9], one per round so far
             rx0 = ax
@@ -669,7 +683,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
                 _paste(img, fig, ax, ay + 4)
                 ax += fig.width + 4
             dashed_rect(d, (rx0, ay, ax + 2, ay + 38), THREAT, dash=4)
-            text(d, (ax + 8, ay + 10), "removed", 15, fill=MUTED)
+            text(d, (ax + 8, ay + 10), "removed", 16, fill=MUTED)
         parts = []
         if isinstance(bids, dict):
             if bids.get("leader") is not None:
@@ -739,12 +753,14 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     hy = P.y + 8
     d.ellipse((hx, hy + 6, hx + 24, hy + 30), fill=_seat_colour(seat), outline=INK, width=2)
     hx += 32
-    name = fit_text(str(p.get("name", f"seat {seat}")), 28, 360)
+    name = fit_text(str(p.get("name", f"seat {seat}")), 28, min(360, P.w - 360))
     hx += text(d, (hx, hy + 2), name, 28, bold=True) + 14
 
     def chip(label: str, bg: RGB, fg: RGB | None = None) -> None:
         nonlocal hx
         w = text_width(label, 17) + 16
+        if hx + w > x1 - 290:  # no room left of gold and VP (a narrow panel): the frame still tells
+            return
         d.rounded_rectangle((hx, hy + 6, hx + w, hy + 32), radius=13, fill=bg, outline=INK)
         text(d, (hx + w / 2, hy + 19), label, 17, fill=fg or readable_on(bg), anchor="mm", bold=True)
         hx += w + 8
@@ -793,7 +809,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         cx, cy = P.label_x + 20, ry + c / 2
         d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=KIND_COLOURS[k],
                   outline=WHITE if k == "W" else INK, width=2)
-        text(d, (cx, cy + 1), k, int(rad * 1.15), fill=readable_on(KIND_COLOURS[k]), anchor="mm", bold=True)
+        text(d, (cx, cy + 1), k, max(16, int(rad * 1.15)), fill=readable_on(KIND_COLOURS[k]), anchor="mm", bold=True)
     # base: one count per kind, sailors beside the ships row
     d.rounded_rectangle((P.base_x, gy, P.base_x + P.base_w, gy + 6 * c), radius=8, fill=BASE_BG,
                         outline=PANEL_EDGE)
@@ -807,9 +823,9 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         fx = P.base_x + 6
         if n:
             _paste(img, fig, fx, ry + (c - fh) / 2)
-            text(d, (fx + fig.width + 4, ry + c / 2), f"x{n}", max(14, int(c * 0.36)), anchor="lm", bold=True)
+            text(d, (fx + fig.width + 4, ry + c / 2), f"x{n}", max(16, int(c * 0.36)), anchor="lm", bold=True)
         else:
-            text(d, (fx + fig.width / 2, ry + c / 2), "-", max(14, int(c * 0.3)), fill=(175, 168, 155),
+            text(d, (fx + fig.width / 2, ry + c / 2), "-", max(16, int(c * 0.3)), fill=(175, 168, 155),
                  anchor="mm")
     # sea
     d.rectangle((gx, gy, gx + gw, gy + c), fill=SEA_SHIPS)
@@ -841,7 +857,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                     if depth:
                         ax, ay, aw = x0 + c * 0.87, y0 + c * 0.16, c * 0.09
                         d.polygon([(ax - aw, ay), (ax + aw, ay), (ax, ay + aw * 1.6)], fill=THREAT)
-                        text(d, (ax, y0 + c * 0.5), ROW_KEYS[depth], max(11, int(c * 0.26)), fill=THREAT,
+                        text(d, (ax, y0 + c * 0.5), ROW_KEYS[depth], max(16, int(c * 0.26)), fill=THREAT,
                              anchor="mm", bold=True)
                 continue
             if cell.endswith("*"):
@@ -859,12 +875,12 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                 x0, y0 = gx + (col - 1) * c, gy + r * c
                 d.rectangle((x0 + 1, y0 + 1, x0 + c - 1, y0 + c - 1), fill=colour, outline=INK, width=2)
                 fg = readable_on(colour)
-                text(d, (x0 + c / 2, y0 + c * 0.3), cell, max(13, int(c * 0.3)), fill=fg, anchor="mm", bold=True)
+                text(d, (x0 + c / 2, y0 + c * 0.3), cell, max(16, int(c * 0.3)), fill=fg, anchor="mm", bold=True)
                 if key == "tile" and pend.get("viking"):
                     fig = figure_sprite(str(pend["viking"]), int(c * 0.42))
                     _paste(img, fig, x0 + (c - fig.width) / 2, y0 + c * 0.52)
                 else:
-                    text(d, (x0 + c / 2, y0 + c * 0.72), "base", max(11, int(c * 0.22)), fill=fg, anchor="mm")
+                    text(d, (x0 + c / 2, y0 + c * 0.72), "base", max(16, int(c * 0.22)), fill=fg, anchor="mm")
     # the last action's cells
     last = view.get("last") or {}
     if last.get("seat") == seat:
@@ -945,8 +961,15 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout, 
 
 
 def draw_vikings(view: dict[str, Any], *, highlights: dict | None = None, focus: int | None = None,
-                 last: bool = True) -> Image.Image:
-    """The table as a PIL image (``render_vikings`` encodes it). ``last=False`` hides the last move."""
+                 last: bool = True, log: TextLog | None = None) -> Image.Image:
+    """The table as a PIL image (``render_vikings`` encodes it). ``last=False`` hides the last move;
+    ``log`` records every text drawn (all at least 16 px: issue 14)."""
+    with recording(log):
+        return _draw_vikings(view, highlights=highlights, focus=focus, last=last)
+
+
+def _draw_vikings(view: dict[str, Any], *, highlights: dict | None, focus: int | None,
+                  last: bool) -> Image.Image:
     if not isinstance(view, dict) or view.get("game", "vikings") != "vikings":
         raise ValueError("render_vikings needs a Vikings view (view['game'] == 'vikings')")
     if not isinstance(view.get("players"), list) or not view["players"]:

@@ -355,3 +355,29 @@ def test_brianboru_hand_every_text_at_least_18px_and_both_actions_shown(players,
             colour, main, secondary = card_text(v)
             assert str(v) in said and colour.upper() in said
             assert main.split(",")[0] in words(log) and all(s.split(",")[0] in words(log) for s in secondary)
+
+
+# --------------------------------------------------------------------------- the full table (/board)
+
+
+@pytest.mark.parametrize("players,stage", VIK)
+def test_full_vikings_table_texts_at_least_16px_and_homelands_cropped(players, stage):
+    from renderer.picture import MIN_TABLE_TEXT
+    from renderer.vikings import draw_vikings, layout_vikings
+
+    view = make_view(players, stage)
+    log = TextLog()
+    img = draw_vikings(view, log=log)
+    check_texts(log, img, MIN_TABLE_TEXT)
+    layout = layout_vikings(view)
+    for p in view["players"]:  # cropped to the columns in use plus one (at least 3)
+        used = max(len(r) for r in p["rows"])
+        assert layout.panels[p["seat"]].ncols == max(3, used + 1)
+
+
+def test_full_table_focus_draws_one_homeland_large():
+    from renderer.vikings import layout_vikings
+
+    view = make_view(4, "late")
+    layout = layout_vikings(view, focus=2)
+    assert layout.panels[2].cell > max(layout.panels[s].cell for s in (0, 1, 3))
