@@ -86,7 +86,7 @@ SIDE_W = 640          # the side panel
 MARGIN = 14
 TOWN_R = 12           # half the size of a town's shape
 MIN_TOWN_GAP = 32     # towns closer than this on the map are nudged apart (schematic, like the board)
-LABEL = 13            # town name size
+LABEL = 16            # town name size (issue 14: legible when opened)
 SS = 2                # supersampling of the static base map
 
 MAX_WIDTH = 1600
@@ -189,7 +189,7 @@ def geometry() -> MapGeometry:
         taken.append(chosen[3])
     # region labels: near the middle of the region's towns, spiralling out to a free place
     region_label: dict[str, tuple[float, float, float, float]] = {}
-    lw, lh = 118, 40
+    lw, lh = 150, 46  # fits a 16 px region name and its threshold line beside the claim token
     for r, rid in enumerate(DATA.region_ids):
         pts = [towns[DATA.town_names[t]] for t in DATA.region_towns[r]]
         cx = sum(p[0] for p in pts) / len(pts)
@@ -483,8 +483,8 @@ def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox
         c = claims.get(rid, {"face_up": False, "owner": None, "points": DATA.points[r],
                              "threshold": DATA.thresholds[r]})
         text(d, (x0 + 6, y0 + 4), DATA.region_names[r].upper(), 14, bold=True)
-        text(d, (x0 + 6, y0 + 22), f"{c.get('threshold', DATA.thresholds[r])}+ towns  {c.get('points', DATA.points[r])} VP",
-             12, fill=MUTED)
+        text(d, (x0 + 6, y0 + 24), f"{c.get('threshold', DATA.thresholds[r])}+ towns  {c.get('points', DATA.points[r])} VP",
+             16, fill=(92, 84, 72))
         claim_token(d, x1 - 15, (y0 + y1) / 2, 12, c, letters)
     active = view.get("active_town")
     for t in view["towns"]:
@@ -505,21 +505,21 @@ def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox
             viking_marker(d, x + TOWN_R + 2, y - TOWN_R + 1, 8.5)
         lx, ly, anchor = g.town_label[name]
         text(d, (lx + ox, ly + oy), name, LABEL, fill=INK, anchor=anchor)
-    _draw_legend(d, ox + 10, oy + g.height - 112)
+    _draw_legend(d, ox + 10, oy + g.height - 134)
 
 
 def _draw_legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-    d.rounded_rectangle((x, y, x + 160, y + 102), radius=6, fill=(255, 252, 240), outline=PANEL_EDGE)
+    d.rounded_rectangle((x, y, x + 170, y + 124), radius=6, fill=(255, 252, 240), outline=PANEL_EDGE)
     rows = [("red", "red town"), ("blue", "blue town"), ("yellow", "yellow town")]
     for i, (colour, label) in enumerate(rows):
-        town_shape(d, x + 16, y + 14 + i * 20, colour, 7)
-        text(d, (x + 32, y + 14 + i * 20), label, 12, anchor="lm")
+        town_shape(d, x + 16, y + 13 + i * 20, colour, 7)
+        text(d, (x + 32, y + 13 + i * 20), label, 16, anchor="lm")
     viking_marker(d, x + 16, y + 72, 6)
-    text(d, (x + 32, y + 73), "Vikings", 12, anchor="lm")
-    monastery_glyph(d, x + 84, y + 74, 5)
-    text(d, (x + 94, y + 73), "monastery", 12, anchor="lm")
-    d.ellipse((x + 9, y + 85, x + 23, y + 99), fill=ACTIVE, outline=GOLD_DARK)
-    text(d, (x + 32, y + 92), "active town", 12, anchor="lm")
+    text(d, (x + 32, y + 73), "Vikings", 16, anchor="lm")
+    monastery_glyph(d, x + 16, y + 94, 5)
+    text(d, (x + 32, y + 93), "monastery", 16, anchor="lm")
+    d.ellipse((x + 9, y + 106, x + 23, y + 120), fill=ACTIVE, outline=GOLD_DARK)
+    text(d, (x + 32, y + 113), "active town", 16, anchor="lm")
 
 
 # --------------------------------------------------------------------------- the side panel
@@ -742,13 +742,21 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
 # --------------------------------------------------------------------------- public API
 
 
-def draw_brianboru(view: dict[str, Any], *, last: bool = True) -> Image.Image:
+def draw_brianboru(view: dict[str, Any], *, last: bool = True, log: Any = None) -> Image.Image:
     """The table as a PIL image (``render_brianboru`` encodes it).
 
     ``view["last"] = {"towns": [names]}`` (optional, e.g. set from the last events) rings those
-    towns; ``last=False`` leaves the ring out.
+    towns; ``last=False`` leaves the ring out. ``log`` (a ``TextLog``) records every text drawn.
     """
+    from renderer.common import recording, text_floor
+    from renderer.picture import MIN_TABLE_TEXT
+
     _check(view)
+    with recording(log), text_floor(MIN_TABLE_TEXT):  # issue 14: every text legible when opened
+        return _draw_brianboru(view, last)
+
+
+def _draw_brianboru(view: dict[str, Any], last: bool) -> Image.Image:
     g = geometry()
     letters = initials(view)
     marked: set[str] = set()

@@ -55,8 +55,27 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=8192)
+_FLOOR: ContextVar[int] = ContextVar("renderer_text_floor", default=0)
+
+
+@contextmanager
+def text_floor(minimum: int) -> Iterator[None]:
+    """While inside, every text is drawn (and measured) at least ``minimum`` px: a picture whose
+    small print was laid out for a smaller size keeps its layout, with wider words fitted and cut
+    by :func:`fit_text` and :func:`wrap` as they are measured at the drawn size."""
+    token = _FLOOR.set(minimum)
+    try:
+        yield
+    finally:
+        _FLOOR.reset(token)
+
+
 def text_width(s: str, size: int) -> float:
+    return _text_width(s, max(size, _FLOOR.get()))
+
+
+@lru_cache(maxsize=8192)
+def _text_width(s: str, size: int) -> float:
     return font(size).getlength(plain(s))
 
 
@@ -111,6 +130,7 @@ def recording(log: TextLog | None) -> Iterator[TextLog | None]:
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: RGB = INK,
          anchor: str = "la", bold: bool = False) -> float:
     """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
+    size = max(size, _FLOOR.get())
     stroke = max(1, size // 22) if bold else 0
     s = plain(s)
     mask, ox, oy = text_mask(s, size, stroke, anchor)

@@ -381,3 +381,16 @@ def test_full_table_focus_draws_one_homeland_large():
     view = make_view(4, "late")
     layout = layout_vikings(view, focus=2)
     assert layout.panels[2].cell > max(layout.panels[s].cell for s in (0, 1, 3))
+
+
+@pytest.mark.parametrize("players,stage", BB)
+def test_brianboru_table_names_every_town_and_texts_at_least_16px(players, stage):
+    from renderer.brianboru import draw_brianboru
+    from renderer.picture import MIN_TABLE_TEXT
+
+    view = game_at(players, stage).view(None)
+    log = TextLog()
+    img = draw_brianboru(view, log=log)
+    check_texts(log, img, MIN_TABLE_TEXT)
+    said = {t.text for t in log.texts}
+    assert {t["name"] for t in view["towns"]} <= said
