@@ -141,8 +141,8 @@ def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence
         longest = max((len(m) for m in merged), default=0)
         half = (bw - head_w - 10) // 2
         fits = [text_width(w, 22) + text_width(a, 22) + 30 <= half for m in merged for w, a in m]
-        cols = 2 if longest > per_col and sum(fits) >= 0.8 * len(fits) else 1
-        col_w = (bw - head_w - 10) // cols
+        cols = 2 if longest > per_col and sum(fits) >= 0.5 * len(fits) else 1
+        col_w = min(640, (bw - head_w - 10) // cols)  # amounts stay near their words
         for i, p in enumerate(players):
             by = y + i * band
             won = p["seat"] in winners
@@ -196,9 +196,11 @@ def vikings_scoring_players(view: dict[str, Any], scores: Sequence[dict[str, Any
 
 
 def draw_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
-                         history: Sequence[Sequence[int]] | None = None, log: TextLog | None = None) -> Image.Image:
-    """``scores``: the data of the scoring's ``score`` events with their ``seat`` (all one kind).
-    A final scoring's picture names the winners (``view["final"]["winners"]``)."""
+                         history: Sequence[Sequence[int]] | None = None, after_round: int | None = None,
+                         log: TextLog | None = None) -> Image.Image:
+    """``scores``: the data of the scoring's ``score`` events with their ``seat`` (all one kind);
+    ``after_round``: the round it ends (the view may already be in the next one). A final scoring's
+    picture names the winners (``view["final"]["winners"]``)."""
     if not isinstance(view, dict) or view.get("game", "vikings") != "vikings" or not view.get("players"):
         raise ValueError("a Vikings scoring picture needs a Vikings view with players")
     if not scores:
@@ -207,14 +209,15 @@ def draw_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]],
     final = view.get("final") if isinstance(view.get("final"), dict) else None
     winners = list((final or {}).get("winners") or []) if kind == "final" else []
     title = TITLES.get(kind, f"{kind} scoring")
-    sub = f"after round {view.get('round')}" if view.get("round") and kind != "final" else ""
+    sub = f"after round {after_round}" if after_round and kind != "final" else ""
     return draw_scoring(title, vikings_scoring_players(view, scores), winners=winners,
                         history=history if kind == "final" else None, subtitle=sub, log=log)
 
 
 def render_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
-                           history: Sequence[Sequence[int]] | None = None, log: TextLog | None = None) -> bytes:
-    return encode_fast(draw_vikings_scoring(view, scores, history=history, log=log))
+                           history: Sequence[Sequence[int]] | None = None, after_round: int | None = None,
+                           log: TextLog | None = None) -> bytes:
+    return encode_fast(draw_vikings_scoring(view, scores, history=history, after_round=after_round, log=log))
 
 
 # --------------------------------------------------------------------------- Brian Boru

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.adapters import replay, vp_history
 from bot.adapters.brianboru import BrianBoruAdapter
-from bot.adapters.vikings import VikingsAdapter, _finished_scoring
+from bot.adapters.vikings import VikingsAdapter, _finished_scoring, scored_round
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng
 from engine.vikings import VikingsGame
@@ -302,7 +302,10 @@ def test_vikings_adapter_posts_the_scoring_picture_when_a_scoring_ends():
     events = live.apply(seat, action)
     scores = [dict(e.data, seat=e.seat) for e in events if e.kind == "score"]
     assert not adapter.needs_replay(live, events)
-    assert adapter.picture(live, events=events) == render_vikings_scoring(live.view(None), scores)
+    assert adapter.picture(live, events=events) == render_vikings_scoring(live.view(None), scores, after_round=1)
+    log = TextLog()
+    draw_vikings_scoring(live.view(None), scores, after_round=scored_round(live, events), log=log)
+    assert "Small scoring  after round 1" in words(log)  # V-32: small scoring after round 1
     # the next move: the turn picture again
     seat, action = moves[small_at]
     events = live.apply(seat, action)

@@ -390,7 +390,7 @@ class VikingsAdapter(BaseAdapter):
                 if rep and len({s["seat"] for s in scores}) < len(game.names) and rep.last_scores:
                     kind = scores[0]["scoring"]
                     scores = [s for s in rep.last_scores if s.get("scoring") == kind] or scores
-            return render_vikings_scoring(view, scores, history=history)
+            return render_vikings_scoring(view, scores, history=history, after_round=scored_round(game, events))
         legal = [str(a) for a in game.legal_actions(acting[0])] if game.phase == "buy" and acting else None
         return render_vikings_turn(view, highlights=highlights, legal=legal)
 
@@ -423,3 +423,10 @@ def _finished_scoring(game: VikingsGame, events: Sequence[Event]) -> list[dict[s
         return None
     kind = scores[-1]["scoring"]
     return [s for s in scores if s["scoring"] == kind]
+
+
+def scored_round(game: VikingsGame, events: Sequence[Event]) -> int:
+    """The round a scoring finished by ``events`` belongs to: the move may already have begun the next."""
+    new = [int((e.data or {}).get("round", 0)) for e in events if e.kind == "round"]
+    return new[-1] - 1 if new else int(game.round)
+

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.adapters import replay  # noqa: E402
 from bot.adapters.brianboru import BrianBoruAdapter  # noqa: E402
-from bot.adapters.vikings import VikingsAdapter, _finished_scoring  # noqa: E402
+from bot.adapters.vikings import VikingsAdapter, _finished_scoring, scored_round  # noqa: E402
 from engine.brianboru import BrianBoruGame  # noqa: E402
 from engine.core import Rng  # noqa: E402
 from engine.vikings import VikingsGame  # noqa: E402
@@ -76,11 +76,13 @@ def main() -> None:
         vikings_until(4, 7, lambda g, e: g.round == 6 and g.phase == "buy")[0], board=True))
     # scorings: a small one (3 players), a major one gathered over the sailing moves, the final one
     for players, kind, seed in ((3, "small", 4), (4, "major", 7), (4, "final", 7)):
-        game, events, moves = vikings_until(
-            players, seed, lambda g, e, k=kind: (d := _finished_scoring(g, e)) is not None and d[0]["scoring"] == k)
+        game, events, moves = vikings_until(  # the last scoring of its kind: more has been built by then
+            players, seed, lambda g, e, k=kind: (d := _finished_scoring(g, e)) is not None and d[0]["scoring"] == k
+            and scored_round(g, e) >= 4)
         rep = replay(VikingsGame, (NAMES[:players], seed, None, None), moves)
         scores = [s for s in rep.last_scores if s["scoring"] == kind]
-        png = render_vikings_scoring(game.view(None), scores, history=rep.history if kind == "final" else None)
+        png = render_vikings_scoring(game.view(None), scores, history=rep.history if kind == "final" else None,
+                                     after_round=scored_round(game, events))
         save(f"vikings-scoring-{kind}-{players}p.png", png, inline=kind == "final")
     # Brian Boru: a trick in progress, the final scoring, a private hand
     for players in (4, 5):
