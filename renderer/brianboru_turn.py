@@ -164,6 +164,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         name = str(p.get("name"))
         if view.get("marker") == s:
             name += " (marker)"
+        if view.get("phase") == "draft" and p.get("chosen"):
+            name += " - kept"
         text(d, (rx + 38, py + 14), fit_text(name, 22, 150), 22, anchor="lm", bold=s in acting)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
         for (label, cx), v in zip(cols, vals, strict=True):

@@ -233,8 +233,8 @@ async def test_public_images_show_no_hand_and_private_hands_are_the_players_own(
         r = await svc.act(CH, USERS[seat], str(action))
         assert r.ok and r.image is not None
         watch.check(r, b, seat, str(action))
-        # the posted image is the same picture whoever holds which card
-        assert r.image.data == adapter.render(with_hands_shuffled(game, checker))
+        # the posted image (the turn picture, issue 14) is the same picture whoever holds which card
+        assert r.image.data == adapter.picture(with_hands_shuffled(game, checker), events=r.events)
         moves += 1
     for seat in range(3):
         board = await svc.board(CH, USERS[seat], private=True)
