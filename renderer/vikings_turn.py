@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import GOLD, INK, WHITE, TextLog, fit_text, recording, text
+from renderer.common import GOLD, INK, WHITE, TextLog, fit_text, recording, text, wrap
 from renderer.picture import (
     FRAME_W,
     PAD,
@@ -138,6 +138,13 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     text(d, (x, y), fit_text(title, 24, w), 24, bold=True)
     y += 32
     if not wheel:
+        if view.get("phase") == "sail":  # V-33, V-34: the major scoring waits for the sailors
+            lines = wrap(f"Major scoring: {_name(view, view.get('active'))} moves sailors first. A sailor takes "
+                         "vikings from the base onto empty island tiles of their own row (V-34); then ships, "
+                         "nobles, scouts and goldsmiths score (V-33).", 22, w - 10)
+            for i, ln in enumerate(lines):
+                text(d, (x, y + 4 + i * 30), ln, 22)
+            return
         soft(d, (x, y + 4), "the offer is empty")
         return
     cols = 1 if (h - 32) // len(wheel) >= 30 or buyer is not None else 2  # the auction box takes room
@@ -352,7 +359,8 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         text(d, (hx, hy + 4), fit_text(f"{shown.get('name')}'s homeland", 24, hw), 24, bold=True)
         hy += 40
     if shown is not None:
-        hl = highlights if (pending and shown.get("seat") == pending.get("seat")) else None
+        owner = pending.get("seat") if pending else active  # placing: the buyer; sailing: the one to act
+        hl = highlights if shown.get("seat") == owner else None
         draw_homeland(img, d, shown, hx, hy, hw - 4, strip_y - 14 - hy, hl, view.get("last"))
     # legend of the marks, only while placing
     if placing:
@@ -360,11 +368,13 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         d.rectangle((lx - 4, ly - 4, PAD + offer_w, strip_y - 6), fill=(252, 250, 245))
         d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)
         d.ellipse((lx + 5, ly + 5, lx + 19, ly + 19), outline=INK, width=3)
-        lx += 30 + text(d, (lx + 30, ly), "viking stands", 22) + 16
-        d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_BASE, outline=INK, width=2)
-        d.line((lx + 5, ly + 5, lx + 19, ly + 19), fill=INK, width=3)
-        d.line((lx + 5, ly + 19, lx + 19, ly + 5), fill=INK, width=3)
-        text(d, (lx + 30, ly), "viking to base", 22)
+        sailing = view.get("phase") == "sail"
+        lx += 30 + text(d, (lx + 30, ly), "a sailor may bring a viking" if sailing else "viking stands", 22) + 16
+        if not sailing:
+            d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_BASE, outline=INK, width=2)
+            d.line((lx + 5, ly + 5, lx + 19, ly + 19), fill=INK, width=3)
+            d.line((lx + 5, ly + 19, lx + 19, ly + 5), fill=INK, width=3)
+            text(d, (lx + 30, ly), "viking to base", 22)
     cells = []
     for p in view["players"]:
         s = p.get("seat")

@@ -397,3 +397,22 @@ def test_brianboru_table_names_every_town_and_texts_at_least_16px(players, stage
     check_texts(log, img, MIN_TABLE_TEXT)
     said = {t.text for t in log.texts}
     assert {t["name"] for t in view["towns"]} <= said
+
+
+def test_sailing_marks_where_a_sailor_may_bring_a_viking_V34():
+    game, moves, _ = vikings_game(2)
+    live = VikingsGame.new(NAMES[:2], seed=9)
+    for seat, action in moves:
+        if live.phase == "sail":
+            break
+        live.apply(seat, action)
+    assert live.phase == "sail"
+    seat = live.acting_seats()[0]
+    cells = [str(a).split()[1] for a in live.legal_actions(seat)
+             if str(a).startswith("sail ") and str(a).split()[1][1:].isdigit()]
+    assert cells
+    png = VikingsAdapter().picture(live, events=[])
+    assert png == render_vikings_turn(live.view(None), highlights={"tile": cells, "base": []})
+    log = TextLog()
+    draw_vikings_turn(live.view(None), highlights={"tile": cells, "base": []}, log=log)
+    assert "a sailor may bring a viking" in words(log) and "Major scoring" in words(log)

@@ -377,6 +377,11 @@ class VikingsAdapter(BaseAdapter):
         acting = game.acting_seats()
         if game.phase == "place" and acting:
             highlights = highlights_from_actions(game.legal_actions(acting[0]))
+        elif game.phase == "sail" and acting and not board:  # V-34: where a sailor may take a viking
+            cells = [str(a).split()[1] for a in game.legal_actions(acting[0])
+                     if str(a).split()[0] == "sail" and len(str(a).split()) == 2 and str(a).split()[1][:1].isalpha()
+                     and str(a).split()[1][1:].isdigit()]
+            highlights = {"tile": cells, "base": []} if cells else None
         if board:
             return render_vikings(view, highlights=highlights, focus=focus)
         scores = _finished_scoring(game, events)
