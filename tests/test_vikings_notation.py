@@ -108,6 +108,17 @@ def test_placements_command(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == []
 
 
+@pytest.mark.parametrize(
+    "ships,expected",
+    [("", ["^1", "^2", "^3"]), (". ^g", ["^1", "^3"]), ("^g", ["^2"]), ("^g ^b ^r", ["^4"])],
+)
+def test_placements_strict_ships_command_V20_D6(tmp_path, capsys, ships, expected):
+    f = tmp_path / "ships.txt"
+    f.write_text("player: a gold=0 vp=0\n" + (f"ships: {ships}\n" if ships else "W: L\n"))
+    assert main(["placements", str(f), "--player", "a", "--tile", "^r", "--strict-ships"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
 def test_command_errors_are_clear(tmp_path, capsys):
     f = tmp_path / "bad.txt"
     f.write_text("player: a gold=0 vp=0\nW: R\n")

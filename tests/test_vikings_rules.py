@@ -223,13 +223,59 @@ def test_first_three_ships_any_order_then_next_column_V20():
     assert g.homelands[0].ship_cells() == [1, 2]
     h = homeland("ships: ^g ^b ^r")
     assert h.ship_cells() == [4]
-    # [D-6] stricter reading as a table option: one after another from column 1
-    assert homeland("ships: ^g").ship_cells(any_order=False) == [2]
-    g2 = new_game(2, ships_any_order=False)
-    set_homeland(g2, 0, "W: L")
-    set_wheel(g2, {0: ("L", "F"), 1: ("^b", "G"), 2: ("^r", "N")})
-    g2.apply(0, "buy 1")
-    assert texts(g2.legal_actions(0)) == ["place ^1"]
+
+
+@pytest.mark.parametrize(
+    "ships,cells",
+    [
+        ("", [1, 2, 3]),  # the first ship: any of columns 1-3
+        ("^g", [2]),
+        (". ^g", [1, 3]),  # next to the ship at 2, never the occupied 2
+        (". . ^g", [2]),
+        ("^g ^b", [3]),
+        (". ^g ^b", [1]),  # column 4 waits until 1-3 are full
+        ("^g . ^b", [2]),  # a written table with a gap: still 1-3 first
+        ("^g ^b ^r", [4]),
+        ("^g ^b ^r ^y", [5]),
+    ],
+)
+def test_strict_ships_first_ship_any_of_columns_1_to_3_V20_D6(ships, cells):
+    h = homeland(f"ships: {ships}" if ships else "")
+    assert h.ship_cells(any_order=False) == cells
+
+
+def test_strict_ships_in_play_and_refusal_V20_D6():
+    g = new_game(2, ships_any_order=False)
+    set_homeland(g, 0, "W: L")
+    set_homeland(g, 1, "W: L")
+    set_wheel(g, {0: ("L", "F"), 1: ("^b", "G"), 2: ("^r", "N"), 3: ("^g", "N"), 4: ("^y", "W")})
+    g.apply(0, "buy 1")
+    assert texts(g.legal_actions(0)) == ["place ^1", "place ^2", "place ^3"]
+    g.apply(0, "place ^2")
+    g.apply(1, "buy 2")
+    g.apply(1, "place ^1")
+    g.apply(0, "buy 3")
+    assert texts(g.legal_actions(0)) == ["place ^1", "place ^3"]
+    before = snapshot(g)
+    for bad in ("place ^2", "place ^4"):
+        with pytest.raises(IllegalActionError) as e:
+            g.apply(0, bad)
+        assert e.value.rule == "V-20"
+        assert snapshot(g) == before
+    g.apply(0, "place ^3")
+    assert g.homelands[0].rows[SHIP_ROW] == [".", "^b", "^g"]
+
+
+def test_strict_ships_table_option_reaches_the_engine_V20_D6():
+    from bot.adapters.vikings import VikingsAdapter
+
+    options = VikingsAdapter().parse_options(["strict-ships"])
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=1, options=options, start_seat=0)
+    set_homeland(g, 0, "ships: . ^g\nW: L")
+    set_wheel(g, {0: ("L", "F"), 1: ("^b", "G"), 2: ("^r", "N")})
+    g.apply(0, "buy 1")
+    assert texts(g.legal_actions(0)) == ["place ^1", "place ^3"]
+    assert VikingsAdapter().describe_options(options) == "basic game; strict ships (each next to one already placed)"
 
 
 def test_island_reachable_from_base_or_island_not_ship_V21():

@@ -114,7 +114,7 @@ class VikingsAdapter(BaseAdapter):
         on = [k.replace("_", "-") for k in ("auction", "single_sailor", "specials") if opts[k]]
         parts = [_("progress variant: {options}", options=", ".join(on))] if on else [_("basic game")]
         if not opts["ships_any_order"]:
-            parts.append(_("ships placed one after another"))
+            parts.append(_("strict ships (each next to one already placed)"))
         return "; ".join(parts)
 
     # ------------------------------------------------------------------ narration

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("file")
     pp.add_argument("--player", required=True)
     pp.add_argument("--tile", required=True, help="L, R, Ma…Md, ^r ^g ^y ^b")
-    pp.add_argument("--strict-ships", action="store_true", help="[D-6] ships one after another from column 1")
+    pp.add_argument("--strict-ships", action="store_true", help="V-20 [D-6] strict reading: first ship in columns 1-3, each later one next to a ship")
     args = ap.parse_args(argv)
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()

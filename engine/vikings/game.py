@@ -501,7 +501,8 @@ class VikingsGame(Game):
         if tile[0] == "^":
             if action.row != SHIP_ROW:
                 return IllegalActionError(action, "ship tiles go in the ships row", "V-20")
-            return IllegalActionError(action, f"the next ship may not go to {cell}", "V-20")
+            allowed = ", ".join(f"^{c}" for c in h.ship_cells(self.options["ships_any_order"]))
+            return IllegalActionError(action, f"the next ship may not go to {cell} (it may go to {allowed})", "V-20")
         if action.row == SHIP_ROW:
             return IllegalActionError(action, "island tiles go in rows W, N, S, G, F", "V-21")
         if action.to_base and KIND_ROW.get(viking) != action.row and h.island_fits(tile, action.row, action.col):

@@ -111,12 +111,23 @@ class Homeland:
     # ------------------------------------------------------------------ placing (V-20 … V-24)
 
     def ship_cells(self, any_order: bool = True) -> list[int]:
-        """V-20 [D-6]: columns where the next ship may go."""
+        """V-20 [D-6]: columns where the next ship may go.
+
+        ``any_order`` (the default, 003): the first three ships fill columns 1–3 in any order,
+        each further ship goes right of the last. Strict (option ``strict-ships``, 000/001): the
+        first ship into any of columns 1–3, each later ship into an empty cell next to a ship
+        already placed, column 4 or beyond only once columns 1–3 are full.
+        """
         ships = self.rows[SHIP_ROW]
-        n = self.ship_count()
-        if any_order and n < 3:
-            return [c for c in (1, 2, 3) if self.get(SHIP_ROW, c) == EMPTY]
-        return [len(ships) + 1] if any_order else [n + 1]
+        first_three = [c for c in (1, 2, 3) if self.get(SHIP_ROW, c) == EMPTY]
+        if any_order:
+            return first_three if self.ship_count() < 3 else [len(ships) + 1]
+        occupied = {i + 1 for i, t in enumerate(ships) if t != EMPTY}
+        if first_three:
+            if not occupied & {1, 2, 3}:
+                return first_three  # the first ship (V-20 strict)
+            return [c for c in first_three if c - 1 in occupied or c + 1 in occupied]
+        return [c for c in range(4, len(ships) + 2) if c not in occupied and (c - 1 in occupied or c + 1 in occupied)]
 
     def island_fits(self, tile: str, row: int, col: int) -> bool:
         """V-21, V-22: empty, reachable from the base or an island tile, edges match sideways."""
