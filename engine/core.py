@@ -77,13 +77,29 @@ class EngineError(Exception):
     """Base of every error an engine raises for bad input. The state is unchanged."""
 
 
+QUOTE_LIMIT = 100
+"""The most characters of a player's input that an error message quotes back (issue 11)."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(text)`` of at most about ``limit`` characters: longer input is cut and ends in ``…``.
+
+    >>> quote("buy 2"), quote("x" * 500) == repr("x" * 100 + "…")
+    ("'buy 2'", True)
+    """
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class ActionSyntaxError(EngineError, ValueError):
-    """The text is not an action of this game at all (malformed)."""
+    """The text is not an action of this game at all (malformed).
+
+    The message quotes at most :data:`QUOTE_LIMIT` characters of the input; ``text`` keeps it whole.
+    """
 
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"cannot read {text!r} as an action: {reason}")
+        super().__init__(f"cannot read {quote(text)} as an action: {reason}")
 
 
 class IllegalActionError(EngineError):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Action, ActionSyntaxError
+from engine.core import Action, ActionSyntaxError, quote, whole_number
 
 from .data import KINDS, SPECIAL_TILES, cell_name, parse_cell
 
@@ -204,23 +204,25 @@ def place(row: int, col: int, to_base: bool = False) -> Place:
     return p
 
 
-def _cell(text: str, word: str) -> tuple[int, int]:
-    cell = parse_cell(text)
+def _cell(raw: str, word: str) -> tuple[int, int]:
+    cell = parse_cell(word)
     if cell is None:
-        raise ActionSyntaxError(text, f"{word!r} is not a cell (row ^ W N S G F and a column, like N3)")
+        raise ActionSyntaxError(raw, f"{quote(word)} is not a cell (row ^ W N S G F and a column, like N3)")
     return cell
 
 
-def _int(text: str, word: str, raw: str) -> int:
-    if not word.isdigit():
-        raise ActionSyntaxError(raw, f"{word!r} is not a whole number")
-    return int(word)
+def _int(raw: str, word: str) -> int:
+    """Only ASCII digits of sensible length: ``²``, ``١`` or 5,000 digits are malformed, not a crash."""
+    n = whole_number(word)
+    if n is None:
+        raise ActionSyntaxError(raw, f"{quote(word)} is not a whole number (digits 0-9)")
+    return n
 
 
 def _kind(raw: str, word: str) -> str:
     k = word.upper()
     if k not in KINDS:
-        raise ActionSyntaxError(raw, f"{word!r} is not a viking kind (F G S N W B)")
+        raise ActionSyntaxError(raw, f"{quote(word)} is not a viking kind (F G S N W B)")
     return k
 
 
@@ -234,24 +236,24 @@ def parse_action(text: str) -> Action:
 
     def need(n: int) -> None:
         if len(args) != n:
-            raise ActionSyntaxError(raw, f"{verb!r} takes {n} argument{'s' if n != 1 else ''}")
+            raise ActionSyntaxError(raw, f"{quote(verb)} takes {n} argument{'s' if n != 1 else ''}")
 
     if verb == "buy":
         need(1)
-        pos = _int(raw, args[0], raw)
+        pos = _int(raw, args[0])
         if pos > 11:
             raise ActionSyntaxError(raw, "wheel positions are 0 to 11")
         return Buy(pos)
     if verb == "place":
         if len(args) == 2 and args[1].lower() == "base":
-            r, c = _cell(args[0], args[0])
+            r, c = _cell(raw, args[0])
             return Place(r, c, True)
         need(1)
-        r, c = _cell(args[0], args[0])
+        r, c = _cell(raw, args[0])
         return Place(r, c, False)
     if verb == "start":
         need(1)
-        r, c = _cell(args[0], args[0])
+        r, c = _cell(raw, args[0])
         if c != 1 or r == 0:
             raise ActionSyntaxError(raw, "the start tile goes in column 1 of an island row (W1 … F1)")
         return Start(r)
@@ -266,17 +268,17 @@ def parse_action(text: str) -> Action:
             raise ActionSyntaxError(raw, "name the cell a viking sails to (sail N3), or 'sail done' / 'sail end'")
         if len(cells_text) > 1:
             raise ActionSyntaxError(raw, "one viking at a time: 'sail N2', then 'sail S3', then 'sail done'")
-        r, c = _cell(cells_text[0], cells_text[0])
+        r, c = _cell(raw, cells_text[0])
         return Sail(r, c, boat)
     if verb == "exchange":
         need(1)
-        n = _int(raw, args[0], raw)
+        n = _int(raw, args[0])
         if n < 1:
             raise ActionSyntaxError(raw, "exchange at least 1 VP")
         return Exchange(n)
     if verb == "bid":
         need(1)
-        n = _int(raw, args[0], raw)
+        n = _int(raw, args[0])
         if n < 1:
             raise ActionSyntaxError(raw, "a bid is at least 1 gold")
         return Bid(n)
@@ -296,10 +298,10 @@ def parse_action(text: str) -> Action:
             return TakeSpecial("none")
         match = {n.lower(): n for n in SPECIAL_TILES}.get(name.lower())
         if match is None:
-            raise ActionSyntaxError(raw, f"{name!r} is not a special tile ({', '.join(SPECIAL_TILES)}, none)")
+            raise ActionSyntaxError(raw, f"{quote(name)} is not a special tile ({', '.join(SPECIAL_TILES)}, none)")
         return TakeSpecial(match)
     if verb == "swap":
         need(1)
-        r, c = _cell(args[0], args[0])
+        r, c = _cell(raw, args[0])
         return Swap(r, c)
-    raise ActionSyntaxError(raw, f"unknown action {verb!r}")
+    raise ActionSyntaxError(raw, f"unknown action {quote(verb)}")

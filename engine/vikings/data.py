@@ -6,6 +6,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from engine.core import whole_number
+
 
 def _strip_comments(x: Any) -> Any:
     if isinstance(x, dict):
@@ -70,9 +72,10 @@ def parse_cell(text: str) -> tuple[int, int] | None:
         return None
     row = ROW_INDEX.get(text[0].upper() if text[0] != "^" else "^")
     num = text[1:]
-    if row is None or not num.isdigit() or num.startswith("0"):
+    col = whole_number(num)  # ASCII digits only: "N²" or "N١" is no cell, not a crash
+    if row is None or col is None or num.startswith("0"):
         return None
-    return row, int(num)
+    return row, col
 
 
 def left_edge(tile: str) -> str:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.core import NotationError
+from engine.core import NotationError, quote, whole_number
 
 from .data import (
     BUILDING_TILES,
@@ -93,18 +93,18 @@ def parse_table(text: str) -> Table:
                 col += offset
                 if tok == "start":
                     cur.start = True
-                elif tok.startswith("gold=") and tok[5:].isdigit():
-                    cur.gold = int(tok[5:])
-                elif tok.startswith("vp=") and tok[3:].isdigit():
-                    cur.vp = int(tok[3:])
+                elif tok.startswith("gold=") and whole_number(tok[5:]) is not None:
+                    cur.gold = whole_number(tok[5:])
+                elif tok.startswith("vp=") and whole_number(tok[3:]) is not None:
+                    cur.vp = whole_number(tok[3:])
                 else:
-                    raise NotationError(lineno, col, f"unknown token {tok!r} (gold=N, vp=N or start)")
+                    raise NotationError(lineno, col, f"unknown token {quote(tok)} (gold=N, vp=N or start)")
             continue
         if cur is None:
             raise NotationError(lineno, indent + 1, "a table starts with 'player: NAME gold=N vp=N'")
         key, sep, rest = stripped.partition(":")
         if not sep:
-            raise NotationError(lineno, indent + 1, f"expected 'KEY: …', got {stripped!r}")
+            raise NotationError(lineno, indent + 1, f"expected 'KEY: …', got {quote(stripped)}")
         key = key.strip()
         if key in seen:
             raise NotationError(lineno, indent + 1, f"'{key}:' appears twice in this block")
@@ -125,16 +125,16 @@ def parse_table(text: str) -> Table:
         elif key == "base":
             for col, tok in toks:
                 kind, num = tok[:1], tok[1:]
-                if kind not in KINDS or not num.isdigit():
-                    raise NotationError(lineno, col, f"unknown token {tok!r} (a kind F G S N W B and a count)")
-                h.base[kind] += int(num)
+                if kind not in KINDS or whole_number(num) is None:
+                    raise NotationError(lineno, col, f"unknown token {quote(tok)} (a kind F G S N W B and a count)")
+                h.base[kind] += whole_number(num)
         elif key == "specials":
             for col, tok in toks:
                 if tok not in SPECIAL_TILES:
-                    raise NotationError(lineno, col, f"unknown special tile {tok!r}")
+                    raise NotationError(lineno, col, f"unknown special tile {quote(tok)}")
                 h.specials.append(tok)
         else:
-            raise NotationError(lineno, indent + 1, f"unknown line {key!r}")
+            raise NotationError(lineno, indent + 1, f"unknown line {quote(key)}")
     if not players:
         raise NotationError(1, 1, "no 'player:' block")
     return Table(players)
@@ -149,13 +149,13 @@ def _cell_token(lineno: int, col: int, tok: str, row: int) -> str:
         if tok in SHIP_TILES:
             return tok
         if tok.rstrip("*") in ISLAND_TOKENS:
-            raise NotationError(lineno, col, f"island tile {tok!r} in the ships row")
-        raise NotationError(lineno, col, f"unknown token {tok!r}")
+            raise NotationError(lineno, col, f"island tile {quote(tok)} in the ships row")
+        raise NotationError(lineno, col, f"unknown token {quote(tok)}")
     base = tok[:-1] if tok.endswith("*") else tok
     if base in SHIP_TILES:
-        raise NotationError(lineno, col, f"ship {tok!r} outside the ships row")
+        raise NotationError(lineno, col, f"ship {quote(tok)} outside the ships row")
     if base not in ISLAND_TOKENS:
-        raise NotationError(lineno, col, f"unknown token {tok!r}")
+        raise NotationError(lineno, col, f"unknown token {quote(tok)}")
     return tok
 
 
