@@ -504,6 +504,54 @@ def test_sailors_forced_after_round_six_V35():
     assert "sail end" in texts(g.legal_actions(0))
 
 
+def test_all_of_one_kind_is_as_many_as_there_are_empty_tiles_in_their_row_V34():
+    g = _sailing("N: L Ma* R\nS: L R\nbase: N4 S1 B1")
+    g.apply(0, "sail N1")
+    g.apply(0, "sail N3")  # both empty noble tiles filled: the trip is over, two nobles stay home
+    assert g.trip is None and g.homelands[0].base["N"] == 2
+    assert g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]
+
+
+def test_last_major_forced_trip_carries_one_of_every_kind_that_fits_V35_D12():
+    g = _sailing("N: L R\nS: L R\nG: L R\nbase: N1 S1 G1 B1", round_=6)
+    g.apply(0, "sail N1")
+    assert "sail done" not in texts(g.legal_actions(0))
+    before = snapshot(g)
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(0, "sail done")
+    assert e.value.rule == "V-35" and "[D-12]" in e.value.reason
+    assert snapshot(g) == before
+    g.apply(0, "sail S1")  # one of each kind: the goldsmith still fits, so the trip goes on
+    assert texts(g.legal_actions(0)) == ["sail G1", "sail G2"]
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(0, "sail done")
+    assert e.value.rule == "V-35"
+    g.apply(0, "sail G2")  # nothing more fits: the trip ends by itself
+    assert g.trip is None and g.sail_queue[:1] != [0]
+
+
+def test_forced_trip_ends_when_no_kind_left_has_an_empty_tile_V35_D12():
+    # the scout in the base has no empty tile in its row: it does not hold the trip open
+    g = _sailing("N: L R\nS: L* R*\nbase: N1 S1 B1", round_=6)
+    g.apply(0, "sail N1")
+    assert g.trip is None and g.homelands[0].base["S"] == 1
+
+
+def test_before_round_six_a_trip_of_one_of_each_may_stop_early_D12():
+    g = _sailing("N: L R\nS: L R\nG: L R\nbase: N1 S1 G1 B1", round_=4)
+    g.apply(0, "sail N1")
+    g.apply(0, "sail S1")
+    assert "sail done" in texts(g.legal_actions(0))
+    g.apply(0, "sail done")
+    assert g.trip is None and g.homelands[0].base["G"] == 1
+
+
+def test_boat_trip_in_the_last_major_is_forced_too_V35_D12_V49():
+    g = _sailing("N: L R\nS: L R\nbase: N1 S1 B1\nspecials: boat", round_=6, single_sailor=True, specials=True)
+    g.apply(0, "sail boat N1")
+    assert texts(g.legal_actions(0)) == ["sail S1", "sail S2"]  # no 'sail done' while the scout fits
+
+
 def test_worked_example_major_8vp_9gold_small_6gold_V36():
     p = Purse(0, 0)
     major_scoring(homeland(EXAMPLE_1), p)

@@ -34,6 +34,7 @@ from .data import (
     BUILDING_TILES,
     ISLAND_COUNTS,
     KIND_NAME,
+    KIND_PLURAL,
     KIND_ROW,
     KINDS,
     OPTION_DEFAULTS,
@@ -356,10 +357,25 @@ class VikingsGame(Game):
             if not self._must_sail(seat):
                 out.append(A.SailEnd())
         else:
-            out += [A.Sail(r, c) for r, c in self._sail_targets(seat)]  # the same sailor goes on
-            if self.trip["mode"] != "all":
+            targets = self._sail_targets(seat)
+            out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
+            if self._may_stop_trip(seat, targets):
                 out.append(A.SailDone())
         return out
+
+    def _may_stop_trip(self, seat: int, targets: list[tuple[int, int]] | None = None) -> bool:
+        """May the sailor under way stop now (``sail done``)?
+
+        V-34: all of one kind goes on until every viking of that kind that fits has sailed; one of
+        each kind may stop early. V-35 [D-12]: in the last major scoring a trip may not stop while
+        it could carry one more viking (one of every kind left that has an empty tile, or all that
+        fit); the trip ends by itself when nothing more fits.
+        """
+        if self.trip["mode"] == "all":
+            return False
+        if self.round == ROUNDS:
+            return not (self._sail_targets(seat) if targets is None else targets)
+        return True
 
     def _must_sail(self, seat: int) -> bool:
         """V-35: in the last major scoring, go on while a sailor can still move someone."""
@@ -461,8 +477,16 @@ class VikingsGame(Game):
         if isinstance(action, A.SailDone):
             if self.trip is None:
                 return IllegalActionError(action, "no sailor is under way", "V-34")
+            if self.trip["mode"] == "all":
+                kind = self.trip["kinds"][0]
+                return IllegalActionError(
+                    action, f"all {KIND_PLURAL[kind]} that fit must sail (all of one kind)", "V-34"
+                )
             return IllegalActionError(
-                action, f"all {self.trip['kinds'][0]} that fit must sail (all of one kind)", "V-34"
+                action,
+                "in the last major scoring a sailor carries as many vikings as its trip allows:"
+                " this one can still take another [D-12]",
+                "V-35",
             )
         if isinstance(action, A.Bid):
             if action.amount <= self.bids["high"]:
