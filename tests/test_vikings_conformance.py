@@ -15,7 +15,8 @@ NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny"]
 
 class Invariants:
     """78 vikings (V-1), 76 tiles (V-2), no negative gold/VP (V-4), 12 purchases a round (V-12),
-    notation round trip, views that hide the stacks and the bag (V-6)."""
+    notation round trip, views that hide the stacks and the bag (V-6) and, during the auction and
+    the removal, the round's tiles (V-42)."""
 
     def __init__(self) -> None:
         self.purchases: dict[int, int] = {}
@@ -31,6 +32,8 @@ class Invariants:
         assert print_table(parse_table(text)) == text
         v = g.view(0)
         assert "stacks" not in v and isinstance(v["stacks_left"], int) and isinstance(v["bag"], int)
+        if g.phase in ("bid", "remove"):  # V-42: no tile is laid out before the removal
+            assert v["wheel"] == [None] * 12 and g.wheel == [None] * 12
 
 
 def _check_end(g: VikingsGame, inv: Invariants) -> None:

@@ -44,8 +44,36 @@ def auction_game(n=3, start=0, seed=2, **opts):
 def test_thirteen_vikings_drawn_sorted_not_laid_V40():
     g = auction_game()
     assert len(g.drawn) == 13 and g.drawn == sorted(g.drawn, key="FGSNWB".index)
-    assert all(c[1] == "" for c in g.wheel)
-    assert g.viking_count() == 78
+    assert g.wheel == [None] * 12  # nothing laid out yet: not the vikings, not the tiles (V-42)
+    assert g.viking_count() == 78 and g.tile_count() == 76
+
+
+def test_tiles_laid_out_only_after_the_removal_V42_V10():
+    g = auction_game(start=0)
+    stack = list(g.stacks[0])
+    assert len(g.stacks) == 6  # round 1's stack is still face down
+    for seat in (0, 1, 2):
+        g.apply(seat, "pass")
+    assert g.phase == "remove" and g.wheel == [None] * 12 and len(g.stacks) == 6
+    g.apply(0, f"remove {g.drawn[0]}")
+    assert len(g.stacks) == 5 and g.tile_count() == 76
+    islands = [t for t in stack if t[0] != "^"]
+    ships = [t for t in stack if t[0] == "^"]
+    assert [c[0] for c in g.wheel[: len(islands)]] == islands  # V-10: islands from 0 up
+    assert [c[0] for c in g.wheel[::-1][: len(ships)]] == ships  # ships from 11 down
+    assert all(c[1] == "" for c in g.wheel)  # the vikings follow, kind by kind
+
+
+def test_start_player_who_opens_by_passing_has_dropped_out_D11_V41():
+    g = auction_game(start=0)
+    g.apply(0, "pass")
+    g.apply(1, "bid 1")
+    g.apply(2, "bid 2")
+    assert g.turn == 1  # the start player is not asked again
+    g.apply(1, "bid 3")
+    assert g.turn == 2
+    g.apply(2, "pass")
+    assert g.start_player == 1 and g.phase == "remove"
 
 
 def test_nobody_bids_start_player_stays_free_V41():

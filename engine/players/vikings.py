@@ -68,6 +68,8 @@ class Context:
         n = len(view["players"])
         # purchases this seat still makes after the current decision (food eaters to come)
         wheel_left = sum(1 for c in view["wheel"] if c is not None)
+        if view["phase"] in ("bid", "remove"):  # V-42: the round's 12 tiles are still face down
+            wheel_left = WHEEL
         this_round = wheel_left // n
         self.buys_left = this_round + (ROUNDS - r) * (WHEEL // n)
         others = [p for p in view["players"] if p["seat"] != seat]

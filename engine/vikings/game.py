@@ -758,29 +758,35 @@ class VikingsGame(Game):
         self.turn = self.start_player
         if self.options["specials"]:
             self._refill_specials(events)
-        stack = self.stacks.pop(0)  # V-9: the next stack
-        tiles: list[str | None] = [None] * WHEEL
+        count = AUCTION["vikings_drawn"] if self.options["auction"] else WHEEL
+        drawn = [self.bag.pop() for _ in range(count)]
+        drawn.sort(key=KINDS.index)  # V-11 [D-5]
+        if self.options["auction"]:
+            # V-42: the round's stack stays face down through the auction and the removal; the
+            # tiles are laid out only after the start player has removed a viking (_do_remove)
+            self.wheel = [None] * WHEEL
+            self.drawn = drawn
+            self.bids = {"high": 0, "leader": None, "active": self.turn_order(), "order": self.turn_order()}
+            self.phase = "bid"
+            self.turn = self.start_player
+        else:
+            self.wheel = [[t, k] for t, k in zip(self._lay_out_tiles(), drawn)]
+            self.phase = "buy"
+        events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
+
+    def _lay_out_tiles(self) -> list[str]:
+        """V-9, V-10: the next stack's tiles, islands from position 0 up, ships from 11 down."""
+        stack = self.stacks.pop(0)
+        tiles: list[str] = [""] * WHEEL
         low, high = 0, WHEEL - 1
-        for t in stack:  # V-10: islands from 0 up, ships from 11 down
+        for t in stack:
             if t[0] == "^":
                 tiles[high] = t
                 high -= 1
             else:
                 tiles[low] = t
                 low += 1
-        count = AUCTION["vikings_drawn"] if self.options["auction"] else WHEEL
-        drawn = [self.bag.pop() for _ in range(count)]
-        drawn.sort(key=KINDS.index)  # V-11 [D-5]
-        if self.options["auction"]:
-            self.wheel = [[t, ""] for t in tiles]  # tiles laid out, vikings after the auction (V-42)
-            self.drawn = drawn
-            self.bids = {"high": 0, "leader": None, "active": self.turn_order(), "order": self.turn_order()}
-            self.phase = "bid"
-            self.turn = self.start_player
-        else:
-            self.wheel = [[t, k] for t, k in zip(tiles, drawn)]
-            self.phase = "buy"
-        events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
+        return tiles
 
     def _refill_specials(self, events: list[Event]) -> None:
         """V-45: fill empty display spaces from the two stacks so that 4 lie face up."""
@@ -848,6 +854,8 @@ class VikingsGame(Game):
         else:
             self.bag.insert(self.rng.randbelow(len(self.bag) + 1), action.kind)
         events.append(Event("removed", seat, {"kind": action.kind}))
+        if all(c is None for c in self.wheel):  # V-42: now the start player lays out the tiles
+            self.wheel = [[t, ""] for t in self._lay_out_tiles()]  # vikings follow, kind by kind
         self.phase = "lay"
 
     def _do_lay(self, seat: int, action: A.Lay, events: list[Event]) -> None:
@@ -923,6 +931,13 @@ class VikingsGame(Game):
     def threatened(self, seat: int) -> list[str]:
         return [cell_name(r, c) for r, c in self.homelands[seat].threatened_cells()]
 
+    def _wheel_view(self) -> list[dict[str, Any] | None]:
+        """The offer as everyone sees it. V-42: while players bid and the start player removes a
+        viking, the round's tiles are still face down, so no position shows anything."""
+        if self.phase in ("bid", "remove"):
+            return [None] * WHEEL
+        return [{"tile": c[0], "viking": c[1] or None, "price": p} if c else None for p, c in enumerate(self.wheel)]
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What a seat sees: no stack contents, no bag order (V-6, V-1)."""
         players = []
@@ -950,9 +965,7 @@ class VikingsGame(Game):
             "phase": self.phase,
             "active": None if self.phase == "over" else self.turn,
             "start_player": self.start_player,
-            "wheel": [
-                {"tile": c[0], "viking": c[1] or None, "price": p} if c else None for p, c in enumerate(self.wheel)
-            ],
+            "wheel": self._wheel_view(),
             "pending": (
                 {
                     "seat": self.turn,
