@@ -76,6 +76,24 @@ def test_start_player_who_opens_by_passing_has_dropped_out_D11_V41():
     assert g.start_player == 1 and g.phase == "remove"
 
 
+def test_other_reading_of_D11_asks_a_passing_start_player_again(monkeypatch):
+    from engine.vikings.data import AUCTION
+
+    monkeypatch.setitem(AUCTION, "opening_pass_drops_out", False)
+    g = auction_game(start=0)
+    g.apply(0, "pass")  # "bid nothing": still in
+    g.apply(1, "bid 1")
+    g.apply(2, "pass")
+    assert g.turn == 0 and g.phase == "bid"
+    g.apply(0, "bid 2")
+    g.apply(1, "pass")
+    assert g.start_player == 0 and g.phase == "remove"
+    g2 = auction_game(start=0)
+    for seat in (0, 1, 2):
+        g2.apply(seat, "pass")
+    assert g2.start_player == 0 and g2.phase == "remove"  # nobody bid: stays, free
+
+
 def test_nobody_bids_start_player_stays_free_V41():
     g = auction_game(start=1)
     gold = list(g.gold)
@@ -326,6 +344,44 @@ def test_special_building_waits_for_next_such_tile_V49():
     g.apply(0, "special none")  # the dearest combo offers a special tile again; decline
     g.apply(0, "place W2")
     assert g.homelands[0].rows[1] == ["L", "Xc*"] and g.homelands[0].specials == []
+
+
+def test_building_tile_waits_for_a_tile_placed_not_one_that_fits_nowhere_D13_V49_V23():
+    g = specials_game()
+    closed = "W: L R\nN: L R\nS: L R\nG: L R\nF: L R"
+    set_homeland(g, 0, closed)
+    _take(g, "Xc")
+    g.apply(0, g.legal_actions(0)[0])  # place the ship
+    assert g.homelands[0].specials == ["Xc"]  # no middle tile with building c: it waits
+    set_wheel(g, {0: ("L", "F"), 1: ("R", "W")})
+    g.apply(1, "buy 1")
+    while g.turn == 1:
+        g.apply(1, g.legal_actions(1)[0])
+    set_wheel(g, {0: ("L", "F"), 1: ("Mc", "W"), 2: ("R", "N")})
+    events = g.apply(0, "buy 1")  # Mc fits nowhere in the closed rows: it leaves the game (V-23)
+    assert any(e.kind == "discarded" for e in events) and not any(e.kind == "swapped" for e in events)
+    assert g.homelands[0].specials == ["Xc"]  # acquired, never placed: the building tile still waits
+    assert "Mc" in g.out_tiles and "Xc" not in g.out_tiles
+
+
+def test_building_bonus_is_scored_after_food_D13_V49():
+    # 0 VP, food costs more than there is (stops at 0), then the building tile adds its VP
+    h = homeland("W: L* Xa* R*\nbase: N20")  # islands +7, longest +5, food -22
+    p = Purse(0, 0)
+    res = final_scoring([h], [p])[0]
+    food = next(i for i, line in enumerate(res.lines) if line.startswith("food:"))
+    building = next(i for i, line in enumerate(res.lines) if line.startswith("building tile Xa"))
+    assert food < building
+    assert p.vp == 3  # food first (floored at 0), then +3 for the building; the other order gives 0
+
+
+def test_other_order_of_D13_scores_the_building_before_food(monkeypatch):
+    from engine.vikings.data import SPECIALS
+
+    monkeypatch.setitem(SPECIALS, "building_after_food", False)
+    p = Purse(0, 0)
+    final_scoring([homeland("W: L* Xa* R*\nbase: N20")], [p])
+    assert p.vp == 0
 
 
 def test_special_building_neighbourhood_score_unless_threatened_V49():

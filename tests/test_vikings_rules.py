@@ -112,6 +112,23 @@ def test_each_player_buys_in_turn_twelve_per_round_V12(n):
     assert g.start_player == 2 % n  # passes to the left after the round
 
 
+@pytest.mark.parametrize("last_round,scoring", [(1, "small"), (2, "major")])
+def test_last_purchase_then_the_rounds_scoring_then_marker_left_V12(last_round, scoring):
+    g = new_game(2, start_seat=0)
+    events = []
+    while g.round <= last_round:
+        acts = g.legal_actions()
+        events += g.apply(g.turn, "sail end" if g.phase == "sail" else acts[-1])
+    last_buy = max(i for i, e in enumerate(events) if e.kind == "bought")
+    events = events[last_buy:]
+    kinds = [e.kind for e in events]
+    scores = [e for e in events if e.kind == "score"]
+    assert {e.data["scoring"] for e in scores} == {scoring} and len(scores) == 2
+    # the scoring comes first, then the marker passes to the left, then the next round begins
+    assert kinds.index("score") < kinds.index("start_player") < kinds.index("round")
+    assert g.start_player == last_round % 2
+
+
 # ---------------------------------------------------------------- buying V-13 … V-18
 
 
@@ -336,6 +353,16 @@ def test_completed_islands_V25():
     assert sorted(h.completed_islands()) == [2, 2, 4]
 
 
+def test_completed_island_tiles_need_not_hold_vikings_V25():
+    empty = homeland("N: L Ma R")
+    full = homeland("N: L* Ma* R*")
+    assert empty.completed_islands() == full.completed_islands() == [3]
+    # an island of empty tiles wins the islands majority and the longest island (V-37.4, V-37.5)
+    purses = [Purse(0, 0), Purse(0, 0)]
+    res = final_scoring([empty, homeland("N: L R")], purses)
+    assert "most completed islands (1): +7 VP" in res[0].lines and "longest island (3): +5 VP" in res[0].lines
+
+
 # ---------------------------------------------------------------- vikings V-26 … V-29
 
 
@@ -544,6 +571,15 @@ def test_before_round_six_a_trip_of_one_of_each_may_stop_early_D12():
     assert "sail done" in texts(g.legal_actions(0))
     g.apply(0, "sail done")
     assert g.trip is None and g.homelands[0].base["G"] == 1
+
+
+def test_other_reading_of_D12_lets_a_last_major_trip_stop_early(monkeypatch):
+    from engine.vikings.data import SAILING
+
+    monkeypatch.setitem(SAILING, "last_major_trips_full", False)
+    g = _sailing("N: L R\nS: L R\nG: L R\nbase: N1 S1 G1 B1", round_=6)
+    g.apply(0, "sail N1")
+    assert "sail done" in texts(g.legal_actions(0))
 
 
 def test_boat_trip_in_the_last_major_is_forced_too_V35_D12_V49():

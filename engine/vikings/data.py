@@ -54,6 +54,7 @@ SCORING_AFTER: list[str] = SCORING["after_round"]
 OPTION_DEFAULTS: dict[str, bool] = DATA["options"]["defaults"]
 ADVANCED: list[str] = DATA["options"]["advanced"]
 AUCTION = DATA["auction"]
+SAILING = DATA["sailing"]
 SPECIALS = DATA["specials"]
 SPECIAL_TILES: dict[str, dict[str, Any]] = SPECIALS["tiles"]
 

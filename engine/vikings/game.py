@@ -41,6 +41,7 @@ from .data import (
     PER_KIND,
     ROUNDS,
     ROW_KIND,
+    SAILING,
     SAILOR,
     SCORING_AFTER,
     SETUP,
@@ -373,7 +374,7 @@ class VikingsGame(Game):
         """
         if self.trip["mode"] == "all":
             return False
-        if self.round == ROUNDS:
+        if self.round == ROUNDS and SAILING["last_major_trips_full"]:  # [D-12]
             return not (self._sail_targets(seat) if targets is None else targets)
         return True
 
@@ -807,7 +808,13 @@ class VikingsGame(Game):
         self._next_bidder(seat, events)
 
     def _do_pass(self, seat: int, action: A.Pass, events: list[Event]) -> None:
-        self.bids["active"].remove(seat)
+        b = self.bids
+        # the start player acts first: nobody has bid or dropped out before their opening move
+        opening = seat == self.start_player and b["leader"] is None and len(b["active"]) == len(b["order"])
+        # V-41 [D-11]: a start player who opens by passing has dropped out like any other passer;
+        # the other reading takes the opening pass as "bid nothing" and asks them again
+        if not opening or AUCTION["opening_pass_drops_out"]:
+            b["active"].remove(seat)
         events.append(Event("pass", seat, {}))
         self._next_bidder(seat, events)
 
@@ -817,7 +824,8 @@ class VikingsGame(Game):
         if b["leader"] is not None and active == [b["leader"]]:
             self._auction_won(b["leader"], b["high"], events)
             return
-        if not active:  # nobody bid: the start player stays, free (V-41 [D-8])
+        if not active or (b["leader"] is None and active == [self.start_player] and seat != self.start_player):
+            # nobody bid: the start player stays, free (V-41 [D-8])
             events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
             self._after_auction(events)
             return

@@ -220,7 +220,18 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
     _majority([len(x) for x in islands], purses, results, SCORING["islands_majority_vp"], "most completed islands")
     # 5. longest completed island
     _majority([max(x, default=0) for x in islands], purses, results, SCORING["longest_island_vp"], "longest island")
-    # 6. food (V-47: vikings on special tiles are left out)
+    # 6. food, and the V-49 building tiles after it [D-13] (the order matters: VP stop at 0)
+    if SPECIALS["building_after_food"]:
+        _food(homelands, zones, purses, results)
+        _buildings(homelands, zones, purses, results)
+    else:
+        _buildings(homelands, zones, purses, results)
+        _food(homelands, zones, purses, results)
+    return results
+
+
+def _food(homelands, zones, purses, results) -> None:
+    """V-37.6 food (V-47: vikings on special tiles are left out)."""
     for h, z, p, res in zip(homelands, zones, purses, results):
         eaters = 0
         fishers = 0
@@ -244,7 +255,10 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
             res.lines.append(
                 f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: -{v} VP" + _floor_note(v, owed)
             )
-    # V-49 building tiles
+
+
+def _buildings(homelands, zones, purses, results) -> None:
+    """V-49 building tiles: 1 VP per viking on and around each unthreatened one."""
     for h, z, p, res in zip(homelands, zones, purses, results):
         for label, count in _building_vp(h, z):
             if count:
@@ -253,7 +267,6 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
                 res.lines.append(f"{label}: +{v} VP")
             else:
                 res.lines.append(f"{label}: nothing")
-    return results
 
 
 def _floor_note(real: int, meant: int) -> str:
