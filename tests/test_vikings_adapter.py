@@ -11,6 +11,7 @@ from bot.adapters.vikings import VikingsAdapter
 from bot.games import OptionError
 from engine.core import Rng
 from engine.vikings import VikingsGame
+from tests.vikings_helpers import set_homeland
 
 AD = VikingsAdapter()
 
@@ -111,3 +112,13 @@ def test_prompt_says_start_tile_first_when_the_tile_cannot_go_yet_V24():
     g2.wheel[4] = ["L", "N"]
     g2.apply(0, "buy 4")
     assert "in either order" in AD.prompt(g2, 0)
+
+
+def test_prompt_does_not_offer_sail_done_when_the_trip_must_go_on_V35_D12():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    set_homeland(g, 0, "N: L R\nS: L R\nbase: N1 S1 B1")
+    g.round, g.phase, g.turn, g.sail_queue = 6, "sail", 0, [0, 1]
+    g.apply(0, "sail N1")
+    assert AD.prompt(g, 0) == "this sailor must take another viking while one fits: /sail CELL"
+    g.round = 4
+    assert "/sail done" in AD.prompt(g, 0)

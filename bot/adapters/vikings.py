@@ -238,7 +238,10 @@ class VikingsAdapter(BaseAdapter):
             return text
         if phase == "sail":
             if game.trip is not None:
-                return _("this sailor may take another viking (/sail CELL) or stop (/sail done)")
+                if A.SailDone() in game.legal_actions(seat):
+                    return _("this sailor may take another viking (/sail CELL) or stop (/sail done)")
+                # V-34 all of one kind, V-35 [D-12] in the last major scoring: the trip goes on
+                return _("this sailor must take another viking while one fits: /sail CELL")
             return _("major scoring: use your sailors (/sail CELL), or /sail end (you have {n})",
                      n=game.homelands[seat].base["B"])
         if phase == "bid":
