@@ -67,6 +67,13 @@ def test_bad_action_through_apply_changes_nothing(text):
     assert snapshot(g) == before
 
 
+def test_refusal_says_why_a_number_is_refused():
+    with pytest.raises(ActionSyntaxError, match="too large a number"):
+        parse_action("bid 99999999999999999999")
+    with pytest.raises(ActionSyntaxError, match=r"not a whole number \(digits 0-9\)"):
+        parse_action("buy ²")
+
+
 def test_a_long_word_is_cut_with_an_ellipsis():
     with pytest.raises(ActionSyntaxError) as e:
         parse_action("frobnicate" * 600)

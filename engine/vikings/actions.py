@@ -215,6 +215,8 @@ def _int(raw: str, word: str) -> int:
     """Only ASCII digits of sensible length: ``²``, ``١`` or 5,000 digits are malformed, not a crash."""
     n = whole_number(word)
     if n is None:
+        if word.isascii() and word.isdigit():
+            raise ActionSyntaxError(raw, f"{quote(word)} is too large a number")
         raise ActionSyntaxError(raw, f"{quote(word)} is not a whole number (digits 0-9)")
     return n
 
