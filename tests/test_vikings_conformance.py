@@ -68,3 +68,22 @@ def test_random_playouts_progress_options(options):
         inv = Invariants()
         g = random_playout(VikingsGame, NAMES[:n], seed=seed, options=options, invariants=inv, check_every=1)
         _check_end(g, inv)
+
+
+def test_random_playouts_strict_ships_V20_D6():
+    """Strict ships (V-20): the ships row is always one gap-free block, beyond column 3 only once 1-3 are full."""
+    for seed in range(30):
+        n = 2 + seed % 3
+        inv = Invariants()
+
+        def check(g: VikingsGame, inv=inv) -> None:
+            inv(g)
+            for h in g.homelands:
+                cols = [i + 1 for i, t in enumerate(h.rows[0]) if t != "."]
+                if cols:
+                    assert cols == list(range(cols[0], cols[0] + len(cols))), h.rows[0]
+                if any(c > 3 for c in cols):
+                    assert {1, 2, 3} <= set(cols), h.rows[0]
+
+        g = random_playout(VikingsGame, NAMES[:n], seed=seed, options={"ships_any_order": False}, invariants=check)
+        _check_end(g, inv)
