@@ -130,3 +130,31 @@ def test_a_game_saved_mid_auction_by_the_old_engine_still_hides_and_lays_out_onc
     old.apply(0, f"remove {old.drawn[0]}")
     assert len(old.stacks) == 5 and [c[0] for c in old.wheel] == islands + ships[::-1]
     assert old.tile_count() == 76
+
+
+def hidden_twin(g: VikingsGame, seed: int) -> VikingsGame:
+    """The same game with every hidden order changed: stacks, bag, special-tile stacks (V-1, V-6, V-45)."""
+    h = twin(g, seed)
+    r = Rng(seed + 1000)
+    r.shuffle(h.bag)
+    pool = [s for st in h.special_stacks for s in st]
+    r.shuffle(pool)
+    sizes = [len(st) for st in h.special_stacks]
+    h.special_stacks = [pool[: sizes[0]], pool[sizes[0] :]]
+    return h
+
+
+def test_nothing_public_depends_on_hidden_order_at_any_moment_V1_V6_V42_V45():
+    """At every 3rd decision of a whole advanced game: a twin differing only in hidden order gives
+    the same views (every seat and spectator), texts, labels, prompts, refusals and bot choices."""
+    g = VikingsGame.new(NAMES, seed=21, options={"advanced": True}, start_seat=1)
+    chooser = Rng(9)
+    step = 0
+    while not g.is_over:
+        if step % 3 == 0 and g.stacks:
+            assert public(g, images=False) == public(hidden_twin(g, step), images=False), (step, g.phase)
+        seat = g.acting_seats()[0]
+        legal = g.legal_actions(seat)
+        g.apply(seat, legal[chooser.randbelow(len(legal))])
+        step += 1
+    assert step > 100
