@@ -115,6 +115,15 @@ def test_image_shows_no_tile_while_bidding_V42():
     assert "Offer (" in AD.text(g) and AD.text(g) != AD.text(h)  # now laid out, and they differ
 
 
+def test_narration_says_when_the_tiles_are_laid_out_V42():
+    g = VikingsGame.new(NAMES, seed=11, options={"auction": True}, start_seat=0)
+    for seat in (0, 1, 2):
+        g.apply(seat, "pass")
+    kind = g.drawn[-1]
+    lines = AD.narrate(g, g.apply(0, f"remove {kind}"))
+    assert lines[-1].endswith("from the game and lays out the round's tiles.")
+
+
 def test_a_game_saved_mid_auction_by_the_old_engine_still_hides_and_lays_out_once_V42():
     """Saved before this change, the tiles were already on the wheel during the auction."""
     g = VikingsGame.new(NAMES, seed=11, options={"auction": True}, start_seat=0)

@@ -203,7 +203,11 @@ class VikingsAdapter(BaseAdapter):
                     out.append(_("{name} wins the auction for {n} gold and is start player.", name=who,
                                  n=d["price"]))
             elif k == "removed":
-                out.append(_("{name} removes a {kind} from the game.", name=who, kind=kind_text(d["kind"])))
+                if d.get("tiles_laid_out"):  # V-42: the round's tiles are face up from now on
+                    out.append(_("{name} removes a {kind} from the game and lays out the round's tiles.",
+                                 name=who, kind=kind_text(d["kind"])))
+                else:
+                    out.append(_("{name} removes a {kind} from the game.", name=who, kind=kind_text(d["kind"])))
             elif k == "laid":
                 out.append(ngettext("{name} lays out the {kind}.", "{name} lays out the {count} {kinds}.",
                                     d["count"], name=who, kind=kind_text(d["kind"]), count=d["count"],

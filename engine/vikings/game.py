@@ -861,8 +861,9 @@ class VikingsGame(Game):
             self.out_vikings.append(action.kind)
         else:
             self.bag.insert(self.rng.randbelow(len(self.bag) + 1), action.kind)
-        events.append(Event("removed", seat, {"kind": action.kind}))
-        if all(c is None for c in self.wheel):  # V-42: now the start player lays out the tiles
+        lay_out = all(c is None for c in self.wheel)  # V-42: now the start player lays out the tiles
+        events.append(Event("removed", seat, {"kind": action.kind, "tiles_laid_out": lay_out}))
+        if lay_out:
             self.wheel = [[t, ""] for t in self._lay_out_tiles()]  # vikings follow, kind by kind
         self.phase = "lay"
 
