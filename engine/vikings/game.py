@@ -471,7 +471,10 @@ class VikingsGame(Game):
             return self._why_not_sail(seat, action)
         if isinstance(action, A.SailEnd):
             if self.trip is not None:
-                return IllegalActionError(action, "a sailor is under way: finish its trip first (sail CELL, or sail done where it may stop)", "V-34")
+                return IllegalActionError(
+                    action, "a sailor is under way: finish its trip first (sail CELL, or sail done where it may stop)",
+                    "V-34",
+                )
             return IllegalActionError(
                 action, "after round 6 sailors must be used while they can move a viking", "V-35"
             )
