@@ -110,7 +110,7 @@ class IllegalActionError(EngineError):
         self.reason = reason
         self.rule = rule
         where = f" ({rule})" if rule else ""
-        super().__init__(f"{self.action!r} is not allowed: {reason}{where}")
+        super().__init__(f"{quote(self.action)} is not allowed: {reason}{where}")
 
 
 class NotYourTurnError(IllegalActionError):

@@ -98,3 +98,10 @@ def test_bad_notation_numbers_are_notation_errors(text):
     with pytest.raises(NotationError) as e:
         parse_table(text)
     assert quoted_at_most_limit(str(e.value)), str(e.value)
+
+
+def test_illegal_action_message_quotes_at_most_100_chars():
+    from engine.core import IllegalActionError
+
+    e = IllegalActionError("z" * 6000, "no", "V-1")
+    assert quoted_at_most_limit(str(e)) and e.action == "z" * 6000
