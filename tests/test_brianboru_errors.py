@@ -8,7 +8,7 @@ import pytest
 
 from engine.brianboru import DATA, BrianBoruGame, act, parse_action
 from engine.brianboru.game import KIND_RULE
-from engine.core import ActionSyntaxError, IllegalActionError, NotYourTurnError, Rng, WrongPhaseError
+from engine.core import ActionSyntaxError, IllegalActionError, NotYourTurnError, Rng, WrongPhaseError, quote
 
 NAMES = ["Brian", "Mael", "Sitric", "Gormlaith", "Donnchad"]
 
@@ -53,7 +53,8 @@ def test_malformed_text_is_a_syntax_error(text, why):
     before = snapshot(g)
     with pytest.raises(ActionSyntaxError) as info:
         g.parse_action(text)
-    assert why in info.value.reason and repr(text) in str(info.value)
+    # the message quotes the input, at most QUOTE_LIMIT characters of it (issue 11)
+    assert why in info.value.reason and quote(text) in str(info.value) and info.value.text == text
     with pytest.raises(ActionSyntaxError):
         g.apply(g.acting_seats()[0], text)
     assert snapshot(g) == before
