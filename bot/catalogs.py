@@ -120,6 +120,10 @@ def catalog_problems(po_path: Path) -> list[str]:
     return problems
 
 
+def _without_date(pot: str) -> str:
+    return "\n".join(line for line in pot.splitlines() if not line.startswith('"POT-Creation-Date:'))
+
+
 def _babel(*args: str) -> int:
     """Run one ``pybabel`` command from the repository root (so locations are relative)."""
     here = Path.cwd()
@@ -136,9 +140,14 @@ def main(argv: list[str] | None = None) -> int:
     keywords = [f"{k}:{','.join(map(str, v))}" if v else k for k, v in KEYWORDS.items()]
     if args == ["extract"]:
         locale_dir().mkdir(exist_ok=True)
-        return _babel("extract", "-F", str(MAPPING_FILE), "--no-default-keywords",
+        before = pot_path().read_text(encoding="utf-8") if pot_path().exists() else None
+        code = _babel("extract", "-F", str(MAPPING_FILE), "--no-default-keywords",
                       *(f"--keywords={k}" for k in keywords), "--sort-by-file", "--project=meadhall",
                       "--msgid-bugs-address=", "-o", str(pot_path()), ".")
+        after = pot_path().read_text(encoding="utf-8")
+        if before is not None and _without_date(before) == _without_date(after):
+            pot_path().write_text(before, encoding="utf-8")  # only the date changed: no churn in git
+        return code
     if args == ["update"]:
         return _babel("update", "-i", str(pot_path()), "-d", str(locale_dir()), "-D", DOMAIN,
                       "--no-fuzzy-matching", "--ignore-obsolete")
