@@ -13,3 +13,4 @@ async def fd():
     async with FakeDiscord(lifetime=150) as fake:
         yield fake
         assert fake.internal_errors == [] and fake.unhandled == []
+        fake.assert_schema_clean()  # issue 12: requests and answers as Discord's schema says

@@ -333,10 +333,16 @@ async def test_unanswered_interaction_is_reported(fd):
 
 
 async def test_more_than_25_choices_are_refused_like_discord(fd):
-    with pytest.raises(InteractionNotAnswered, match="30 choices, at most 25") as err:
+    with pytest.raises(InteractionNotAnswered, match="choices.*breaks maxItems 25") as err:
         await fd.autocomplete("alice", "sail", focused="trip", value="")
     [callback] = err.value.result.requests
     assert callback.status == 400 and callback.response["code"] == 50035
+    # the schema refused it (issue 12), naming route, JSON path and reason
+    assert fd.request_violations == [
+        "POST /interactions/{interaction_id}/{interaction_token}/callback request $.data.choices: "
+        + repr(callback.json["data"]["choices"])[:60] + "... breaks maxItems 25"
+    ]
+    fd.request_violations.clear()  # expected here: the fixture fails a test on any other
 
 
 async def test_late_answer_is_refused_after_the_deadline():

@@ -1,6 +1,7 @@
 """Discord's documented limits, checked the way Discord checks them before accepting a payload.
 
-Each function returns a list of human-readable problems (empty: Discord would accept it). The
+Limits Discord's OpenAPI schema states are read from it (``schema.py``); the constants typed
+here are only what the schema cannot say, each naming its documented source. Each function returns a list of human-readable problems (empty: Discord would accept it). The
 fake answers a payload with problems with ``400 Invalid Form Body`` (code 50035), as Discord does.
 They are also usable directly, e.g. to validate a command tree's JSON in a test.
 """
@@ -10,20 +11,42 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Discord: ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ and lowercase where a lowercase form exists.
-_NAME = re.compile(r"^[-_\w]{1,32}$")
+from . import schema
 
+
+# -- limits Discord's OpenAPI schema states (issue 12): read from it, never typed by hand --------
+def _prop(name: str, prop: str) -> dict[str, Any]:
+    return schema.component(name)["properties"][prop]
+
+
+MAX_OPTIONS = _prop("ApplicationCommandCreateRequest", "options")["maxItems"]  # 25
+MAX_CHOICES = _prop("ApplicationCommandStringOption", "choices")["maxItems"]  # 25
+MAX_DESCRIPTION = _prop("ApplicationCommandStringOption", "description")["maxLength"]  # 100
+MAX_CHOICE_NAME = _prop("ApplicationCommandOptionStringChoice", "name")["maxLength"]  # 100
+MAX_EMBEDS = _prop("MessageCreateRequest", "embeds")["maxItems"]  # 10
+MAX_ROW_ITEMS = _prop("ActionRowComponentForMessageRequest", "components")["maxItems"]  # 5
+MAX_SELECT_OPTIONS = _prop("StringSelectComponentForMessageRequest", "options")["maxItems"]  # 25
+MAX_CUSTOM_ID = _prop("ButtonComponentForMessageRequest", "custom_id")["maxLength"]  # 100
+MAX_LABEL = _prop("ButtonComponentForMessageRequest", "label")["maxLength"]  # 80
+
+# -- what the schema cannot say, each with its documented source ------------------------------
+# Name rules: docs "Application Commands > Application Command Naming": names match
+# ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ and are lowercase where a lowercase form exists
+# (the schema only has the 1-32 length).
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+# docs "Application Commands > Registering a Command": at most 100 chat-input commands per scope
+# (the schema's maxItems 130 counts every command type together).
 MAX_COMMANDS = 100
-MAX_OPTIONS = 25
-MAX_CHOICES = 25
-MAX_DESCRIPTION = 100
+# docs "Message Resource > Create Message": "the message contents (up to 2000 characters)". The
+# schema allows 4000 on channel messages (the limit of Nitro users); bots get 2000, so the
+# narrower documented limit is kept (decision recorded in docs/decisions.md).
 MAX_CONTENT = 2000
-MAX_EMBEDS = 10
+# docs "Components > Action Row": a message holds at most 5 action rows unless it uses components
+# v2 (flag 1 << 15); the schema's maxItems 40 is the v2 total.
 MAX_ROWS = 5
-MAX_ROW_ITEMS = 5
-MAX_SELECT_OPTIONS = 25
-MAX_CUSTOM_ID = 100
-MAX_LABEL = 80
+# docs "Application Command Option Choice Structure": a choice value is at most 100 characters;
+# the schema allows 6000 (the string option's max_length), Discord refuses above 100.
+MAX_CHOICE_VALUE = 100
 
 
 def _check_name(where: str, name: Any, problems: list[str]) -> None:
@@ -77,11 +100,11 @@ def _check_options(where: str, options: list[dict[str, Any]], problems: list[str
 def check_choice(choice: dict[str, Any]) -> list[str]:
     problems = []
     name = choice.get("name")
-    if not isinstance(name, str) or not 1 <= len(name) <= 100:
-        problems.append(f"choice name must be 1-100 characters, got {name!r}")
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_NAME:
+        problems.append(f"choice name must be 1-{MAX_CHOICE_NAME} characters, got {name!r}")
     value = choice.get("value")
-    if isinstance(value, str) and len(value) > 100:
-        problems.append(f"choice value must be at most 100 characters, got {len(value)}")
+    if isinstance(value, str) and len(value) > MAX_CHOICE_VALUE:
+        problems.append(f"choice value must be at most {MAX_CHOICE_VALUE} characters, got {len(value)}")
     return problems
 
 

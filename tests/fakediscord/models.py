@@ -66,7 +66,16 @@ class FakeUser:
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "collectibles": None,
+            "primary_guild": None,  # required in Discord's UserResponse (null: no guild tag shown)
         }
+
+    def private_payload(self) -> dict[str, Any]:
+        """The user as ``GET /users/@me`` and the gateway's READY give it (``UserPIIResponse``)."""
+        return {**self.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US", "premium_type": 0}
 
 
 @dataclass
@@ -138,6 +147,34 @@ class Attachment:
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 
+# Fields a select menu has in Discord's answers even when the request left them out (defaults).
+_SELECT_DEFAULTS = {"min_values": 1, "max_values": 1}
+
+
+def response_components(components: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Components as Discord sends them back: every one numbered with an ``id`` (1, 2, ... in
+    tree order unless the request gave one), defaults filled in, and null fields dropped, the
+    shape of ``ActionRowComponentResponse``/``ButtonComponentResponse``/... in the schema."""
+    taken = {c["id"] for c in iter_components(components) if isinstance(c.get("id"), int)}
+    numbers = (n for n in itertools.count(1) if n not in taken)
+
+    def convert(comp: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in comp.items() if v is not None}
+        if not isinstance(out.get("id"), int):
+            out["id"] = next(numbers)
+        if out.get("type") in (3, 5, 6, 7, 8):
+            for key, value in _SELECT_DEFAULTS.items():
+                out.setdefault(key, value)
+        if out.get("type") == 3:
+            out["options"] = [{k: v for k, v in o.items() if v is not None} for o in out.get("options") or []]
+        if "components" in out:
+            out["components"] = [convert(c) for c in out["components"]]
+        if isinstance(out.get("accessory"), dict):
+            out["accessory"] = convert(out["accessory"])
+        return out
+
+    return [convert(c) for c in components or []]
+
 
 def iter_components(components: list[dict[str, Any]] | None):
     """Every component in a message's component tree (action rows, containers, accessories)."""
@@ -171,6 +208,7 @@ class Message:
     interaction_id: int | None = None
     interaction_user: FakeUser | None = None
     interaction_type: int = 2
+    interacted_message_id: int | None = None  # for a component interaction: the clicked message
     application_id: int | None = None
     webhook_id: int | None = None
     timestamp: str = field(default_factory=iso_now)
@@ -260,7 +298,7 @@ class Message:
             "mention_roles": [],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
-            "components": self.components,
+            "components": response_components(self.components),
             "pinned": False,
             "flags": self.flags,
         }
@@ -269,12 +307,15 @@ class Message:
         if self.application_id is not None:
             out["application_id"] = str(self.application_id)
         if self.interaction_id is not None and self.interaction_user is not None:
-            out["interaction_metadata"] = {
+            meta: dict[str, Any] = {
                 "id": str(self.interaction_id),
                 "type": self.interaction_type,
                 "user": self.interaction_user.payload(),
                 "authorizing_integration_owners": {"0": str(self.guild_id)},
             }
+            if self.interaction_type == 3 and self.interacted_message_id is not None:
+                meta["interacted_message_id"] = str(self.interacted_message_id)
+            out["interaction_metadata"] = meta
         return out
 
     def snapshot(self) -> dict[str, Any]:

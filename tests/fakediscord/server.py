@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 from collections.abc import Callable, Iterable
@@ -37,6 +38,7 @@ from .models import (
     iso_now,
     snowflake,
 )
+from .schema import SchemaChecker
 
 log = logging.getLogger("fakediscord")
 
@@ -85,7 +87,9 @@ class _HTTPError(Exception):
 
 
 def _invalid(problems: list[str]) -> _HTTPError:
-    return _HTTPError(400, 50035, "Invalid Form Body", {"_errors": [{"message": p} for p in problems]})
+    # the schema's ErrorDetails: each error has an integer code and a message (here all on the root)
+    return _HTTPError(400, 50035, "Invalid Form Body",
+                      {"_errors": [{"code": 50035, "message": p} for p in problems]})
 
 
 @dataclass
@@ -156,6 +160,12 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
         self.internal_errors: list[str] = []
+        # Issue 12: every request and answer is checked against Discord's OpenAPI schema.
+        # ``request_violations`` are the bot's (refused with 400 as Discord would),
+        # ``response_violations`` the fake's own; both must stay empty (checked on exit).
+        self.schema = SchemaChecker()
+        self.request_violations: list[str] = []
+        self.response_violations: list[str] = []
         self.sync_log: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -188,8 +198,21 @@ class FakeDiscord:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, exc_type: object, *exc: object) -> None:
         await self.close()
+        if exc_type is None:
+            self.assert_schema_clean()
+
+    def assert_schema_clean(self) -> None:
+        """Fail, naming route, JSON path and reason, if a request or answer broke Discord's schema."""
+        if self.request_violations or self.response_violations:
+            lines = [f"bot: {v}" for v in self.request_violations] + [f"fake: {v}" for v in self.response_violations]
+            lines = list(dict.fromkeys(lines))
+            if os.environ.get("FAKEDISCORD_VIOLATIONS"):
+                with open(os.environ["FAKEDISCORD_VIOLATIONS"], "a", encoding="utf-8") as f:
+                    f.write("\n".join(lines) + "\n")
+            more = f"\n... and {len(lines) - 20} more" if len(lines) > 20 else ""
+            raise FakeDiscordError("Discord's schema refuses:\n" + "\n".join(lines[:20]) + more)
 
     async def start(self) -> None:
         if FakeDiscord._active is not None:
@@ -340,6 +363,8 @@ class FakeDiscord:
             "mute": False,
             "flags": 0,
             "pending": False,
+            "banner": None,
+            "communication_disabled_until": None,
         }
         if with_permissions:
             out["permissions"] = str(self.permissions(user))
@@ -374,14 +399,26 @@ class FakeDiscord:
             "vanity_url_code": None,
             "application_id": None,
             "max_members": 500000,
+            "max_presences": None,
+            "max_stage_video_channel_users": 50,
+            "max_video_channel_users": 25,
+            "home_header": None,
+            "region": "deprecated",
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "incidents_data": None,
+            "nsfw": False,
             "features": [],
             "emojis": [],
             "stickers": [],
             "roles": [
                 {"id": str(self.guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
-                 "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                 "position": 0, "color": 0, "icon": None, "unicode_emoji": None,
+                 "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
                 {"id": str(self.admin_role_id), "name": "Admin", "permissions": str(ADMINISTRATOR),
-                 "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                 "position": 1, "color": 0, "icon": None, "unicode_emoji": None,
+                 "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
             ],
             "joined_at": iso_now(),
             "large": False,
@@ -442,7 +479,7 @@ class FakeDiscord:
             self._current = session
             await self.dispatch("READY", {
                 "v": 10,
-                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+                "user": self.bot_user.private_payload(),
                 "guilds": [{"id": str(self.guild_id), "unavailable": True}],
                 "session_id": session.id,
                 "resume_gateway_url": self.gateway_url,
@@ -571,7 +608,13 @@ class FakeDiscord:
             inter.requests.append(rec)
             inter.inflight += 1
         try:
-            status, out, headers = await self._handle(rec, files)
+            problems = self.schema.check_request(method, path, body, multipart=request.content_type.startswith("multipart/"))
+            if problems:
+                self.request_violations.extend(problems)
+                status, out, headers = 400, _invalid(problems).body(), None
+            else:
+                status, out, headers = await self._handle(rec, files)
+            self.response_violations.extend(self.schema.check_response(method, path, status, out))
         finally:
             if inter is not None:
                 inter.inflight -= 1
@@ -583,7 +626,7 @@ class FakeDiscord:
         inj = self._take_injected(rec.method, rec.path)
         if inj is not None:
             if inj.status == 429:
-                body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False}
+                body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False, "code": 0}
                 return 429, body, {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": "user"}
             return inj.status, {"message": inj.message, "code": inj.code}, None
         for method, pattern, handler, needs_auth in self._routes:
@@ -616,7 +659,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST: identity, sync
     async def _get_me(self, rec, files):
-        return 200, {**self.bot_user.payload(), "verified": True, "mfa_enabled": False}
+        return 200, self.bot_user.private_payload()
 
     async def _get_user(self, rec, files, uid):
         for u in self.all_users():
@@ -641,6 +684,15 @@ class FakeDiscord:
             "tags": [],
             "interactions_endpoint_url": None,
             "bot": self.bot_user.payload(),
+            "type": None,
+            "flags_new": "0",
+            "redirect_uris": [],
+            "role_connections_verification_url": None,
+            "approximate_guild_count": 1,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["applications.commands", "bot"],
         }
 
     async def _get_gateway(self, rec, files):
@@ -661,7 +713,10 @@ class FakeDiscord:
         for cmd in payload:
             key = (cmd.get("type", 1), cmd["name"])
             out = {**cmd, "id": old_ids.get(key) or str(snowflake()), "application_id": str(self.application_id),
-                   "version": str(snowflake()), "type": cmd.get("type", 1)}
+                   "version": str(snowflake()), "type": cmd.get("type", 1),
+                   "default_member_permissions": cmd.get("default_member_permissions"),
+                   # Discord answers a null (unset) with the default: installed to guilds (0)
+                   "integration_types": cmd.get("integration_types") or [0]}
             if guild_id is not None:
                 out["guild_id"] = str(guild_id)
             stored.append(out)
@@ -820,6 +875,7 @@ class FakeDiscord:
         msg = self._new_message(
             inter.channel_id, origin, flags=flags & ~LOADING,
             interaction_id=inter.id, interaction_user=inter.user, interaction_type=inter.type,
+            interacted_message_id=inter.source_message.id if inter.source_message is not None else None,
             application_id=self.application_id, webhook_id=self.application_id,
             requested_ephemeral=bool(flags & EPHEMERAL),
         )
@@ -854,6 +910,7 @@ class FakeDiscord:
             msg = self._store(self._new_message(
                 inter.channel_id, "callback", flags=flags,
                 interaction_id=inter.id, interaction_user=inter.user, interaction_type=inter.type,
+            interacted_message_id=inter.source_message.id if inter.source_message is not None else None,
                 application_id=self.application_id, webhook_id=self.application_id,
             ))
         elif ctype == 7:
@@ -871,7 +928,7 @@ class FakeDiscord:
             await self._announce("MESSAGE_CREATE", msg)
         elif msg is not None:
             await self._announce("MESSAGE_UPDATE", msg)
-        if msg is not None:
+        if msg is not None and ctype in (4, 7):  # the schema's resources: CreateMessage (4), UpdateMessage (7)
             resource = {"type": ctype, "message": msg.payload(self._users_by_id())}
         out: dict[str, Any] = {"interaction": {
             "id": str(inter.id), "type": inter.type,
