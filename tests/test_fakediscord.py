@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
 
 import discord
 import discord.gateway
@@ -26,7 +27,10 @@ from tests.fakediscord import (
     InteractionNotAnswered,
     check_commands,
     check_message,
+    limits,
+    schema,
 )
+from tests.fakediscord.limits import MAX_CHOICES, MAX_CUSTOM_ID, MAX_LABEL, MAX_ROW_ITEMS, MAX_SELECT_OPTIONS
 
 GAME_LOG = "1. alice: buy B1\n2. bob: place C2 ☐\n".encode()
 POSITIONS = {"B1": 2, "B2": 3, "B3": 4, "C1": 1, "C2": 5}
@@ -453,3 +457,143 @@ async def test_discord_limits_are_enforced(fd):
     assert any("26 choices" in p for p in problems)
     assert any("[de]" in p for p in problems)
     assert fd.messages() == []
+
+
+# ---------------------------------------------------------------- Discord's schema (issue 12)
+def test_project_copy_of_the_schema_equals_the_shared_one():
+    if not schema.SHARED_PATH.exists():
+        pytest.skip("no ../shared beside this checkout")
+    assert schema.SCHEMA_PATH.read_bytes() == schema.SHARED_PATH.read_bytes()
+
+
+def test_unknown_route_or_method_is_a_violation():
+    checker = schema.SchemaChecker()
+    assert checker.check_request("GET", "/no/such/route", None) == ["GET /no/such/route: no such route in Discord's schema"]
+    assert checker.check_request("PUT", "/users/@me", None) == [
+        "PUT /users/@me: the schema has no PUT for this route (only ['GET', 'PATCH'])"]
+    assert checker.check_request("GET", "/users/@me", None) == []  # "@me" wins over "{user_id}"
+
+
+def test_request_violation_names_route_json_path_and_reason():
+    checker = schema.SchemaChecker()
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x" * 81, "custom_id": "a"}]}
+    assert checker.check_request("POST", "/channels/1/messages", {"content": "hi", "components": [row]}) == [
+        "POST /channels/{channel_id}/messages request $.components[0].components[0].label: "
+        f"{'x' * 81!r} is too long"]
+    assert checker.check_request("POST", "/channels/1/messages", {"content": 5}) == [
+        "POST /channels/{channel_id}/messages request $.content: 5 is not of type 'string', 'null'"]
+
+
+def test_only_the_two_documented_leniencies_apply():
+    checker = schema.SchemaChecker()
+    # 1. snowflakes as JSON integers; 2. an attachment id that is the upload's index
+    body = {"content": "x", "attachments": [{"id": 0, "filename": "a.png"}],
+            "allowed_mentions": {"users": [123456789012345678]}}
+    assert checker.check_request("POST", "/channels/1/messages", body) == []
+    assert checker.check_request("POST", "/channels/1/messages", {"attachments": [{"id": -1}]}) != []
+    assert checker.check_request("POST", "/channels/1/messages", {"attachments": [{"id": "a1"}]}) != []
+    assert checker.check_request("POST", "/channels/1/messages", {"tts": "yes"}) != []  # nothing else
+
+
+def test_response_problems_are_found():
+    checker = schema.SchemaChecker()
+    user = {"id": "1", "username": "u", "avatar": None, "discriminator": "0", "public_flags": 0, "flags": 0,
+            "global_name": None}
+    assert checker.check_response("GET", "/users/1", 200, user) == [
+        "GET /users/{user_id} -> 200 response $: 'primary_guild' is a required property"]
+    assert checker.check_response("GET", "/users/1", 200, {**user, "primary_guild": None}) == []
+    assert checker.check_response("GET", "/users/1", 404, {"message": "Unknown User", "code": 10013}) == []
+    assert checker.check_response("GET", "/users/1", 404, {"message": "Unknown User"}) == [
+        "GET /users/{user_id} -> 404 response $: 'code' is a required property"]
+
+
+def test_every_route_the_fake_serves_is_in_the_schema():
+    for method, pattern, _handler, _auth in FakeDiscord._routes:
+        concrete = re.sub(r"\(\[\^/\]\+\)", "tok", pattern.pattern)
+        concrete = concrete.replace(r"(@original|\d+)", "@original").replace(r"(\d+)", "1").replace("[^/]+", "x")
+        template = schema.find_route(concrete)
+        assert template is not None, pattern.pattern
+        assert method.lower() in schema.document()["paths"][template], (method, template)
+
+
+def test_limits_come_from_the_schema():
+    assert (MAX_LABEL, MAX_CUSTOM_ID, MAX_SELECT_OPTIONS, MAX_ROW_ITEMS) == (80, 100, 25, 5)
+    button = schema.component("ButtonComponentForMessageRequest")["properties"]
+    assert MAX_LABEL == button["label"]["maxLength"] and MAX_CUSTOM_ID == button["custom_id"]["maxLength"]
+    assert check_message({"components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "custom_id": "a", "label": "y" * (MAX_LABEL + 1)}]}]}) != []
+
+
+def test_the_bots_hand_typed_discord_limits_match_the_schema():
+    from bot import discord_cog, discord_components, widgets
+
+    select = schema.component("StringSelectComponentForMessageRequest")["properties"]
+    option = schema.component("StringSelectOptionForRequest")["properties"]
+    assert discord_components.MAX_CUSTOM_ID == MAX_CUSTOM_ID
+    assert discord_components.MAX_BUTTON_LABEL == MAX_LABEL
+    assert discord_components.ROW_WIDTH == MAX_ROW_ITEMS == widgets.MAX_BUTTONS
+    assert discord_components.MAX_OPTION_LABEL == option["label"]["maxLength"] == widgets.MAX_LABEL
+    assert discord_components.MAX_OPTION_VALUE == option["value"]["maxLength"]
+    assert discord_components.MAX_SELECT_OPTIONS == select["options"]["maxItems"] == widgets.MAX_OPTIONS
+    assert discord_components.MAX_ROWS == limits.MAX_ROWS  # documented, not in the schema
+    assert discord_cog.MAX_CONTENT == limits.MAX_CONTENT  # documented 2000 (the schema says 4000)
+    assert discord_cog.MAX_CHOICES == MAX_CHOICES
+
+
+async def test_every_rest_answer_of_the_fake_is_in_the_schemas_shape(fd):
+    """Each route the fake serves, called directly; the fake checks its own answers on the way."""
+    api, auth = f"{fd.url}/api/v10", {"Authorization": f"Bot {fd.token}"}
+    app, gid, cid = fd.application_id, fd.guild_id, fd.channel.id
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"},
+                                     {"type": 2, "style": 5, "label": "Docs", "url": "https://example.org"}]}
+    select = {"type": 1, "components": [{"type": 3, "custom_id": "pick", "options": [{"label": "A", "value": "a"}]}]}
+    async with ClientSession(headers=auth) as http:
+        for path in ("/users/@me", f"/users/{fd.users['alice'].id}", "/oauth2/applications/@me",
+                     "/applications/@me", "/gateway", "/gateway/bot", f"/applications/{app}/commands",
+                     f"/applications/{app}/guilds/{gid}/commands", f"/guilds/{gid}",
+                     f"/guilds/{gid}/members/{fd.users['bob'].id}", f"/guilds/{gid}/channels", f"/channels/{cid}",
+                     f"/channels/{cid}/messages?limit=5", f"/users/{1}", f"/channels/{1}"):
+            async with http.get(api + path) as resp:
+                assert resp.status in (200, 404), path
+        async with http.post(f"{api}/channels/{cid}/messages",
+                             json={"content": f"hi {fd.users['carol'].mention}", "components": [row, select]}) as resp:
+            sent = await resp.json()
+        assert [c["id"] for c in sent["components"]] == [1, 4]  # Discord numbers components in tree order
+        assert sent["components"][1]["components"][0]["min_values"] == 1 and sent["mentions"][0]["primary_guild"] is None
+        mid = sent["id"]
+        async with http.get(f"{api}/channels/{cid}/messages/{mid}") as resp:
+            assert resp.status == 200
+        async with http.patch(f"{api}/channels/{cid}/messages/{mid}", json={"content": "edited"}) as resp:
+            assert resp.status == 200
+        async with http.put(f"{api}/channels/{cid}/messages/{mid}/reactions/%F0%9F%91%8D/@me") as resp:
+            assert resp.status == 204
+        async with http.post(f"{api}/channels/{cid}/typing") as resp:
+            assert resp.status == 204
+        async with http.delete(f"{api}/channels/{cid}/messages/{mid}") as resp:
+            assert resp.status == 204
+    assert fd.response_violations == [] and fd.request_violations == []
+    assert fd.schema.responses_checked == fd.schema.requests_checked >= 22
+
+
+async def test_gateway_objects_have_the_rest_shapes(fd):
+    """The gateway is not in the schema, but the objects it carries are: same builders as REST."""
+    await fd.slash("alice", "board")
+    await fd.click("alice", "e2e:refresh")
+    events = dict(fd.dispatched)
+    assert schema.check_object("UserPIIResponse", events["READY"]["user"]) == []
+    guild = events["GUILD_CREATE"]
+    for role in guild["roles"]:
+        assert schema.check_object("GuildRoleResponse", role) == []
+    for channel in guild["channels"]:
+        assert schema.check_object("GuildChannelResponse", channel) == []
+    for member in guild["members"]:
+        assert schema.check_object("GuildMemberResponse", member) == []
+    interactions = [d for e, d in fd.dispatched if e == "INTERACTION_CREATE"]
+    assert len(interactions) == 2
+    for inter in interactions:
+        assert schema.check_object("GuildChannelResponse", inter["channel"]) == []
+        member = {k: v for k, v in inter["member"].items() if k != "permissions"}
+        assert schema.check_object("GuildMemberResponse", member) == []
+    clicked = interactions[1]["message"]
+    assert schema.check_object("MessageResponse", clicked) == []
+    assert clicked["interaction_metadata"]["type"] == 2  # the /board response that carries the button

@@ -142,8 +142,19 @@ def _describe(validator: Draft202012Validator, instance: Any, limit: int = 8) ->
     return sorted(out)[:limit]
 
 
+def check_object(name: str, instance: Any) -> list[str]:
+    """Problems of ``instance`` as the named schema object (e.g. a gateway payload's ``member``
+    against ``GuildMemberResponse``: the gateway is not in the schema, its objects are)."""
+    return [f"{name} {p}" for p in _describe(_validator(_pointer("components", "schemas", name)), instance)]
+
+
 class SchemaChecker:
-    """Checks one request or response against the schema; counts what it checked."""
+    """Checks one request or response against the schema; counts what it checked.
+
+    ``totals`` adds up over every checker of the test session (reported by tests/conftest.py).
+    """
+
+    totals = {"requests": 0, "responses": 0, "request_violations": 0, "response_violations": 0}
 
     def __init__(self) -> None:
         self.requests_checked = 0
@@ -152,6 +163,12 @@ class SchemaChecker:
     def check_request(self, method: str, path: str, body: Any, *, multipart: bool = False) -> list[str]:
         """Problems with a request: an unknown route or method, or a body the schema refuses."""
         self.requests_checked += 1
+        SchemaChecker.totals["requests"] += 1
+        problems = self._request_problems(method, path, body, multipart)
+        SchemaChecker.totals["request_violations"] += len(problems)
+        return problems
+
+    def _request_problems(self, method: str, path: str, body: Any, multipart: bool) -> list[str]:
         template = find_route(path)
         if template is None:
             return [f"{method} {path}: no such route in Discord's schema"]
@@ -179,6 +196,12 @@ class SchemaChecker:
     def check_response(self, method: str, path: str, status: int, body: Any) -> list[str]:
         """Problems with what the fake answered: a status the schema does not list, or a wrong shape."""
         self.responses_checked += 1
+        SchemaChecker.totals["responses"] += 1
+        problems = self._response_problems(method, path, status, body)
+        SchemaChecker.totals["response_violations"] += len(problems)
+        return problems
+
+    def _response_problems(self, method: str, path: str, status: int, body: Any) -> list[str]:
         template = find_route(path)
         if template is None:
             return []  # the request itself was already reported

@@ -172,6 +172,7 @@ class FakeDiscord:
         self.interactions: list[InteractionResult] = []
         self.identify_payloads: list[dict[str, Any]] = []
         self.presence_updates: list[dict[str, Any]] = []
+        self.dispatched: list[tuple[str, dict[str, Any]]] = []  # gateway events sent, in order
         self._messages: dict[int, Message] = {}
         self._by_token: dict[str, InteractionResult] = {}
         self._injected: list[_Injected] = []
@@ -461,6 +462,7 @@ class FakeDiscord:
         if session is None:
             raise FakeDiscordError("no bot is connected to the fake gateway")
         session.seq += 1
+        self.dispatched.append((event, data))
         await self._send(session, {"op": 0, "t": event, "s": session.seq, "d": data})
         return session.seq
 
