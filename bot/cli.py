@@ -3,6 +3,7 @@
     meadhall                      # Discord bot if a token is configured, else the offline table
     meadhall play [--db PATH] [--out DIR] [--as NAME] [--bots N --level L]
     meadhall run [--sync-global]  # the Discord bot (needs a token)
+    meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
     meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
 """
@@ -32,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--no-images", action="store_true", help="do not draw the table images")
     run = sub.add_parser("run", help="the Discord bot")
     run.add_argument("--sync-global", action="store_true", help="sync slash commands globally (slow to spread)")
+    invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
+    invite.add_argument("--application-id", type=int, default=None,
+                        help="the bot's application id (default: [discord] application_id of the config)")
     demo = sub.add_parser("demo", help="play a seeded game to the end and write its images")
     demo.add_argument("--game", choices=["vikings", "brian-boru"], default="vikings")
     demo.add_argument("--out", type=Path, required=True)
@@ -74,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
 
         asyncio.run(run_bot(config, sync_global=args.sync_global))
         return 0
+    if cmd == "invite":
+        return _invite(args.application_id or config.application_id)
     if cmd == "demo":
         return asyncio.run(_demo(args))
     return 2
@@ -135,3 +141,21 @@ async def _demo(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _invite(application_id: int | None) -> int:
+    """Print the invite URL with exactly the permissions of bot.discord_permissions.NEEDED."""
+    from bot.discord_permissions import NEEDED, SCOPES, display_name, invite_url
+
+    if application_id is None:
+        print("meadhall invite: no application id; pass --application-id ID or set [discord] application_id",
+              file=sys.stderr)
+        return 2
+    try:
+        url = invite_url(application_id)
+    except ValueError as e:
+        print(f"meadhall invite: {e}", file=sys.stderr)
+        return 2
+    print(url)
+    print(f"scopes: {' '.join(SCOPES)}; permissions: {', '.join(display_name(n) for n, _ in NEEDED)}")
+    return 0

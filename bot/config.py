@@ -39,6 +39,7 @@ class Config:
     token: str | None = field(default=None, repr=False)
     database: Path = Path(DEFAULT_DATABASE)
     dev_guild: int | None = None
+    application_id: int | None = None  # for ``meadhall invite`` (the bot's user id on Discord)
     log_level: str = "INFO"
     reminder_delay: float | None = 3600.0
     reminder_limit: int = 3
@@ -59,7 +60,7 @@ class Config:
 
 # section → key → accepted Python types
 _SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
-    "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,)},
+    "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,), "application_id": (int,)},
     "storage": {"database": (str,)},
     "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "language": (str,)},
     "logging": {"level": (str,)},
@@ -118,6 +119,10 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     if dev_guild is not None and dev_guild < 0:
         raise ConfigError(f"{where}: discord.dev_guild must be a positive guild id")
 
+    application_id = discord.get("application_id") or None
+    if application_id is not None and application_id < 0:
+        raise ConfigError(f"{where}: discord.application_id must be a positive application id")
+
     database = Path(storage.get("database", DEFAULT_DATABASE))
     if not database.is_absolute():
         database = base / database
@@ -134,7 +139,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         raise ConfigError(f"{where}: host.reminder_limit must be at least 1")
 
     return Config(
-        token=token, database=database, dev_guild=dev_guild, log_level=level,
+        token=token, database=database, dev_guild=dev_guild, application_id=application_id, log_level=level,
         reminder_delay=minutes * 60.0 if minutes else None, reminder_limit=limit,
         language=host.get("language", "en"),
     )
