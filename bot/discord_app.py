@@ -43,6 +43,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, mention
 from bot.discord_components import DYNAMIC_ITEMS
+from bot.discord_refusals import ChannelWatch
 from bot.i18n import set_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
@@ -81,6 +82,7 @@ class MeadhallBot(commands.Bot):
         self.bot_budget = bot_budget
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._bot_again: dict[str, str | None] = {}  # channel → language of the latest request
+        self.watch = ChannelWatch()  # refused posts and missing permissions per channel (issue 12)
 
     @property
     def component_handler(self) -> MeadhallCog:
@@ -140,21 +142,37 @@ class MeadhallBot(commands.Bot):
     # ------------------------------------------------------------------ computer players
 
     async def on_ready(self) -> None:
-        """After a (re)start: computer players whose turn it is at a loaded table move."""
+        """After a (re)start: the bot's permissions in every channel with a table are checked (a
+        missing one is logged by name now and told to the next player there), and computer players
+        whose turn it is at a loaded table move."""
         try:
             records = await self.service.storage.unfinished_matches()
         except Exception:
             log.exception("looking for tables with computer players failed")
             return
         for record in records:
+            self.check_permissions(record.channel)
+        for record in records:
             if record.status == "active" and record.channel.isdigit() and any(
                     bot_level(s.user) for s in record.seats):
                 self.schedule_bots(record.channel)
 
+    def check_permissions(self, channel: str) -> list[str]:
+        """The required permissions (bot.discord_permissions) the bot lacks in ``channel`` as far
+        as its cache knows (logged once; told to the next player there by the cog)."""
+        if not channel.isdigit():
+            return []
+        target = self.get_channel(int(channel))
+        guild = getattr(target, "guild", None)
+        if target is None or guild is None or guild.me is None:
+            return []
+        return self.watch.missing_permissions(channel, target.permissions_for(guild.me), where="at start-up")
+
     def schedule_bots(self, channel: str, lang: str | None = None) -> None:
         """Let the computer players of ``channel`` move, in a task (never inside an interaction's
-        answer). A request while they are moving makes them look again when done."""
-        if not channel.isdigit():
+        answer). A request while they are moving makes them look again when done. Not while
+        Discord refuses the bot's posts there: then they wait until a person acts (issue 12)."""
+        if not channel.isdigit() or self.watch.halted(channel):
             return
         self._bot_again[channel] = lang
         task = self._bot_tasks.get(channel)
@@ -190,6 +208,9 @@ class MeadhallBot(commands.Bot):
                                     on_reply=functools.partial(self._post_bot_reply, channel))
             except asyncio.CancelledError:
                 raise
+            except _PostRefused:
+                self._bot_again.pop(channel, None)
+                return  # logged once by the watch; they wait for a person to act there
             except Exception:
                 log.exception("computer players in channel %s failed", channel)
 
@@ -201,7 +222,10 @@ class MeadhallBot(commands.Bot):
         try:
             await self.cog.post(target, channel, reply)
         except discord.HTTPException as e:
-            log.warning("posting a computer player's move in channel %s failed: %s", channel, e)
+            # the move is committed; the next person to act there is told, and the bots wait for one
+            self.watch.refused(channel, reply.match_id, e, "a computer player's move", tell_later=True)
+            raise _PostRefused from e
+        self.watch.posted(channel)
 
     # ------------------------------------------------------------------ reminders
 
@@ -237,9 +261,14 @@ class MeadhallBot(commands.Bot):
             try:
                 await channel.send(f"{mention(r.user, r.name)} {r.text}", allowed_mentions=allowed_for([r.user]))
                 sent += 1
+                self.watch.posted(r.channel)
             except discord.HTTPException as e:
-                log.warning("reminder for match %s in channel %s failed: %s", r.match_id, r.channel, e)
+                self.watch.refused(r.channel, r.match_id, e, "a reminder")  # logged once per table
         return sent
+
+
+class _PostRefused(Exception):
+    """Discord refused a computer player's post: stop their moves at that table (logged already)."""
 
 
 # --------------------------------------------------------------------------- running

@@ -40,6 +40,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord_components import build_view, choose_view
+from bot.discord_refusals import reason
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
 from bot.seats import add_bot, bot_level
@@ -197,7 +198,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     ) -> Reply | None:
         """Run one service call and answer the interaction with its reply (see module doc)."""
         lang = language_for(interaction.guild_locale or interaction.locale)
+        channel = str(interaction.channel_id)
         with use_language(lang):
+            reply: Reply | None = None
             try:
                 task = asyncio.ensure_future(call())
                 try:
@@ -208,18 +211,77 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     deferred = True
                     reply = await task
                 await self.deliver(interaction, reply, deferred=deferred, private=private, widgets=widgets)
+            except discord.HTTPException as error:
+                if reply is None:
+                    reply = await task  # the defer was refused: the call still runs to its end
+                # never silent (issue 12): Discord refused a post, the reply (a committed move?) stands
+                await self.refused(interaction, channel, reply, error)
+                if reply.ok and reply.version is not None:
+                    self.bot.wake_reminders()
+                return reply
             except Exception:
                 log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
                 await self.fail(interaction)
                 return None
+            await self.after_answer(interaction, channel, reply)
         if reply.ok and reply.version is not None:
             self.bot.wake_reminders()
             if reply.status == "active":
-                self.bot.schedule_bots(str(interaction.channel_id), lang)  # computer players answer later
+                self.bot.schedule_bots(channel, lang)  # computer players answer later
         if reply.ok and source is not None and not source.flags.ephemeral:
             with suppress(discord.HTTPException):
                 await source.edit(view=None)  # the decision on it is made
         return reply
+
+    async def refused(
+        self, interaction: discord.Interaction, channel: str, reply: Reply, error: discord.HTTPException
+    ) -> None:
+        """Discord refused to post ``reply`` (issue 12, never silent): log once per table, let the
+        computer players wait for a person, and tell the actor privately what happened and where the
+        table stands (the move, if it was one, is committed and stays so)."""
+        committed = reply.ok and reply.version is not None
+        self.bot.watch.refused(channel, reply.match_id, error, "a reply" if not committed else "a move's post")
+        lines = [_("Discord refused to post this in the channel: {reason}.", reason=reason(error))]
+        if committed:
+            lines.append(_("Your move was made and is saved; nothing is lost."))
+        lines += await self.standing(channel)
+        try:
+            await self.say_privately(interaction, "\n".join(lines), deferred=interaction.response.is_done())
+        except discord.HTTPException as again:
+            log.warning("could not tell %s privately either in channel %s: %s", interaction.user.id, channel, again)
+
+    async def standing(self, channel: str) -> list[str]:
+        """Where the table of ``channel`` stands, as /status says it (no pings: said privately)."""
+        status = await self.svc.status(channel)
+        if not status.ok or not (status.public or status.prompts):
+            return []
+        return [_("Where the table stands:"), *status.public,
+                *(f"{mention(p.user, p.name)}: {p.text}" for p in status.prompts)]
+
+    async def after_answer(self, interaction: discord.Interaction, channel: str, reply: Reply) -> None:
+        """After an answer that reached Discord: a person acted here, so computer players waiting
+        since Discord refused their post may move again (and the person hears of it); a missing
+        permission is told once, privately, when the channel has a table (issue 12)."""
+        extra: list[str] = []
+        waiting, earlier = self.bot.watch.person_acted(channel)
+        if earlier:
+            extra.append(_("Earlier, Discord refused to post a computer player's move here: {reason}. "
+                           "The move was made all the same.", reason=earlier))
+            extra += await self.standing(channel)
+        if waiting and not (reply.ok and reply.version is not None):
+            self.bot.schedule_bots(channel, language_for(interaction.guild_locale or interaction.locale))
+        if reply.match_id is not None and interaction.guild_id is not None:
+            names = self.bot.watch.missing_permissions(channel, interaction.app_permissions,
+                                                       where="a table in this channel")
+            told = self.bot.watch.to_tell(channel, names)
+            if told:
+                extra.append(_("I lack these permissions in this channel: {names}. Ask a server admin to grant "
+                               "them (see the README), or moves may fail to show here.", names=", ".join(told)))
+        if extra:
+            try:
+                await self.say_privately(interaction, "\n".join(extra), deferred=True)
+            except discord.HTTPException as error:
+                log.warning("could not tell %s privately in channel %s: %s", interaction.user.id, channel, error)
 
     async def fail(self, interaction: discord.Interaction) -> None:
         text = _("Something went wrong on my side while answering. Use /status to see where the game stands.")

@@ -31,6 +31,7 @@ from tests.fakediscord import (
     schema,
 )
 from tests.fakediscord.limits import MAX_CHOICES, MAX_CUSTOM_ID, MAX_LABEL, MAX_ROW_ITEMS, MAX_SELECT_OPTIONS
+from tests.fakediscord.models import ATTACH_FILES, SEND_MESSAGES, VIEW_CHANNEL
 
 GAME_LOG = "1. alice: buy B1\n2. bob: place C2 ☐\n".encode()
 POSITIONS = {"B1": 2, "B2": 3, "B3": 4, "C1": 1, "C2": 5}
@@ -597,3 +598,29 @@ async def test_gateway_objects_have_the_rest_shapes(fd):
     clicked = interactions[1]["message"]
     assert schema.check_object("MessageResponse", clicked) == []
     assert clicked["interaction_metadata"]["type"] == 2  # the /board response that carries the button
+
+
+async def test_the_fake_refuses_posts_the_bots_channel_permissions_do_not_allow(fd):
+    channel = fd.bot.get_channel(fd.channel.id)
+    png = discord.File(io.BytesIO(board_png()), "board.png")
+    await fd.deny_bot(None, ATTACH_FILES)
+    async with asyncio.timeout(2):
+        while channel.permissions_for(channel.guild.me).attach_files:  # CHANNEL_UPDATE reached the bot
+            await asyncio.sleep(0.01)
+    await channel.send("text is fine")
+    with pytest.raises(discord.Forbidden) as err:
+        await channel.send("a file is not", file=png)
+    assert err.value.code == 50013
+    await fd.deny_bot(None, SEND_MESSAGES)
+    with pytest.raises(discord.Forbidden) as err:
+        await channel.send("nor is text now")
+    assert err.value.code == 50013
+    await fd.deny_bot(None, VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as err:
+        await channel.send("nothing")
+    assert err.value.code == 50001
+    r = await fd.slash("alice", "hello")  # interaction answers need no channel permission
+    assert r.text == "hello"
+    payload = [d for e, d in fd.dispatched if e == "INTERACTION_CREATE"][-1]
+    assert not int(payload["app_permissions"]) & VIEW_CHANNEL  # the bot's permissions in the channel
+    assert [m.content for m in fd.messages()] == ["text is fine"]

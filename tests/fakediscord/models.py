@@ -22,6 +22,10 @@ ALL_PERMISSIONS = (1 << 53) - 1
 # @everyone: view channel, send messages, embed links, attach files, read history, use app commands
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 ADMINISTRATOR = 1 << 3
+VIEW_CHANNEL, SEND_MESSAGES, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 15
+CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
+# The bot's own (managed) role, as an invite URL asking for these creates it: @everyone's plus threads.
+BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 
 _counter = itertools.count(1)
 _lock = threading.Lock()
@@ -87,6 +91,8 @@ class FakeChannel:
     guild_id: int
     position: int = 0
     topic: str | None = None
+    # permission overwrites (Discord's shape: id, type 0 role / 1 member, allow, deny as strings)
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mention(self) -> str:
@@ -99,7 +105,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(o) for o in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": self.topic,

@@ -27,6 +27,7 @@ import copy
 import functools
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,21 +152,25 @@ def check_object(name: str, instance: Any) -> list[str]:
 class SchemaChecker:
     """Checks one request or response against the schema; counts what it checked.
 
-    ``totals`` adds up over every checker of the test session (reported by tests/conftest.py).
+    ``totals`` adds up, over the test session, what the checkers made with ``count=True`` (those
+    of the fake Discord) checked; tests/conftest.py reports it.
     """
 
-    totals = {"requests": 0, "responses": 0, "request_violations": 0, "response_violations": 0}
+    totals = {"requests": 0, "responses": 0, "request_violations": 0, "response_violations": 0, "seconds": 0.0}
 
-    def __init__(self) -> None:
+    def __init__(self, *, count: bool = False) -> None:
+        self.totals = SchemaChecker.totals if count else dict.fromkeys(SchemaChecker.totals, 0)
         self.requests_checked = 0
         self.responses_checked = 0
 
     def check_request(self, method: str, path: str, body: Any, *, multipart: bool = False) -> list[str]:
         """Problems with a request: an unknown route or method, or a body the schema refuses."""
         self.requests_checked += 1
-        SchemaChecker.totals["requests"] += 1
+        self.totals["requests"] += 1
+        started = time.perf_counter()
         problems = self._request_problems(method, path, body, multipart)
-        SchemaChecker.totals["request_violations"] += len(problems)
+        self.totals["seconds"] += time.perf_counter() - started
+        self.totals["request_violations"] += len(problems)
         return problems
 
     def _request_problems(self, method: str, path: str, body: Any, multipart: bool) -> list[str]:
@@ -196,9 +201,11 @@ class SchemaChecker:
     def check_response(self, method: str, path: str, status: int, body: Any) -> list[str]:
         """Problems with what the fake answered: a status the schema does not list, or a wrong shape."""
         self.responses_checked += 1
-        SchemaChecker.totals["responses"] += 1
+        self.totals["responses"] += 1
+        started = time.perf_counter()
         problems = self._response_problems(method, path, status, body)
-        SchemaChecker.totals["response_violations"] += len(problems)
+        self.totals["seconds"] += time.perf_counter() - started
+        self.totals["response_violations"] += len(problems)
         return problems
 
     def _response_problems(self, method: str, path: str, status: int, body: Any) -> list[str]:

@@ -26,9 +26,13 @@ from . import limits
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
+    ATTACH_FILES,
+    BOT_ROLE_PERMISSIONS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
     LOADING,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Attachment,
     FakeChannel,
     FakeUser,
@@ -137,6 +141,7 @@ class FakeDiscord:
         callback_deadline: float = 3.0,
         settle: float = 0.05,
         attachment_size_limit: int = 10 * 1024 * 1024,
+        bot_permissions: int = BOT_ROLE_PERMISSIONS,
     ):
         self.token = token
         self.heartbeat_interval = heartbeat_interval
@@ -150,6 +155,8 @@ class FakeDiscord:
         self.guild_id = snowflake()
         self.guild_name = guild_name
         self.admin_role_id = snowflake()
+        self.bot_role_id = snowflake()
+        self.bot_permissions = bot_permissions  # of the bot's managed role (what its invite granted)
         self.owner = FakeUser(snowflake(), admin, admin=True)
         self.users: dict[str, FakeUser] = {name: FakeUser(snowflake(), name) for name in users}
         self.users[admin] = self.owner
@@ -163,7 +170,7 @@ class FakeDiscord:
         # Issue 12: every request and answer is checked against Discord's OpenAPI schema.
         # ``request_violations`` are the bot's (refused with 400 as Discord would),
         # ``response_violations`` the fake's own; both must stay empty (checked on exit).
-        self.schema = SchemaChecker()
+        self.schema = SchemaChecker(count=True)
         self.request_violations: list[str] = []
         self.response_violations: list[str] = []
         self.sync_log: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -349,15 +356,42 @@ class FakeDiscord:
     def _users_by_id(self) -> dict[int, FakeUser]:
         return {u.id: u for u in self.all_users()}
 
-    def permissions(self, user: FakeUser) -> int:
-        return ALL_PERMISSIONS if user.admin else EVERYONE_PERMISSIONS
+    def permissions(self, user: FakeUser, channel: FakeChannel | None = None) -> int:
+        """``user``'s permissions (in ``channel``: after its overwrites), computed as Discord does."""
+        if user.admin:
+            return ALL_PERMISSIONS
+        perms = EVERYONE_PERMISSIONS | (self.bot_permissions if user is self.bot_user else 0)
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        for o in channel.overwrites if channel is not None else []:
+            if int(o["id"]) in (self.guild_id, user.id) or (user is self.bot_user and int(o["id"]) == self.bot_role_id):
+                perms = (perms & ~int(o["deny"])) | int(o["allow"])
+        return perms
 
-    def _member(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+    async def deny_bot(self, channel: str | int | FakeChannel | None, permissions: int) -> None:
+        """A server admin takes ``permissions`` from the bot in ``channel`` (a member overwrite);
+        the bot hears of it by CHANNEL_UPDATE, and Discord refuses what it no longer may do."""
+        ch = self._channel(channel)
+        ch.overwrites = [o for o in ch.overwrites if int(o["id"]) != self.bot_user.id]
+        ch.overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(permissions)})
+        if self._current is not None:
+            await self.dispatch("CHANNEL_UPDATE", ch.payload())
+
+    def _may(self, ch: FakeChannel, *, files: bool = False) -> None:
+        """Refuse like Discord a bot post in ``ch`` its permissions do not allow."""
+        perms = self.permissions(self.bot_user, ch)
+        if not perms & VIEW_CHANNEL:
+            raise _HTTPError(403, 50001, "Missing Access")
+        if not perms & SEND_MESSAGES or files and not perms & ATTACH_FILES:
+            raise _HTTPError(403, 50013, "Missing Permissions")
+
+    def _member(self, user: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
+                ) -> dict[str, Any]:
         out: dict[str, Any] = {
             "user": user.payload(),
             "nick": None,
             "avatar": None,
-            "roles": [str(self.admin_role_id)] if user.admin else [],
+            "roles": [str(self.admin_role_id)] if user.admin else [str(self.bot_role_id)] if user is self.bot_user else [],
             "joined_at": iso_now(),
             "premium_since": None,
             "deaf": False,
@@ -368,7 +402,7 @@ class FakeDiscord:
             "communication_disabled_until": None,
         }
         if with_permissions:
-            out["permissions"] = str(self.permissions(user))
+            out["permissions"] = str(self.permissions(user, channel))
         return out
 
     def _guild_payload(self, intents: int) -> dict[str, Any]:
@@ -420,6 +454,11 @@ class FakeDiscord:
                 {"id": str(self.admin_role_id), "name": "Admin", "permissions": str(ADMINISTRATOR),
                  "position": 1, "color": 0, "icon": None, "unicode_emoji": None,
                  "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                {"id": str(self.bot_role_id), "name": self.bot_user.username, "permissions": str(self.bot_permissions),
+                 "position": 2, "color": 0, "icon": None, "unicode_emoji": None,
+                 "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                 "hoist": False, "managed": True, "mentionable": False, "flags": 0,
+                 "tags": {"bot_id": str(self.bot_user.id)}},
             ],
             "joined_at": iso_now(),
             "large": False,
@@ -616,7 +655,8 @@ class FakeDiscord:
                 status, out, headers = 400, _invalid(problems).body(), None
             else:
                 status, out, headers = await self._handle(rec, files)
-            self.response_violations.extend(self.schema.check_response(method, path, status, out))
+            if status < 500:  # 5xx only come from fail_next (a failing Discord): the schema has none
+                self.response_violations.extend(self.schema.check_response(method, path, status, out))
         finally:
             if inter is not None:
                 inter.inflight -= 1
@@ -834,6 +874,7 @@ class FakeDiscord:
 
     async def _post_message(self, rec, files, cid):
         ch = self._channel_or_404(cid)
+        self._may(ch, files=bool(files))
         body = rec.json or {}
         msg = self._new_message(ch.id, "channel", flags=int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING))
         self._apply(msg, body, files, edit=False)
@@ -1155,10 +1196,10 @@ class FakeDiscord:
             "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(ch.id),
             "channel": ch.payload(),
-            "member": self._member(who, with_permissions=True),
+            "member": self._member(who, with_permissions=True, channel=ch),
             "token": token,
             "version": 1,
-            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "app_permissions": str(self.permissions(self.bot_user, ch)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

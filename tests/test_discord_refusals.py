@@ -1,0 +1,210 @@
+"""Never silent when Discord says no (issue 12), through the real discord.py client and the fake.
+
+Each kind of refusal is injected through the fake: 403 Missing Permissions (the bot's Send
+Messages is taken away in the channel, so the fake refuses as Discord does), 403 Missing Access,
+404 Unknown Channel, 429 after discord.py's retries, 5xx after discord.py's retries. A committed
+move is never lost from view: the actor is told privately what happened and where the table
+stands; computer players stop moving at that table until a person acts there; the failure is
+logged once per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+import discord.http
+import pytest
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_MESSAGES
+from tests.test_discord_bots import Host, answer, since
+from tests.test_discord_e2e import offered, press, slash_move
+
+CHANNEL_POSTS = r"^/channels/\d+/messages$"
+
+
+class _FastRetries:
+    """discord.http's asyncio with short sleeps: its 5xx retries wait 1+3+5+7 s otherwise."""
+
+    def __getattr__(self, name):
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay, result=None):
+        return await asyncio.sleep(min(delay, 0.01), result)
+
+
+async def inject(fd: FakeDiscord, kind: str, monkeypatch, *, path: str = CHANNEL_POSTS) -> str:
+    """Make Discord refuse the bot's posts on ``path``; returns the words the actor must read."""
+    if kind == "403-permissions":
+        await fd.deny_bot(None, SEND_MESSAGES)  # the fake then refuses as Discord does
+        return "Missing Permissions"
+    if kind == "403-access":
+        fd.fail_next("POST", path, 403, code=50001, message="Missing Access", times=100)
+        return "Missing Access"
+    if kind == "404":
+        fd.fail_next("POST", path, 404, code=10003, message="Unknown Channel", times=100)
+        return "Unknown Channel"
+    if kind == "429":
+        fd.rate_limit_next("POST", path, retry_after=0.01, times=5)  # discord.py tries 5 times
+        return "rate limit"
+    if kind == "5xx":
+        monkeypatch.setattr(discord.http, "asyncio", _FastRetries())
+        fd.fail_next("POST", path, 502, message="Bad Gateway", times=5)  # retried, then raised
+        return "error 502"
+    raise AssertionError(kind)
+
+
+KINDS = ["403-permissions", "403-access", "404", "429", "5xx"]
+
+
+def refusals(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "bot.discord_refusals" and "refused" in r.getMessage()]
+
+
+def user_of_seat(fd: FakeDiscord, table, seat: int) -> str:
+    uid = int(table.record.seats[seat].user)
+    return next(name for name, u in fd.users.items() if u.id == uid)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_refused_move_is_told_privately_and_stands_logged_once_per_table(fd, tmp_path, kind, monkeypatch,
+                                                                                 caplog):
+    host = Host(fd, tmp_path / "refused.db")
+    await host.start()
+    try:
+        host.bot.defer_after = 0  # every answer is deferred, then posted in the channel (channel.send)
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("bob", "join")
+        start = (await fd.slash("alice", "start")).public_messages
+        assert start, "the start is answered through the deferred post"
+        words = await inject(fd, kind, monkeypatch)
+        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        for _move in range(2):
+            table = await host.table()
+            version, seat = table.record.version, table.game.acting_seats()[0]
+            actor = user_of_seat(fd, table, seat)
+            action = next(str(a) for a in table.game.legal_actions(seat) if len(str(a)) <= 100)
+            r = await slash_move(fd, actor, action)
+            assert (await host.table()).record.version == version + 1  # the move is committed
+            assert r.public_messages == []  # Discord refused the post ...
+            [told] = r.ephemeral_messages  # ... and the actor alone is told, in the deferred answer
+            assert told.visible_to == fd.users[actor].id and told.pinged == []
+            assert words in told.content and "Your move was made and is saved" in told.content, told.content
+            assert "Where the table stands:" in told.content
+            if kind in ("429", "5xx"):
+                break  # those injections are used up by discord.py's retries of one post
+        assert len(refusals(caplog)) == 1, refusals(caplog)  # once per table, not once per move
+        assert "a move's post" in refusals(caplog)[0]
+    finally:
+        await host.stop()
+
+
+async def test_a_refused_answer_to_the_interaction_itself_is_told_by_the_next_answer(fd, tmp_path, caplog):
+    host = Host(fd, tmp_path / "callback.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("bob", "join")
+        msg = answer(await fd.slash("alice", "start"))
+        fd.rate_limit_next("POST", r"/callback$", retry_after=0.01, times=5)
+        table = await host.table()
+        version = table.record.version
+        kind, cid, value = offered(msg)[0]
+        r = await press(fd, user_of_seat(fd, table, table.game.acting_seats()[0]), kind, cid, value, msg)
+        assert (await host.table()).record.version == version + 1
+        assert r.ephemeral and r.public_messages == []
+        [told] = r.ephemeral_messages
+        assert "rate limit" in told.content and "Your move was made and is saved" in told.content
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_computer_players_stop_when_their_post_is_refused_until_a_person_acts(fd, tmp_path, kind,
+                                                                                    monkeypatch, caplog):
+    host = Host(fd, tmp_path / "bots.db")
+    await host.start()
+    try:
+        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        channel = str(fd.channel.id)
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("alice", "addbot", {"level": "random"})
+        msg = answer(await fd.slash("alice", "start"))
+        await host.bot.bots_idle()
+        msg = fd.last_message()
+        words = await inject(fd, kind, monkeypatch)
+        while True:  # alice moves until the computer player must act (its move's post is refused)
+            before = (await host.table()).record.version
+            assert msg.pinged == [fd.users["alice"].id], msg.content
+            kind_, cid, value = offered(msg)[0]
+            r = await press(fd, "alice", kind_, cid, value, msg)
+            msg = answer(r)
+            await host.bot.bots_idle()
+            if host.bot.watch.halted(channel):
+                break
+            msg = fd.last_message()
+        mine = (await host.table()).record.version
+        await asyncio.sleep(0.1)
+        await host.bot.bots_idle()
+        after = await host.table()
+        assert after.record.version == before + 2  # alice's move and the bot's one: then it stops
+        assert after.record.version == mine and since(fd, msg.id) == []  # nothing posted, nothing more moved
+        [logged] = refusals(caplog)
+        assert "a computer player's move" in logged and channel in logged
+        # a person acts (here /status): the computer players go on, and that person is told privately
+        r = await fd.slash("alice", "status")
+        [told] = r.ephemeral_messages
+        assert told.visible_to == fd.users["alice"].id and told.pinged == []
+        assert "Earlier, Discord refused to post a computer player's move here" in told.content
+        assert words in told.content and "Where the table stands:" in told.content
+        await host.bot.bots_idle()
+        if kind in ("403-permissions", "403-access", "404"):  # still refused: it stops again, not logged again
+            assert len(refusals(caplog)) == 1 and host.bot.watch.halted(channel)
+        else:  # the injection is used up: its moves are posted again
+            assert not host.bot.watch.halted(channel)
+            assert any("(computer, random)" in m.content for m in since(fd, msg.id))
+            assert any("works again" in r.getMessage() for r in caplog.records)
+    finally:
+        await host.stop()
+
+
+async def test_a_missing_permission_is_logged_by_name_and_told_once_to_whoever_opens_the_table(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+    async with FakeDiscord(bot_permissions=SEND_MESSAGES | CREATE_PUBLIC_THREADS | 1 << 10) as fd:
+        await fd.deny_bot(None, ATTACH_FILES)  # and @everyone's Attach Files is taken away in the channel
+        host = Host(fd, tmp_path / "perms.db")
+        await host.start()
+        try:
+            r = await fd.slash("alice", "join", {"game": "vikings"})
+            assert r.public_messages and "opens a table" in r.public_messages[0].content
+            [told] = r.ephemeral_messages
+            assert told.visible_to == fd.users["alice"].id
+            assert "Attach Files, Send Messages In Threads" in told.content
+            r = await fd.slash("bob", "join")  # told once: not again
+            assert r.ephemeral_messages == []
+            logged = [r.getMessage() for r in caplog.records if "missing permission" in r.getMessage()]
+            assert logged == [f"a table in this channel: missing permission(s) in channel {fd.channel.id}: "
+                              "Attach Files, Send Messages In Threads"]
+        finally:
+            await host.stop()
+
+
+async def test_missing_permissions_at_start_up_are_logged_and_told_to_the_next_player(fd, tmp_path, caplog):
+    host = Host(fd, tmp_path / "startup.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await host.stop()
+        await fd.deny_bot(None, ATTACH_FILES)
+        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        await host.start()
+        logged = [r.getMessage() for r in caplog.records if "missing permission" in r.getMessage()]
+        assert logged == [f"at start-up: missing permission(s) in channel {fd.channel.id}: Attach Files"]
+        r = await fd.slash("bob", "join")
+        assert "Attach Files" in r.ephemeral_messages[0].content
+        assert (await fd.slash("alice", "status")).ephemeral_messages == []  # once
+    finally:
+        await host.stop()
