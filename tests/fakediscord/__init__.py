@@ -32,7 +32,15 @@ What the fake does like Discord (and so catches bugs a mock would hide):
 * The first follow-up after ``defer()`` *replaces* the "thinking..." message and keeps the
   defer's visibility: after a public defer it is public even with ``ephemeral=True``
   (``Message.requested_ephemeral`` shows what the bot asked for).
-* Bodies are checked against Discord's limits (``limits.py``: 2000 characters, 5 rows of 5,
+* Every REST request and every answer of the fake is validated against Discord's own OpenAPI
+  schema (``schema.py``, a copy of ``../shared/discord/openapi.json``; issue 12): an unknown
+  route or method, or a body the schema refuses, is recorded in ``fd.request_violations`` (and
+  answered ``400 Invalid Form Body``), an answer of the fake outside the schema in
+  ``fd.response_violations``; either fails the test at exit, naming route, JSON path and reason.
+* The bot has a managed role (``bot_permissions``, by default what its invite grants) and channel
+  overwrites: ``await fd.deny_bot(channel, bits)`` takes permissions away (CHANNEL_UPDATE to the
+  bot), and channel posts it no longer may make are refused ``403`` (50001/50013) as by Discord.
+* Bodies are also checked against Discord's documented limits (``limits.py``: 2000 characters, 5 rows of 5,
   25 choices/options, names and descriptions of commands, ...) and refused with
   ``400 Invalid Form Body``; an empty message gets ``50006``; files above the
   ``attachment_size_limit`` get ``413``.
@@ -46,7 +54,7 @@ What the fake does like Discord (and so catches bugs a mock would hide):
 Inspecting: ``fd.requests`` (every ``RecordedRequest``: method, path, query, headers, json,
 files), ``fd.find_requests("POST", r"/callback$")``, ``fd.unhandled`` (routes the fake does not
 know, answered 404), ``fd.internal_errors`` (bugs of the fake itself, answered 400), ``fd.sync_log`` / ``fd.synced()``, ``fd.messages(channel, ephemeral=...)``,
-``fd.last_message()``, ``await fd.wait_for_message(pred)`` (for things the bot posts on its own,
+``fd.last_message()``, ``fd.dispatched`` (gateway events sent), ``await fd.wait_for_message(pred)`` (for things the bot posts on its own,
 e.g. reminders), ``fd.interactions``. An ``InteractionResult`` has ``callback``,
 ``callback_type``, ``deferred``, ``ephemeral``, ``messages`` (created), ``edited``,
 ``public_messages``, ``ephemeral_messages``, ``text``, ``files``, ``choices``, ``requests``.
