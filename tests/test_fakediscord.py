@@ -624,3 +624,34 @@ async def test_the_fake_refuses_posts_the_bots_channel_permissions_do_not_allow(
     payload = [d for e, d in fd.dispatched if e == "INTERACTION_CREATE"][-1]
     assert not int(payload["app_permissions"]) & VIEW_CHANNEL  # the bot's permissions in the channel
     assert [m.content for m in fd.messages()] == ["text is fine"]
+
+
+def test_the_speed_rewrite_of_unions_refuses_what_the_published_unions_refuse():
+    """schema._discriminate turns oneOf-of-consts into enums and type-discriminated unions into
+    if/then: the same instances must pass and fail as with the schema as published."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    published = schema.published()
+    registry = Registry().with_resource("urn:p", Resource(contents=published, specification=DRAFT202012))
+    samples = [
+        [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "a", "label": "A"}]}],
+        [{"type": 1, "components": [{"type": 2, "custom_id": "a"}]}],  # a button needs a style
+        [{"type": 1, "components": [{"type": 99, "custom_id": "a"}]}],  # no such component
+        [{"components": []}],  # no type at all
+        ["not an object"],
+        [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [{"label": "L", "value": "v"}]}]}],
+        [{"type": 10, "content": "text display"}],
+        [{"type": 17, "components": [{"type": 10, "content": "in a container"}]}],
+    ]
+    pointer = "#/components/schemas/MessageCreateRequest/properties/components"
+    original = Draft202012Validator({"$ref": "urn:p" + pointer}, registry=registry)
+    rewritten = schema._validator(pointer)
+    verdicts = [(original.is_valid(s), rewritten.is_valid(s)) for s in samples]
+    assert all(a == b for a, b in verdicts), verdicts
+    assert [a for a, _ in verdicts] == [True, False, False, False, False, True, True, True]
+    message_type = "#/components/schemas/MessageType"
+    original = Draft202012Validator({"$ref": "urn:p" + message_type}, registry=registry)
+    for value in (0, 19, 20, 13, 99, "0"):
+        assert original.is_valid(value) == schema._validator(message_type).is_valid(value), value
