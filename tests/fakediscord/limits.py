@@ -28,6 +28,7 @@ MAX_ROW_ITEMS = _prop("ActionRowComponentForMessageRequest", "components")["maxI
 MAX_SELECT_OPTIONS = _prop("StringSelectComponentForMessageRequest", "options")["maxItems"]  # 25
 MAX_CUSTOM_ID = _prop("ButtonComponentForMessageRequest", "custom_id")["maxLength"]  # 100
 MAX_LABEL = _prop("ButtonComponentForMessageRequest", "label")["maxLength"]  # 80
+MAX_STRING_OPTION = _prop("ApplicationCommandStringOption", "max_length")["maximum"]  # 6000: a typed value
 
 # -- what the schema cannot say, each with its documented source ------------------------------
 # Name rules: docs "Application Commands > Application Command Naming": names match

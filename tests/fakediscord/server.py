@@ -1125,7 +1125,7 @@ class FakeDiscord:
             raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}, got {value!r}")
         if "min_value" in spec and value < spec["min_value"] or "max_value" in spec and value > spec["max_value"]:
             raise ValueError(f"option {name!r}={value!r} is outside {spec.get('min_value')}..{spec.get('max_value')}")
-        if otype == 3 and not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", 6000):
+        if otype == 3 and not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", limits.MAX_STRING_OPTION):
             raise ValueError(f"option {name!r} has a wrong length: {value!r}")
         return value
 
