@@ -212,8 +212,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     reply = await task
                 await self.deliver(interaction, reply, deferred=deferred, private=private, widgets=widgets)
             except discord.HTTPException as error:
-                if reply is None:
-                    reply = await task  # the defer was refused: the call still runs to its end
+                if reply is None:  # the defer was refused: the call still runs to its end
+                    try:
+                        reply = await task
+                    except Exception:
+                        log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
+                        await self.fail(interaction)
+                        return None
                 # never silent (issue 12): Discord refused a post, the reply (a committed move?) stands
                 await self.refused(interaction, channel, reply, error)
                 if reply.ok and reply.version is not None:
