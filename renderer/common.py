@@ -7,9 +7,10 @@ only; every label here keeps to that set and icons are drawn as shapes.
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -55,6 +56,76 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+# --------------------------------------------------------------------------- the table's language
+# The renderer never imports the host (three rooms): the host hands a picture its translator,
+# ``tr(message, **fields)`` with the signature of ``bot.i18n._`` and ``ntr(singular, plural, n,
+# **fields)`` with that of ``bot.i18n.ngettext``. Every word a picture draws goes through
+# :func:`tr`/:func:`ntr` below (Babel extracts them: ``bot/catalogs.py`` KEYWORDS); messages kept in
+# tables are marked with :func:`N_` and translated when drawn. Numbers, names, rule numbers and
+# notation codes are not translated.
+
+Translator = Callable[..., str]
+
+
+def _same(message: str, /, **fields: object) -> str:
+    return message.format(**fields) if fields else message
+
+
+def _same_n(singular: str, plural: str, n: int, /, **fields: object) -> str:
+    return (singular if n == 1 else plural).format(n=n, **fields)
+
+
+_TR: ContextVar[tuple[Translator, Translator]] = ContextVar("renderer_translator", default=(_same, _same_n))
+_MIN: ContextVar[int] = ContextVar("renderer_text_minimum", default=0)
+
+
+def tr(message: str, /, **fields: object) -> str:
+    """``message`` in the picture's language, its ``str.format`` fields filled."""
+    return _TR.get()[0](message, **fields)
+
+
+def ntr(singular: str, plural: str, n: int, /, **fields: object) -> str:
+    """The plural-aware :func:`tr`; ``n`` is a field too (``{n}``)."""
+    return _TR.get()[1](singular, plural, n, **fields)
+
+
+def N_(message: str, /) -> str:
+    """Mark a message for extraction; it is translated with :func:`tr` where it is drawn."""
+    return message
+
+
+@contextmanager
+def translating(tr: Translator | None = None, ntr: Translator | None = None,
+                minimum: int | None = None) -> Iterator[None]:
+    """Inside, pictures speak through ``tr``/``ntr`` (``None``: keep the current ones) and a text
+    that does not fit its box shrinks down to ``minimum`` px before it is cut."""
+    cur_tr, cur_ntr = _TR.get()
+    token = _TR.set((tr or cur_tr, ntr or cur_ntr))
+    mtoken = _MIN.set(minimum) if minimum is not None else None
+    try:
+        yield
+    finally:
+        _TR.reset(token)
+        if mtoken is not None:
+            _MIN.reset(mtoken)
+
+
+def translated(minimum: int) -> Callable[[Callable[..., object]], Callable[..., object]]:
+    """Decorate a picture's entry point: it takes keyword-only ``tr=`` and ``ntr=`` (the host's
+    translator; default: the English messages) and shrinks texts down to ``minimum`` px to fit."""
+
+    def deco(fn: Callable[..., object]) -> Callable[..., object]:
+        @functools.wraps(fn)
+        def wrapper(*args: object, tr: Translator | None = None, ntr: Translator | None = None,
+                    **kw: object) -> object:
+            with translating(tr, ntr, minimum=minimum):
+                return fn(*args, **kw)
+
+        return wrapper
+
+    return deco
+
+
 _FLOOR: ContextVar[int] = ContextVar("renderer_text_floor", default=0)
 
 
@@ -93,11 +164,19 @@ def text_mask(s: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image,
 
 @dataclass(frozen=True)
 class DrawnText:
-    """One text a renderer drew: the words, the font size in image pixels and its box."""
+    """One text a renderer drew: the words, the font size in image pixels, its box (the ink) and the
+    box it must stay in (its container: the room the layout gave it, else the whole picture)."""
 
     text: str
     size: int
     box: tuple[int, int, int, int]
+    container: tuple[int, int, int, int] = (0, 0, 1 << 30, 1 << 30)
+
+    @property
+    def overflows(self) -> bool:
+        x0, y0, x1, y1 = self.box
+        c0, d0, c1, d1 = self.container
+        return x0 < c0 or y0 < d0 or x1 > c1 or y1 > d1
 
 
 @dataclass
@@ -113,6 +192,10 @@ class TextLog:
     def below(self, minimum: int) -> list[DrawnText]:
         return [t for t in self.texts if t.size < minimum and t.text.strip()]
 
+    def overflowing(self) -> list[DrawnText]:
+        """The texts whose ink leaves their container."""
+        return [t for t in self.texts if t.overflows and t.text.strip()]
+
 
 _LOG: ContextVar[TextLog | None] = ContextVar("renderer_text_log", default=None)
 
@@ -127,18 +210,56 @@ def recording(log: TextLog | None) -> Iterator[TextLog | None]:
         _LOG.reset(token)
 
 
+def _stroke(size: int, bold: bool) -> int:
+    return max(1, size // 22) if bold else 0
+
+
+def _fits(s: str, size: int, bold: bool, anchor: str, x: int, lo: float, hi: float) -> bool:
+    _mask, ox, _oy = text_mask(s, size, _stroke(size, bold), anchor)
+    return lo <= x + ox and x + ox + _mask.width <= hi
+
+
+def _fit(s: str, size: int, bold: bool, anchor: str, x: int, lo: float, hi: float) -> tuple[str, int]:
+    """``s`` at the largest size from ``size`` down to the picture's minimum that fits ``lo``..``hi``,
+    cut with ``..`` at the minimum when even that is too wide (a long translation)."""
+    minimum = min(size, max(_MIN.get(), _FLOOR.get())) if _MIN.get() else size
+    for sz in range(size, minimum - 1, -1):
+        if _fits(s, sz, bold, anchor, x, lo, hi):
+            return s, sz
+    cut = s
+    while cut and not _fits(cut.rstrip() + "..", minimum, bold, anchor, x, lo, hi):
+        cut = cut[:-1]
+    return (cut.rstrip() + ".." if cut else ""), minimum
+
+
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: RGB = INK,
-         anchor: str = "la", bold: bool = False) -> float:
-    """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width."""
+         anchor: str = "la", bold: bool = False, *, max_width: float | None = None,
+         within: tuple[float, float, float, float] | None = None) -> float:
+    """Draw ``s``; ``bold`` thickens it with a stroke of its own colour. Returns the width.
+
+    ``max_width`` (measured from ``xy`` as the anchor says) or ``within`` (a box): the room the text
+    has; a text too wide for it shrinks down to the picture's minimum size, then is cut with ``..``.
+    The text log records the room as the text's container (default: the whole picture)."""
     size = max(size, _FLOOR.get())
-    stroke = max(1, size // 22) if bold else 0
     s = plain(s)
+    x, y = round(xy[0]), round(xy[1])
+    w, h = draw.im.size
+    if within is None and max_width is not None:
+        # the room starts at the anchor; a glyph's side bearing or a bold stroke may take 2 px more
+        lo = x - 2 if anchor[0] == "l" else x - max_width if anchor[0] == "r" else x - max_width / 2
+        hi = x + 2 if anchor[0] == "r" else lo + max_width + (2 if anchor[0] == "l" else 0)
+        within = (lo, 0, hi, h)
+    if within is not None:
+        s, size = _fit(s, size, bold, anchor, x, within[0], within[2])
+    stroke = _stroke(size, bold)
     mask, ox, oy = text_mask(s, size, stroke, anchor)
-    x, y = round(xy[0]) + ox, round(xy[1]) + oy
-    draw.bitmap((x, y), mask, fill=fill)
+    bx, by = x + ox, y + oy
+    draw.bitmap((bx, by), mask, fill=fill)
     log = _LOG.get()
     if log is not None:
-        log.texts.append(DrawnText(s, size, (x, y, x + mask.width, y + mask.height)))
+        room = (0, 0, w, h) if within is None else (
+            max(0, int(within[0])), max(0, int(within[1])), min(w, int(-(-within[2] // 1))), min(h, int(-(-within[3] // 1))))
+        log.texts.append(DrawnText(s, size, (bx, by, bx + mask.width, by + mask.height), room))
     return text_width(s, size) + 2 * stroke
 
 

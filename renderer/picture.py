@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderer.common import GOLD, INK, PAPER, RGB, TextLog, fit_text, readable_on, recording, text, text_width
+from renderer.common import GOLD, INK, PAPER, RGB, TextLog, readable_on, recording, text, text_width
 
 PICTURE_W = 1120
 PICTURE_H = 640            # 1.75 : 1
@@ -115,26 +115,28 @@ def score_strip(d: ImageDraw.ImageDraw, y: int, h: int, cells: list[tuple[str, R
         d.rounded_rectangle((bx, y, bx + cw, y + h), radius=8, fill=fill,
                             outline=INK if acting else (190, 182, 168), width=3 if acting else 1)
         badge(d, bx + 22, y + 22, 15, colour, letter)
-        text(d, (bx + 44, y + 9), fit_text(name, 24, cw - 52), 24, bold=True)
+        text(d, (bx + 44, y + 9), name, 24, bold=True, within=(bx + 40, y, bx + cw - 4, y + h))
         vy = y + h - 34
-        text(d, (bx + 12, vy), fit_text("  ".join(values), 24, cw - 20), 24, fill=INK)
+        text(d, (bx + 12, vy), "  ".join(values), 24, fill=INK, within=(bx + 4, y, bx + cw - 4, y + h))
 
 
 def headline(d: ImageDraw.ImageDraw, left: str, right: str, colour: RGB | None, letter: str,
              w: int = PICTURE_W) -> int:
-    """Top line: the game and round on the left, whose turn (boxed in gold) on the right."""
+    """Top line: the game and round on the left, whose turn (boxed in gold) on the right; the box takes
+    at most half the width, the left words the rest (both shrink, then are cut, to fit)."""
     y = FRAME_W + 8
-    text(d, (PAD, y + 6), left, 26, bold=True)
+    x0 = w - PAD
     if right:
-        rw = text_width(right, 28) + 4
+        rw = min(text_width(right, 28) + 4 + (56 if colour else 20) + 6, (w - 2 * PAD) / 2)
         x1 = w - PAD
-        x0 = x1 - rw - (56 if colour else 20)
+        x0 = x1 - rw
         d.rounded_rectangle((x0, y, x1, y + 44), radius=10, fill=ACTIVE_BG, outline=INK, width=2)
         tx = x0 + 10
         if colour:
             badge(d, x0 + 26, y + 22, 16, colour, letter)
             tx = x0 + 48
-        text(d, (tx, y + 7), right, 28, bold=True)
+        text(d, (tx, y + 7), right, 28, bold=True, within=(tx - 2, y, x1 - 4, y + 44))
+    text(d, (PAD, y + 6), left, 26, bold=True, within=(PAD - 2, y, x0 - 10, y + 44))
     return y + 52
 
 

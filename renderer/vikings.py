@@ -25,6 +25,7 @@ from renderer.common import (
     GOLD,
     INK,
     MUTED,
+    N_,
     OI_GREEN,
     OI_ORANGE,
     PAPER,
@@ -37,12 +38,15 @@ from renderer.common import (
     encode_png,
     fit_text,
     is_view_json,
+    ntr,
     read_source,
     readable_on,
     recording,
     star,
     text,
     text_width,
+    tr,
+    translated,
     wrap,
     write_png,
 )
@@ -50,7 +54,9 @@ from renderer.common import (
 # --------------------------------------------------------------------------- game data
 
 ROW_KEYS = "^WNSGF"  # homeland rows top to bottom (V-19 … V-21): ships, W, N, S, G, F
-KIND_NAMES = {"F": "fisher", "G": "goldsmith", "S": "scout", "N": "noble", "W": "warrior", "B": "sailor"}
+KIND_NAMES = {"F": N_("fisher"), "G": N_("goldsmith"), "S": N_("scout"), "N": N_("noble"), "W": N_("warrior"),
+              "B": N_("sailor")}
+"""Kind words (English message ids: translate with ``tr`` where drawn)."""
 # The game's own viking colours (V-1 words table); every figure also carries its letter.
 KIND_COLOURS: dict[str, RGB] = {
     "F": (40, 105, 205), "G": (245, 200, 35), "S": (45, 150, 60),
@@ -60,7 +66,7 @@ SAIL_COLOURS: dict[str, RGB] = {"r": (215, 45, 40), "g": (45, 160, 70), "y": (24
 # V-3 / [D-3]: what a ship pays and how deep it threatens (index into ROW_KEYS).
 SAIL_REWARD = {"r": "3g", "g": "5g", "y": "2VP", "b": "3VP"}
 SAIL_DEPTH = {"r": 2, "g": 3, "y": 4, "b": 5}
-SCORING_WORD = {"small": "small", "major": "major", "final": "final"}
+SCORING_WORD = {"small": N_("small"), "major": N_("major"), "final": N_("final")}
 
 # --------------------------------------------------------------------------- palette
 
@@ -402,11 +408,13 @@ def _paste(img: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
 
 
 PHASE_WORDS = {
-    "buy": ("buy a combo", "TO BUY"), "place": ("place the tile", "TO PLACE"),
-    "sail": ("sail (major scoring)", "TO SAIL"), "bid": ("bid for start player", "TO BID"),
-    "remove": ("remove a viking", "TO REMOVE"), "lay": ("lay out vikings", "TO LAY OUT"),
-    "special": ("take a special tile", "SPECIAL TILE"), "swap": ("swap a building", "TO SWAP"),
-    "setup": ("set up", "SETTING UP"),
+    "buy": (N_("{name} to buy a combo"), N_("TO BUY")), "place": (N_("{name} to place the tile"), N_("TO PLACE")),
+    "sail": (N_("{name} to sail (major scoring)"), N_("TO SAIL")),
+    "bid": (N_("{name} to bid for start player"), N_("TO BID")),
+    "remove": (N_("{name} to remove a viking"), N_("TO REMOVE")),
+    "lay": (N_("{name} to lay out vikings"), N_("TO LAY OUT")),
+    "special": (N_("{name} to take a special tile"), N_("SPECIAL TILE")),
+    "swap": (N_("{name} to swap a building"), N_("TO SWAP")), "setup": (N_("{name} to set up"), N_("SETTING UP")),
 }
 
 
@@ -414,11 +422,12 @@ def _phase_text(view: dict[str, Any]) -> str:
     phase = view.get("phase")
     who = _name(view, view.get("active")) if view.get("active") is not None else ""
     if phase == "over":
-        return "Game over"
+        return tr("Game over")
     if phase is None:
         return ""
-    doing = PHASE_WORDS.get(str(phase), (str(phase), ""))[0]
-    return f"{who} to {doing}" if who else doing
+    if str(phase) not in PHASE_WORDS:
+        return f"{who} {phase}".strip()
+    return tr(PHASE_WORDS[str(phase)][0], name=who).strip(" :")
 
 
 def _draw_check(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: RGB) -> None:
@@ -443,23 +452,26 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     scorings = view.get("scorings") or ["small", "major", "small", "major", "small", "final"]
     over = view.get("phase") == "over"
     x = MARGIN
-    x += text(d, (x, y + 4), "VIKINGS", 32, bold=True) + 22
-    if rnd:
-        x += text(d, (x, y + 8), f"Round {min(rnd, 6)} of 6", 26, bold=True) + 12
-    else:
-        x += text(d, (x, y + 10), "a written-down table", 22, fill=MUTED) + 12
-    nxt = scorings[rnd - 1] if 1 <= rnd <= len(scorings) else ""
-    if not over and nxt:
-        word = "major + final" if nxt == "final" else nxt
-        text(d, (x, y + 12), f"then {word} scoring", 22, fill=MUTED)
     phase = _phase_text(view)
     active = view.get("active")
-    pw = text_width(phase, 24) + 8
+    pw = min(text_width(phase, 24) + 8, WIDTH / 2 - MARGIN - 40)
     px = WIDTH - MARGIN - pw
+    room = px - 52  # the words on the left end before the acting player's box
+    x += text(d, (x, y + 4), tr("VIKINGS"), 32, bold=True, max_width=room - x) + 22
+    if rnd:
+        x += text(d, (x, y + 8), tr("Round {round} of {rounds}", round=min(rnd, 6), rounds=6), 26, bold=True,
+                  max_width=max(40, room - x)) + 12
+    else:
+        x += text(d, (x, y + 10), tr("a written-down table"), 22, fill=MUTED, max_width=max(40, room - x)) + 12
+    nxt = scorings[rnd - 1] if 1 <= rnd <= len(scorings) else ""
+    if not over and nxt and room - x > 40:
+        word = tr("then major + final scoring") if nxt == "final" else (
+            tr("then {kind} scoring", kind=tr(SCORING_WORD[nxt])) if nxt in SCORING_WORD else nxt)
+        text(d, (x, y + 12), word, 22, fill=MUTED, max_width=room - x)
     if active is not None:
         d.rounded_rectangle((px - 40, y + 2, WIDTH - MARGIN, y + 40), radius=8, fill=ACTIVE)
         d.ellipse((px - 32, y + 11, px - 12, y + 31), fill=_seat_colour(active), outline=INK)
-    text(d, (px, y + 9), phase, 24, bold=True)
+    text(d, (px, y + 9), phase, 24, bold=True, within=(px, y + 2, WIDTH - MARGIN, y + 40))
 
     ty = y + 52
     if not rnd:  # a written-down table is outside the rounds: no track
@@ -483,41 +495,42 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             text(d, (bx + 20, ty + 21), str(r), 22, fill=MUTED, anchor="mm")
         kind = scorings[i] if i < len(scorings) else "small"
         _scoring_icon(d, kind, bx + 64, ty + 13)
-        text(d, (bx + 64, ty + 38), SCORING_WORD.get(kind, kind), 16, fill=MUTED, anchor="mm")
+        text(d, (bx + 64, ty + 38), tr(SCORING_WORD[kind]) if kind in SCORING_WORD else kind, 16, fill=MUTED,
+             anchor="mm", max_width=64)
         bx += 98
     # stacks, bag and the last move on the right of the track
     info = []
     if view.get("stacks_left") is not None:
-        info.append(f"stacks left {view['stacks_left']}")
+        info.append(tr("stacks left {n}", n=view["stacks_left"]))
     if view.get("bag") is not None:
-        info.append(f"bag {view['bag']} vikings")
+        info.append(tr("bag {n} vikings", n=view["bag"]))
     rx = WIDTH - MARGIN
     text(d, (rx, ty + 2), "  ·  ".join(info), 18, fill=MUTED, anchor="ra")
     last = view.get("last")
     if last and last.get("action"):
-        s = f"last: {_name(view, last.get('seat'))} - {last['action']}"
+        s = tr("last: {name} - {action}", name=_name(view, last.get("seat")), action=last["action"])
         s = fit_text(s, 20, WIDTH - MARGIN - bx - 10)
         w = text_width(s, 20)
         d.rounded_rectangle((rx - w - 14, ty + 24, rx, ty + 50), radius=6, outline=LAST_MARK, width=3)
         text(d, (rx - 7, ty + 37), s, 20, fill=LAST_MARK, anchor="rm", bold=True)
 
 
-SAIL_NAMES = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
+SAIL_NAMES = {"r": N_("red ship"), "g": N_("green ship"), "y": N_("yellow ship"), "b": N_("blue ship")}
 
 
 def tile_caption(tile: str) -> str:
     """Words for a tile, so that ends and sail colours do not rest on shape or colour alone."""
     code = tile.rstrip("*")
     if code.startswith("^"):
-        return f"{SAIL_NAMES.get(code[1:2], '?')} ship"
+        return tr(SAIL_NAMES[code[1:2]]) if code[1:2] in SAIL_NAMES else tr("ship")
     if code == "L":
-        return "left end"
+        return tr("left end")
     if code == "R":
-        return "right end"
+        return tr("right end")
     if code[:1] == "M":
-        return f"middle {code[1:]}"
+        return tr("middle {code}", code=code[1:])
     if code[:1] == "X":
-        return f"building {code[1:]}"
+        return tr("building {code}", code=code[1:])
     return code
 
 
@@ -537,8 +550,9 @@ def _ship_label(d: ImageDraw.ImageDraw, code: str, x: int, y: int, s: int) -> No
 
 def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout) -> None:
     y = L.offer_y
-    text(d, (MARGIN, y + 2), "Offer", 22, bold=True)
-    text(d, (MARGIN + 70, y + 6), "type  buy P  (P = price in gold)", 17, fill=MUTED)
+    ow = text(d, (MARGIN, y + 2), tr("Offer"), 22, bold=True, max_width=200)
+    text(d, (MARGIN + ow + 14, y + 6), tr("type  buy P  (P = price in gold)"), 17, fill=MUTED,
+         max_width=L.side_x - MARGIN - ow - 20)
     wheel = list(view.get("wheel") or [])[:12]
     wheel += [None] * (12 - len(wheel))
     prices = [w["price"] for w in wheel if w]
@@ -576,24 +590,24 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         seat = pending.get("seat")
         d.rounded_rectangle(box, radius=10, fill=(255, 246, 214), outline=ACTIVE, width=4)
         placing = view.get("phase") == "place" and not pending.get("placed")
-        verb = "places" if placing else "bought"
-        label = fit_text(f"{_name(view, seat)} {verb}", 20, box[2] - box[0] - 16)
-        text(d, (box[0] + 10, box[1] + 8), label, 20, bold=True)
+        label = (tr("{name} places", name=_name(view, seat)) if placing
+                 else tr("{name} bought", name=_name(view, seat)))
+        text(d, (box[0] + 10, box[1] + 8), label, 20, bold=True, max_width=box[2] - box[0] - 16)
         tile = str(pending.get("tile", ""))
         _tile_on_sea(img, d, tile, box[0] + 14, box[1] + 40, 64)
-        text(d, (box[0] + 46, box[1] + 116), tile_caption(tile), 16, fill=MUTED, anchor="mm")
+        text(d, (box[0] + 46, box[1] + 116), tile_caption(tile), 16, fill=MUTED, anchor="mm", max_width=88)
         v = pending.get("viking")
         if v:
             _paste(img, figure_sprite(v, 56), box[0] + 90, box[1] + 44)
         if pending.get("start_tile"):
             _tile_on_sea(img, d, "L", box[0] + 134, box[1] + 40, 48)
-            text(d, (box[0] + 158, box[1] + 96), "+ start", 16, anchor="ma")
+            text(d, (box[0] + 158, box[1] + 96), tr("+ start"), 16, anchor="ma", max_width=min(120, 2 * (box[2] - box[0] - 158)))
         if placing:
-            text(d, (box[0] + 10, box[3] - 30), "type  place CELL", 16, fill=MUTED)
+            text(d, (box[0] + 10, box[3] - 30), tr("type  place CELL"), 16, fill=MUTED, max_width=box[2] - box[0] - 16)
     else:
         dashed_rect(d, box, (210, 204, 192))
-        text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "nothing to place", 16, fill=MUTED,
-             anchor="mm")
+        text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tr("nothing to place"), 16, fill=MUTED,
+             anchor="mm", within=box)
 
 
 def _label(v: Any) -> str:
@@ -611,21 +625,24 @@ def _special_lines(name: str) -> list[str]:
     info = SPECIAL_TILES.get(name)
     if not info:
         return [name.replace("_", " ")]
-    when = {"now": "at once", "small+major": "small & major scoring", "major": "major scoring",
-            "final": "final scoring"}.get(str(info.get("when", "")), str(info.get("when", "")))
+    whens = {"now": N_("at once"), "small+major": N_("small & major scoring"), "major": N_("major scoring"),
+             "final": N_("final scoring")}
+    w = str(info.get("when", ""))
+    when = tr(whens[w]) if w in whens else w
     per = info.get("per")
+    kind = tr(KIND_NAMES[per]) if per in KIND_NAMES else str(per)
     if per and "gold" in info:
-        effect = f"+{info['gold']} gold per {KIND_NAMES.get(per, per)}"
+        effect = tr("+{gold} gold per {kind}", gold=info["gold"], kind=kind)
     elif per and "vp" in info:
-        effect = f"+{info['vp']} VP per {KIND_NAMES.get(per, per)}"
+        effect = tr("+{vp} VP per {kind}", vp=info["vp"], kind=kind)
     elif "building" in info:
-        effect = f"building {info['building']}, VP around"
+        effect = tr("building {building}, VP around", building=info["building"])
     elif "surplus_vp" in info:
-        effect = f"food surplus {info['surplus_vp']} VP"
+        effect = tr("food surplus {vp} VP", vp=info["surplus_vp"])
     elif "gold_per_vp" in info:
-        effect = f"1 VP per {info['gold_per_vp']} gold"
+        effect = tr("1 VP per {gold} gold", gold=info["gold_per_vp"])
     elif "gold" in info:
-        effect = f"+{info['gold']} gold"
+        effect = tr("+{gold} gold", gold=info["gold"])
     else:
         effect = str(info.get("text", name)).split(":")[0]
     return [name, effect, when]
@@ -637,29 +654,30 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
     x = MARGIN
     display = view.get("specials_display")
     if display:
-        text(d, (x, y), "Special tiles", 20, bold=True)
+        text(d, (x, y), tr("Special tiles"), 20, bold=True, max_width=4 * 158)
         cw = 150
         cx = x
         for item in display:
             box = (cx, y + 28, cx + cw, y + L.extras_h - 4)
             if item is None:
                 dashed_rect(d, box, (185, 178, 165))
-                text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 16, fill=MUTED, anchor="mm")
+                text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tr("empty"), 16, fill=MUTED, anchor="mm",
+                     within=box)
             else:
                 d.rounded_rectangle(box, radius=8, fill=LAND_SPECIAL, outline=COAST, width=2)
                 star(d, box[0] + 14, box[1] + 15, 9, fill=GOLD)
                 lines = _special_lines(_label(item))
-                text(d, (box[0] + 28, box[1] + 6), fit_text(lines[0], 17, cw - 34), 17, bold=True)
+                text(d, (box[0] + 28, box[1] + 6), lines[0], 17, bold=True, max_width=cw - 34)
                 effect = wrap(lines[1], 16, cw - 14)[:3] if len(lines) > 1 else []
                 for i, ln in enumerate(effect):
-                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 16)
+                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 16, max_width=cw - 12)
                 if len(lines) > 2:
-                    text(d, (box[0] + 8, box[3] - 8), fit_text(lines[2], 16, cw - 14), 16, fill=MUTED, anchor="ld")
+                    text(d, (box[0] + 8, box[3] - 8), lines[2], 16, fill=MUTED, anchor="ld", max_width=cw - 12)
             cx += cw + 8
         x = cx + 24
     auction = view.get("auction")
     if _auction_now(view):
-        text(d, (x, y), "Auction", 20, bold=True)
+        text(d, (x, y), tr("Auction"), 20, bold=True, max_width=WIDTH - MARGIN - x)
         ay = y + 30
         items = dict(auction) if isinstance(auction, dict) else {"drawn": auction}
         drawn = items.pop("drawn", None) or items.pop("vikings", None) or []
@@ -673,8 +691,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             _paste(img, fig, ax, ay)
             ax += fig.width + 3
         if drawn:
-            text(d, (ax + 4, ay + 10), "drawn", 16, fill=MUTED)
-            ax += 60
+            ax += 4 + text(d, (ax + 4, ay + 10), tr("drawn"), 16, fill=MUTED, max_width=120) + 8
         if removed:  # out of the game [D-9], one per round so far
             rx0 = ax
             ax += 6
@@ -683,30 +700,32 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
                 _paste(img, fig, ax, ay + 4)
                 ax += fig.width + 4
             dashed_rect(d, (rx0, ay, ax + 2, ay + 38), THREAT, dash=4)
-            text(d, (ax + 8, ay + 10), "removed", 16, fill=MUTED)
+            text(d, (ax + 8, ay + 10), tr("removed"), 16, fill=MUTED, max_width=max(40, WIDTH - MARGIN - ax - 8))
         parts = []
         if isinstance(bids, dict):
             if bids.get("leader") is not None:
-                parts.append(f"high bid {bids.get('high', 0)} by {_name(view, bids['leader'])}")
+                parts.append(tr("high bid {bid} by {name}", bid=bids.get("high", 0), name=_name(view, bids["leader"])))
             else:
-                parts.append("no bid yet")
+                parts.append(tr("no bid yet"))
             if bids.get("active"):
-                parts.append("still in: " + ", ".join(_name(view, s) for s in bids["active"]))
+                parts.append(tr("still in: {names}", names=", ".join(_name(view, s) for s in bids["active"])))
         for k, v in items.items():
             parts.append(f"{k.replace('_', ' ')}: {v}")
         if parts:
-            text(d, (x, ay + 48), fit_text("   ".join(parts), 17, WIDTH - MARGIN - x), 17)
+            text(d, (x, ay + 48), "   ".join(parts), 17, max_width=WIDTH - MARGIN - x)
 
 
 def _draw_legend(d: ImageDraw.ImageDraw, L: VikingsLayout, who: str) -> None:
     y = L.legend_y
     x = MARGIN
-    x += text(d, (x, y + 6), f"{who}: where the tile may go", 19, bold=True) + 18
-    for colour, words in ((HIGHLIGHT_TILE, "viking stands on the tile"),
-                          (HIGHLIGHT_BASE, "tile only, viking to the base")):
+    x += text(d, (x, y + 6), tr("{name}: where the tile may go", name=who), 19, bold=True,
+              max_width=(WIDTH - 2 * MARGIN) * 0.4) + 18
+    for i, (colour, words) in enumerate(((HIGHLIGHT_TILE, tr("viking stands on the tile")),
+                                         (HIGHLIGHT_BASE, tr("tile only, viking to the base")))):
         d.rectangle((x, y + 4, x + 26, y + 28), fill=colour, outline=INK)
         x += 34
-        x += text(d, (x, y + 6), words, 19) + 24
+        room = (WIDTH - MARGIN - x) / (2 - i) - (24 if i == 0 else 0)
+        x += text(d, (x, y + 6), words, 19, max_width=room) + 24
 
 
 def _strike(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], w: int) -> None:
@@ -753,8 +772,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     hy = P.y + 8
     d.ellipse((hx, hy + 6, hx + 24, hy + 30), fill=_seat_colour(seat), outline=INK, width=2)
     hx += 32
-    name = fit_text(str(p.get("name", f"seat {seat}")), 28, min(360, P.w - 360))
-    hx += text(d, (hx, hy + 2), name, 28, bold=True) + 14
+    name = str(p.get("name", tr("seat {seat}", seat=seat)))
+    hx += text(d, (hx, hy + 2), name, 28, bold=True, max_width=min(360, P.w - 360)) + 14
 
     def chip(label: str, bg: RGB, fg: RGB | None = None) -> None:
         nonlocal hx
@@ -766,43 +785,45 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         hx += w + 8
 
     if seat in winners:
-        chip("WINNER", GOLD)
+        chip(tr("WINNER"), GOLD)
     if view.get("start_player") == seat:
-        chip("START PLAYER", INK)
+        chip(tr("START PLAYER"), INK)
     if active:
-        chip(PHASE_WORDS.get(str(view.get("phase")), ("", "TO PLAY"))[1], ACTIVE)
+        chip(tr(PHASE_WORDS.get(str(view.get("phase")), ("", N_("TO PLAY")))[1]), ACTIVE)
     if view.get("seat") == seat:
-        chip("YOU", _seat_colour(seat), WHITE)
+        chip(tr("YOU"), _seat_colour(seat), WHITE)
     if p.get("start_tile_pending"):
-        chip("start tile to place", (255, 255, 255))
+        chip(tr("start tile to place"), (255, 255, 255))
     # right side: gold and VP
     rx = x1 - 16
     vp = str(p.get("vp", 0))
-    w = text(d, (rx, hy + 4), f"{vp} VP", 28, anchor="ra", bold=True)
+    w = text(d, (rx, hy + 4), tr("{vp} VP", vp=vp), 28, anchor="ra", bold=True, max_width=140)
     star(d, rx - w - 18, hy + 19, 14, fill=(250, 250, 250))
     rx -= w + 48
     g = str(p.get("gold", 0))
-    w = text(d, (rx, hy + 4), f"{g} gold", 28, anchor="ra", bold=True)
+    w = text(d, (rx, hy + 4), tr("{gold} gold", gold=g), 28, anchor="ra", bold=True, max_width=140)
     coin(d, rx - w - 16, hy + 19, 12)
     rx -= w + 46
     specials = p.get("specials") or []
     if specials:
-        s = "specials: " + ", ".join(_label(x).replace("_", " ") for x in specials)
+        s = tr("specials: {tiles}", tiles=", ".join(_label(x).replace("_", " ") for x in specials))
         room = rx - hx - 10
         if room > 60:
-            text(d, (rx, hy + 10), fit_text(s, 17, room), 17, fill=MUTED, anchor="ra")
+            text(d, (rx, hy + 10), s, 17, fill=MUTED, anchor="ra", max_width=room)
 
     gx, gy = P.grid_x, P.grid_y
     gw = P.ncols * c
     # column numbers and base title
-    text(d, (P.base_x + P.base_w / 2, gy - COLNUM_H / 2), "base", 16, fill=MUTED, anchor="mm")
+    text(d, (P.base_x + P.base_w / 2, gy - COLNUM_H / 2), tr("base"), 16, fill=MUTED, anchor="mm",
+         max_width=P.base_w)
     for col in range(1, P.ncols + 1):
         text(d, (gx + (col - 0.5) * c, gy - COLNUM_H / 2), str(col), 16, fill=MUTED, anchor="mm")
     # row labels
     for r in range(6):
         ry = gy + r * c
         if r == 0:
-            text(d, (P.label_x + LABEL_W / 2 - 4, ry + c / 2), "ships", 18, anchor="mm", bold=True)
+            text(d, (P.label_x + LABEL_W / 2 - 4, ry + c / 2), tr("ships"), 18, anchor="mm", bold=True,
+                 max_width=LABEL_W - 4)
             continue
         k = ROW_KEYS[r]
         rad = min(15, c * 0.28)
@@ -880,7 +901,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                     fig = figure_sprite(str(pend["viking"]), int(c * 0.42))
                     _paste(img, fig, x0 + (c - fig.width) / 2, y0 + c * 0.52)
                 else:
-                    text(d, (x0 + c / 2, y0 + c * 0.72), "base", max(16, int(c * 0.22)), fill=fg, anchor="mm")
+                    text(d, (x0 + c / 2, y0 + c * 0.72), tr("base"), max(16, int(c * 0.22)), fill=fg, anchor="mm",
+                         max_width=c - 4)
     # the last action's cells
     last = view.get("last") or {}
     if last.get("seat") == seat:
@@ -898,18 +920,20 @@ def _draw_footer(img: Image.Image, d: ImageDraw.ImageDraw, L: VikingsLayout) -> 
     x = MARGIN
     _shield(d, x, y + 2, 18)
     x += 26
-    x += text(d, (x, y + 3), "ship defended by a warrior", 16, fill=MUTED) + 22
+    room = (WIDTH - 2 * MARGIN - 140) / 4  # four keys share the line
+    x += text(d, (x, y + 3), tr("ship defended by a warrior"), 16, fill=MUTED, max_width=room) + 22
     fig = figure_sprite("N", 18, lying=True)
     _paste(img, fig, x, y + 6)
     _strike(d, (x - 2, y + 2, x + fig.width + 2, y + 22), 3)
     x += fig.width + 8
-    x += text(d, (x, y + 3), "threatened viking: scores nothing", 16, fill=MUTED) + 22
+    x += text(d, (x, y + 3), tr("threatened viking: scores nothing"), 16, fill=MUTED, max_width=room) + 22
     d.polygon([(x, y + 6), (x + 12, y + 6), (x + 6, y + 15)], fill=THREAT)
     x += 16
-    x += text(d, (x, y + 3), "S  undefended ship threatens rows W down to S", 16, fill=MUTED) + 22
+    x += text(d, (x, y + 3), tr("S  undefended ship threatens rows W down to S"), 16, fill=MUTED,
+              max_width=room * 1.4) + 22
     d.rectangle((x, y + 2, x + 22, y + 22), outline=LAST_MARK, width=3)
     x += 30
-    text(d, (x, y + 3), "last move", 16, fill=MUTED)
+    text(d, (x, y + 3), tr("last move"), 16, fill=MUTED, max_width=WIDTH - MARGIN - x)
 
 
 FINAL_TEXT = 16
@@ -945,21 +969,24 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout, 
     d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + L.final_h), radius=12, fill=(255, 246, 214),
                         outline=ACTIVE, width=4)
     names = ", ".join(_name(view, s) for s in winners) or "-"
-    text(d, (MARGIN + 16, y + 10), f"Final scoring - {'winners' if len(winners) > 1 else 'winner'}: {names}",
-         24, bold=True)
+    head = ntr("Final scoring - winner: {names}", "Final scoring - winners: {names}", max(1, len(winners)),
+               names=names)
+    text(d, (MARGIN + 16, y + 10), head, 24, bold=True, max_width=WIDTH - 2 * MARGIN - 32)
     ly = y + 48
     for p, wrapped in _final_rows(view):
         seat = p.get("seat", 0)
         d.ellipse((MARGIN + 16, ly + 3, MARGIN + 34, ly + 21), fill=_seat_colour(seat), outline=INK)
         if seat in winners:
             star(d, MARGIN + 25, ly + 12, 8, fill=GOLD)
-        head = fit_text(f"{p.get('name')}: {p.get('vp')} VP, {p.get('gold')} gold", 20, FINAL_TEXT_X - 60)
-        text(d, (MARGIN + 44, ly), head, 20, bold=True)
+        head = tr("{name}: {vp} VP, {gold} gold", name=p.get("name"), vp=p.get("vp"), gold=p.get("gold"))
+        text(d, (MARGIN + 44, ly), head, 20, bold=True, max_width=FINAL_TEXT_X - 60)
         for i, ln in enumerate(wrapped):
-            text(d, (MARGIN + FINAL_TEXT_X, ly + 2 + 20 * i), ln, FINAL_TEXT)
+            text(d, (MARGIN + FINAL_TEXT_X, ly + 2 + 20 * i), ln, FINAL_TEXT,
+                 max_width=WIDTH - 2 * MARGIN - FINAL_TEXT_X - 16)
         ly += max(30, 20 * len(wrapped) + 10)
 
 
+@translated(16)  # MIN_TABLE_TEXT (issue 14)
 def draw_vikings(view: dict[str, Any], *, highlights: dict | None = None, focus: int | None = None,
                  last: bool = True, log: TextLog | None = None) -> Image.Image:
     """The table as a PIL image (``render_vikings`` encodes it). ``last=False`` hides the last move;
@@ -1008,6 +1035,7 @@ def _draw_vikings(view: dict[str, Any], *, highlights: dict | None, focus: int |
     return img
 
 
+@translated(16)
 def render_vikings(view: dict[str, Any], *, highlights: dict | None = None, focus: int | None = None,
                    last: bool = True) -> bytes:
     """PNG bytes of the whole table. ``highlights = {"tile": [...], "base": [...]}`` marks legal

@@ -16,12 +16,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import GOLD, INK, WHITE, TextLog, fit_text, recording, text, wrap
+from renderer.common import GOLD, INK, N_, WHITE, TextLog, recording, text, tr, translated, wrap
 from renderer.picture import (
     FRAME_W,
+    MIN_TURN_TEXT,
     PAD,
     PICTURE_H,
     PICTURE_W,
+    SOFT,
     badge,
     canvas,
     encode_fast,
@@ -56,10 +58,11 @@ from renderer.vikings import (
 )
 
 STRIP_H = 78
-SCORING_WORDS = {"small": "small scoring", "major": "major scoring", "final": "major + final scoring"}
+SCORING_WORDS = {"small": N_("small scoring"), "major": N_("major scoring"), "final": N_("major + final scoring")}
 ACTING_WORDS = {
-    "buy": "to buy", "place": "to place", "sail": "to sail", "bid": "to bid", "remove": "to remove",
-    "lay": "to lay out", "special": "special tile", "swap": "to swap", "setup": "to set up",
+    "buy": N_("{name} to buy"), "place": N_("{name} to place"), "sail": N_("{name} to sail"),
+    "bid": N_("{name} to bid"), "remove": N_("{name} to remove"), "lay": N_("{name} to lay out"),
+    "special": N_("{name}: special tile"), "swap": N_("{name} to swap"), "setup": N_("{name} to set up"),
 }
 
 
@@ -81,11 +84,11 @@ def combo_cost(price: int, gold: int, vp: int) -> tuple[int, int] | None:
 
 def cost_words(cost: tuple[int, int] | None) -> str:
     if cost is None:
-        return "too dear"
+        return tr("too dear")
     g, v = cost
     if v:
-        return f"{g}g + {v} VP"
-    return "free" if g == 0 else f"{g} gold"
+        return tr("{gold}g + {vp} VP", gold=g, vp=v)
+    return tr("free") if g == 0 else tr("{gold} gold", gold=g)
 
 
 def _buyable(legal: Iterable[str] | None) -> set[int] | None:
@@ -121,10 +124,14 @@ def _tile_icon(img: Image.Image, d: ImageDraw.ImageDraw, tile: str, x: int, y: i
 def tile_words(tile: str | None) -> str:
     """The tile in words (sail colours and island ends never rest on colour or shape alone)."""
     if not tile:
-        return "no tile yet"  # V-42: during the auction the offer has no tiles
+        return tr("no tile yet")  # V-42: during the auction the offer has no tiles
     code = str(tile).rstrip("*")
     if code.startswith("^"):
-        return f"{tile_caption(code)} {SAIL_REWARD.get(code[1:2], '')}"
+        reward = SAIL_REWARD.get(code[1:2], "")  # "3g", "2VP" (V-3 / [D-3])
+        amount = reward.rstrip("gVP")
+        if amount.isdigit():
+            reward = tr("{gold}g", gold=amount) if reward.endswith("g") else tr("{vp} VP", vp=amount)
+        return f"{tile_caption(code)} {reward}"
     return tile_caption(code)
 
 
@@ -134,18 +141,19 @@ def tile_words(tile: str | None) -> str:
 def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, h: int,
                 buyer: dict[str, Any] | None, buyable: set[int] | None) -> None:
     wheel = [(i, c) for i, c in enumerate(view.get("wheel") or []) if c]
-    title = "Offer" + (f" - cost for {buyer.get('name')}" if buyer else "")
-    text(d, (x, y), fit_text(title, 24, w), 24, bold=True)
+    title = tr("Offer - cost for {name}", name=buyer.get("name")) if buyer else tr("Offer")
+    text(d, (x, y), title, 24, bold=True, max_width=w)
     y += 32
     if not wheel:
         if view.get("phase") == "sail":  # V-33, V-34: the major scoring waits for the sailors
-            lines = wrap(f"Major scoring: {_name(view, view.get('active'))} moves sailors first. A sailor takes "
-                         "vikings from the base onto empty island tiles of their own row (V-34); then ships, "
-                         "nobles, scouts and goldsmiths score (V-33).", 22, w - 10)
-            for i, ln in enumerate(lines):
-                text(d, (x, y + 4 + i * 30), ln, 22)
+            lines = wrap(tr("Major scoring: {name} moves sailors first. A sailor takes vikings from the base "
+                            "onto empty island tiles of their own row ({rule_sail}); then ships, nobles, scouts "
+                            "and goldsmiths score ({rule_score}).", name=_name(view, view.get("active")),
+                            rule_sail="V-34", rule_score="V-33"), 22, w - 10)
+            for i, ln in enumerate(lines[: max(1, (h - 36) // 30)]):
+                text(d, (x, y + 4 + i * 30), ln, 22, max_width=w - 4)
             return
-        soft(d, (x, y + 4), "the offer is empty")
+        soft(d, (x, y + 4), tr("the offer is empty"))
         return
     cols = 1 if (h - 32) // len(wheel) >= 30 or buyer is not None else 2  # the auction box takes room
     per_col = -(-len(wheel) // cols)
@@ -164,18 +172,19 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         text(d, (x0 + 30, ry + row_h / 2), str(price), 26, anchor="rm", bold=True)
         _tile_icon(img, d, str(combo.get("tile") or ""), x0 + 38, ry + 2, ts)
         cap_w = 172 if cols == 1 else cw - ts - 90
-        text(d, (x0 + 44 + ts, ry + row_h / 2), fit_text(tile_words(combo.get("tile")), 22, cap_w), 22, anchor="lm")
+        text(d, (x0 + 44 + ts, ry + row_h / 2), tile_words(combo.get("tile")), 22, anchor="lm", max_width=cap_w)
         v = combo.get("viking")
         if v and cols == 1:
             kx = x0 + 44 + ts + 176
             kind_badge(d, str(v), kx + 14, ry + row_h / 2, min(15, row_h / 2 - 2))
-            text(d, (kx + 34, ry + row_h / 2), KIND_NAMES.get(str(v), str(v)), 22, anchor="lm")
+            kind = tr(KIND_NAMES[str(v)]) if str(v) in KIND_NAMES else str(v)
+            text(d, (kx + 34, ry + row_h / 2), kind, 22, anchor="lm", max_width=x + w - 110 - (kx + 34))
         elif v:
             kind_badge(d, str(v), x0 + cw - 24, ry + row_h / 2, min(15, row_h / 2 - 2))
         if buyer is not None:
-            words = cost_words(cost) if (cost is None or buyable is None or pos in buyable) else "not now"
+            words = cost_words(cost) if (cost is None or buyable is None or pos in buyable) else tr("not now")
             fill = INK if ok else (150, 40, 40)
-            text(d, (x + w - 4, ry + row_h / 2), words, 22, anchor="rm", bold=ok, fill=fill)
+            text(d, (x + w - 4, ry + row_h / 2), words, 22, anchor="rm", bold=ok, fill=fill, max_width=106)
 
 
 def _draw_auction(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> None:
@@ -185,21 +194,22 @@ def _draw_auction(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
     bids = a.get("bids") or None
     if bids:
         leader = bids.get("leader")
-        head = f"Auction: high bid {bids.get('high', 0)}" + (f" by {_name(view, leader)}" if leader is not None
-                                                               else ", nobody yet")
+        head = (tr("Auction: high bid {bid} by {name}", bid=bids.get("high", 0), name=_name(view, leader))
+                if leader is not None else tr("Auction: high bid {bid}, nobody yet", bid=bids.get("high", 0)))
     else:
-        head = "Auction: drawn vikings"
+        head = tr("Auction: drawn vikings")
     removed = a.get("removed") or []
     if removed:
-        head += "; removed " + " ".join(str(k) for k in removed)
-    text(d, (x + 6, y + 6), fit_text(head, 22, w - 14), 22, bold=True)
+        head += tr("; removed {kinds}", kinds=" ".join(str(k) for k in removed))
+    text(d, (x + 6, y + 6), head, 22, bold=True, max_width=w - 14)
     drawn = [str(k) for k in a.get("drawn") or []]
     step = min(36, (w - 20) / max(1, len(drawn)))
     for i, k in enumerate(drawn):
         kind_badge(d, k, x + 20 + i * step, y + 52, min(15, step / 2 - 1))
     specials = view.get("specials_display") or []
     if specials:
-        soft(d, (x + 6, y + 72), fit_text("special tiles: " + ", ".join(map(str, specials)), 22, w - 14))
+        text(d, (x + 6, y + 72), tr("special tiles: {tiles}", tiles=", ".join(map(str, specials))), 22,
+             fill=SOFT, max_width=w - 14)
 
 
 # --------------------------------------------------------------------------- homeland
@@ -297,24 +307,28 @@ def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x
 def _headline_words(view: dict[str, Any]) -> tuple[str, str]:
     rnd = view.get("round")
     scorings = view.get("scorings") or ["small", "major", "small", "major", "small", "final"]
-    left = "VIKINGS"
+    left = tr("VIKINGS")
     if rnd:
-        left += f"  round {rnd} of 6"
+        left += "  " + tr("round {round} of {rounds}", round=rnd, rounds=6)
         if view.get("phase") != "over" and 1 <= int(rnd) <= len(scorings):
-            left += f", then {SCORING_WORDS.get(scorings[int(rnd) - 1], scorings[int(rnd) - 1])}"
+            kind = scorings[int(rnd) - 1]
+            left += tr(", then {scoring}", scoring=tr(SCORING_WORDS[kind]) if kind in SCORING_WORDS else kind)
     phase = view.get("phase")
     if phase == "over":
-        return left, "game over"
+        return left, tr("game over")
     active = view.get("active")
     if active is None:
         return left, ""
-    return left, f"{_name(view, active)} {ACTING_WORDS.get(str(phase), str(phase))}"
+    name = _name(view, active)
+    return left, tr(ACTING_WORDS[str(phase)], name=name) if str(phase) in ACTING_WORDS else f"{name} {phase}"
 
 
+@translated(MIN_TURN_TEXT)
 def draw_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
                       log: TextLog | None = None) -> Image.Image:
     """The turn picture. ``legal``: the acting seat's legal action texts (marks combos it may not buy,
-    e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement."""
+    e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement;
+    ``tr``/``ntr`` (keyword-only): the table's translator, see :func:`renderer.common.translated`."""
     _check(view)
     with recording(log):
         return _draw(view, highlights, legal)
@@ -325,7 +339,7 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
     active = view.get("active")
     left, right = _headline_words(view)
     colour = _seat_colour(active) if active is not None else None
-    y = headline(d, fit_text(left, 26, PICTURE_W - 520), right, colour, _name(view, active)[:1])
+    y = headline(d, left, right, colour, _name(view, active)[:1])
     strip_y = PICTURE_H - FRAME_W - 6 - STRIP_H
     mid_h = strip_y - y - 8
     offer_w = 540
@@ -349,14 +363,14 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         seat = pending.get("seat")
         who = _name(view, seat)
         _tile_icon(img, d, str(pending["tile"]), hx, hy, 40)
-        line = f"{who} places {tile_words(pending['tile'])}"
-        text(d, (hx + 48, hy + 8), fit_text(line, 22, hw - 100), 22, bold=True)
+        line = tr("{name} places {tile}", name=who, tile=tile_words(pending["tile"]))
+        text(d, (hx + 48, hy + 8), line, 22, bold=True, max_width=hw - 100)
         if pending.get("viking"):
             kind_badge(d, str(pending["viking"]), hx + hw - 20, hy + 20, 16)
         hy += 46
         shown = _player(view, seat) or shown
     elif shown is not None:
-        text(d, (hx, hy + 4), fit_text(f"{shown.get('name')}'s homeland", 24, hw), 24, bold=True)
+        text(d, (hx, hy + 4), tr("{name}'s homeland", name=shown.get("name")), 24, bold=True, max_width=hw)
         hy += 40
     if shown is not None:
         owner = pending.get("seat") if pending else active  # placing: the buyer; sailing: the one to act
@@ -369,24 +383,28 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)
         d.ellipse((lx + 5, ly + 5, lx + 19, ly + 19), outline=INK, width=3)
         sailing = view.get("phase") == "sail"
-        lx += 30 + text(d, (lx + 30, ly), "a sailor may bring a viking" if sailing else "viking stands", 22) + 16
+        room = PAD + offer_w - lx - 34 if sailing else (offer_w - 2 * 30 - 16) / 2
+        lx += 30 + text(d, (lx + 30, ly), tr("a sailor may bring a viking") if sailing else tr("viking stands"), 22,
+                        max_width=room) + 16
         if not sailing:
             d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_BASE, outline=INK, width=2)
             d.line((lx + 5, ly + 5, lx + 19, ly + 19), fill=INK, width=3)
             d.line((lx + 5, ly + 19, lx + 19, ly + 5), fill=INK, width=3)
-            text(d, (lx + 30, ly), "viking to base", 22)
+            text(d, (lx + 30, ly), tr("viking to base"), 22, max_width=PAD + offer_w - lx - 34)
     cells = []
     for p in view["players"]:
         s = p.get("seat")
-        name = str(p.get("name", f"seat {s}"))
+        name = str(p.get("name", tr("seat {seat}", seat=s)))
         if s == view.get("start_player"):
-            name += " (start)"
-        cells.append((name, _seat_colour(int(s or 0)), name[:1], [f"{p.get('gold', 0)} gold", f"{p.get('vp', 0)} VP"],
+            name = tr("{name} (start)", name=name)
+        values = [tr("{gold} gold", gold=p.get("gold", 0)), tr("{vp} VP", vp=p.get("vp", 0))]
+        cells.append((name, _seat_colour(int(s or 0)), name[:1], values,
                       s == active and phase != "over"))
     score_strip(d, strip_y, STRIP_H, cells)
     return img
 
 
+@translated(MIN_TURN_TEXT)
 def render_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
                         log: TextLog | None = None) -> bytes:
     return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log))
