@@ -38,18 +38,21 @@ from renderer.common import (
     GOLD_DARK,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
     coin,
     encode_png,
-    fit_text,
     is_view_json,
+    ntr,
     read_source,
     readable_on,
     star,
     text,
     text_width,
+    tr,
+    translated,
     wrap,
     write_png,
 )
@@ -322,16 +325,36 @@ def _name(view: dict[str, Any], seat: int | None) -> str:
     for p in view["players"]:
         if p.get("seat") == seat:
             return str(p.get("name"))
-    return f"seat {seat}"
+    return tr("seat {seat}", seat=seat)
 
 
 # --------------------------------------------------------------------------- symbols as words
 
+COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
+"""Card and town colours (keys of the view) as English message ids: translate with ``tr`` where drawn."""
 
-_SYMBOL_WORD = {"control": "control", "coin": "coin", "pay": "pay", "renown": "renown", "church": "church",
-                "battle": "invader", "marriage": "marriage", "expand": "expand", "free": "free", }
-_PLURAL = {"coin": "coins", "pay": "pay", "invader": "invaders", "renown": "renown", "church": "church",
-           "marriage": "marriage"}
+
+def _symbol_words(tok: str, n: int) -> str:
+    """One B-22 symbol, ``n`` times, in the table's language."""
+    if tok == "coin":
+        return ntr("coin", "{n} coins", n)
+    if tok == "pay":
+        return ntr("pay a coin", "pay {n} coins", n)
+    if tok == "battle":
+        return ntr("invader", "{n} invaders", n)
+    if tok == "control":
+        return ntr("control", "{n} control", n)
+    if tok == "renown":
+        return ntr("renown", "{n} renown", n)
+    if tok == "church":
+        return ntr("church", "{n} church", n)
+    if tok == "marriage":
+        return ntr("marriage", "{n} marriage", n)
+    if tok == "expand":
+        return ntr("expand", "{n} expand", n)
+    if tok == "free":
+        return ntr("free", "{n} free", n)
+    return tok if n == 1 else f"{n} {tok}"
 
 
 def action_words(symbols: str) -> str:
@@ -345,20 +368,14 @@ def action_words(symbols: str) -> str:
     words = []
     for tok, n in out:
         if tok.startswith("vp "):
-            words.append(f"{int(tok[3:]) * n} VP")
+            words.append(tr("{vp} VP", vp=int(tok[3:]) * n))
             continue
         if tok.startswith("town in "):
             rid = tok[8:]
             name = DATA.region_names[DATA.region_index[rid]] if rid in DATA.region_index else rid
-            words.append(f"town in {name}" if n == 1 else f"{n} towns in {name}")
+            words.append(ntr("town in {region}", "{n} towns in {region}", n, region=name))
             continue
-        w = _SYMBOL_WORD.get(tok, tok)
-        if tok == "pay":
-            words.append("pay a coin" if n == 1 else f"pay {n} coins")
-        elif n == 1:
-            words.append(w)
-        else:
-            words.append(f"{n} {_PLURAL.get(w, w)}")
+        words.append(_symbol_words(tok, n))
     return ", ".join(words)
 
 
@@ -442,28 +459,39 @@ def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], va
     if not detail:
         big = int(min((x1 - x0) * 0.5, band * 0.62))
         text(d, ((x0 + x1) / 2, y0 + 3 + (band - 3) / 2), str(value), big, fill=fg, anchor="mm", bold=True)
-        text(d, ((x0 + x1) / 2, y1 - 5), colour.upper(), 12, fill=INK, anchor="md", bold=True)
+        text(d, ((x0 + x1) / 2, y1 - 5), _colour_word(colour).upper(), 12, fill=INK, anchor="md", bold=True,
+             within=(x0 + 2, y0, x1 - 2, y1))
         return
     ts = text_size
     step = ts + 3
-    text(d, (x0 + 9, y0 + 7), colour.upper(), ts - 1 if ts <= 14 else ts, fill=fg, bold=True)
+    text(d, (x0 + 9, y0 + 7), _colour_word(colour).upper(), ts - 1 if ts <= 14 else ts, fill=fg, bold=True,
+         within=(x0 + 7, y0, (x0 + x1) / 2 - 14, y0 + band))
     text(d, ((x0 + x1) / 2, y0 + band * 0.62), str(value), int(band * 0.55), fill=fg, anchor="mm", bold=True)
     y = y0 + band + 8
     wmax = x1 - x0 - 14
     label = ts - 1 if ts <= 14 else ts
-    text(d, (x0 + 7, y), "if it wins:", label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True)
+    inside = (x0 + 5, y0, x1 - 5, y1)
+    text(d, (x0 + 7, y), tr("if it wins:"), label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True, within=inside)
     y += step
     for ln in wrap(main, ts, wmax):
-        text(d, (x0 + 7, y), ln, ts)
+        text(d, (x0 + 7, y), ln, ts, within=inside)
         y += step
     y += 5
-    text(d, (x0 + 7, y), "if it loses, one of:" if len(secondary) > 1 else "if it loses:", label,
-         fill=MUTED if ts <= 14 else (92, 84, 72), bold=True)
+    lose = ntr("if it loses:", "if it loses, one of:", len(secondary))
+    text(d, (x0 + 7, y), lose, label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True, within=inside)
     y += step
-    for i, sec in enumerate(secondary, 1):
-        for ln in wrap(f"{i}) {sec}" if len(secondary) > 1 else sec, ts, wmax):
-            text(d, (x0 + 7, y), ln, ts)
-            y += step
+    lines = [ln for i, sec in enumerate(secondary, 1)
+             for ln in wrap(f"{i}) {sec}" if len(secondary) > 1 else sec, ts, wmax)]
+    room = max(1, int((y1 - 4 - y) // step))  # a long translation: the last line that fits ends in ..
+    if len(lines) > room:
+        lines = lines[: room - 1] + [lines[room - 1] + " .........."]
+    for ln in lines:
+        text(d, (x0 + 7, y), ln, ts, within=inside)
+        y += step
+
+
+def _colour_word(colour: str) -> str:
+    return tr(COLOUR_WORDS[colour]) if colour in COLOUR_WORDS else colour
 
 
 # --------------------------------------------------------------------------- the map
@@ -483,8 +511,8 @@ def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox
         c = claims.get(rid, {"face_up": False, "owner": None, "points": DATA.points[r],
                              "threshold": DATA.thresholds[r]})
         text(d, (x0 + 6, y0 + 4), DATA.region_names[r].upper(), 14, bold=True)
-        text(d, (x0 + 6, y0 + 24), f"{c.get('threshold', DATA.thresholds[r])}+ towns  {c.get('points', DATA.points[r])} VP",
-             16, fill=(92, 84, 72))
+        need = tr("{n}+ towns  {vp} VP", n=c.get("threshold", DATA.thresholds[r]), vp=c.get("points", DATA.points[r]))
+        text(d, (x0 + 6, y0 + 24), need, 16, fill=(92, 84, 72), within=(x0 + 4, y0, x1 - 28, y1))
         claim_token(d, x1 - 15, (y0 + y1) / 2, 12, c, letters)
     active = view.get("active_town")
     for t in view["towns"]:
@@ -510,44 +538,48 @@ def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox
 
 def _draw_legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
     d.rounded_rectangle((x, y, x + 170, y + 124), radius=6, fill=(255, 252, 240), outline=PANEL_EDGE)
-    rows = [("red", "red town"), ("blue", "blue town"), ("yellow", "yellow town")]
+    box = (x, y, x + 170, y + 124)
+    rows = [("red", tr("red town")), ("blue", tr("blue town")), ("yellow", tr("yellow town"))]
     for i, (colour, label) in enumerate(rows):
         town_shape(d, x + 16, y + 13 + i * 20, colour, 7)
-        text(d, (x + 32, y + 13 + i * 20), label, 16, anchor="lm")
+        text(d, (x + 32, y + 13 + i * 20), label, 16, anchor="lm", within=(x + 30, y, x + 168, y + 124))
     viking_marker(d, x + 16, y + 72, 6)
-    text(d, (x + 32, y + 73), "Vikings", 16, anchor="lm")
+    text(d, (x + 32, y + 73), tr("Vikings"), 16, anchor="lm", within=(x + 30, box[1], box[2] - 2, box[3]))
     monastery_glyph(d, x + 16, y + 94, 5)
-    text(d, (x + 32, y + 93), "monastery", 16, anchor="lm")
+    text(d, (x + 32, y + 93), tr("monastery"), 16, anchor="lm", within=(x + 30, box[1], box[2] - 2, box[3]))
     d.ellipse((x + 9, y + 106, x + 23, y + 120), fill=ACTIVE, outline=GOLD_DARK)
-    text(d, (x + 32, y + 113), "active town", 16, anchor="lm")
+    text(d, (x + 32, y + 113), tr("active town"), 16, anchor="lm", within=(x + 30, box[1], box[2] - 2, box[3]))
 
 
 # --------------------------------------------------------------------------- the side panel
 
-PHASE_WORDS = {"setup": "set-up: start towns", "draft": "draft", "tricks": "tricks", "upkeep": "upkeep",
-               "over": "game over"}
-PENDING_WORDS = {"town": "place a disc", "keep": "keep 2 cards", "active": "choose the active town",
-                 "lead": "lead a card", "play": "play a card", "option": "choose a secondary action",
-                 "extra": "pay for extras", "expand": "expand or not", "free": "free a town",
-                 "princess": "decide on the Princess", "raid": "choose the raided town",
-                 "monastery": "place a monastery"}
+PHASE_WORDS = {"setup": N_("set-up: start towns"), "draft": N_("draft"), "tricks": N_("tricks"),
+               "upkeep": N_("upkeep"), "over": N_("game over")}
+PENDING_WORDS = {"town": N_("place a disc"), "keep": N_("keep 2 cards"), "active": N_("choose the active town"),
+                 "lead": N_("lead a card"), "play": N_("play a card"), "option": N_("choose a secondary action"),
+                 "extra": N_("pay for extras"), "expand": N_("expand or not"), "free": N_("free a town"),
+                 "princess": N_("decide on the Princess"), "raid": N_("choose the raided town"),
+                 "monastery": N_("place a monastery")}
+"""Phase and decision words (English message ids: translate with ``tr`` where drawn)."""
 
 
 def _section(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, title: str) -> int:
     d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=PANEL_BG, outline=PANEL_EDGE)
-    text(d, (x + 10, y + 6), title, 15, fill=MUTED, bold=True)
+    text(d, (x + 10, y + 6), title, 15, fill=MUTED, bold=True, within=(x + 8, y, x + w - 8, y + h))
     return y + 26
 
 
 def _status(view: dict[str, Any]) -> str:
     p = view.get("pending")
-    if view.get("phase") == "over" or p is None:
-        return PHASE_WORDS.get(view.get("phase"), "")
-    what = PENDING_WORDS.get(p.get("kind"), p.get("kind", ""))
-    if p.get("kind") == "keep":
+    phase = view.get("phase")
+    if phase == "over" or p is None:
+        return tr(PHASE_WORDS[phase]) if phase in PHASE_WORDS else ""
+    kind = p.get("kind", "")
+    what = tr(PENDING_WORDS[kind]) if kind in PENDING_WORDS else kind
+    if kind == "keep":
         waiting = [_name(view, s) for s in p.get("seats") or []]
-        return f"draft: waiting for {', '.join(waiting)} to keep 2 cards"
-    return f"{_name(view, p.get('seat'))} to {what}"
+        return tr("draft: waiting for {names} to keep 2 cards", names=", ".join(waiting))
+    return tr("{name} to {what}", name=_name(view, p.get("seat")), what=what)
 
 
 def _players_height(view: dict[str, Any]) -> int:
@@ -556,7 +588,7 @@ def _players_height(view: dict[str, Any]) -> int:
 
 def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, letters: list[str]) -> int:
     h = _players_height(view)
-    y = _section(d, x, y, w, h, "PLAYERS")
+    y = _section(d, x, y, w, h, tr("PLAYERS"))
     acting = set(view.get("acting") or [])
     claims = view.get("claims") or []
     phase = view.get("phase")
@@ -567,39 +599,42 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
         disc(d, x + 20, y + 12, 10, s, letters[s])
         marks = []
         if view.get("marker") == s:
-            marks.append("holds the marker")
+            marks.append(tr("holds the marker"))
         if view.get("start_player") == s:
-            marks.append("start player")
+            marks.append(tr("start player"))
         if p.get("princess"):
-            marks.append(f"Princess: {p['princess']}")
-        head = fit_text(f"{p.get('name')}" + (f"  ({', '.join(marks)})" if marks else ""), 16, w - 170)
-        hw = text(d, (x + 38, y + 3), head, 16, bold=s in acting)
+            marks.append(tr("Princess: {card}", card=p["princess"]))
+        head = f"{p.get('name')}" + (f"  ({', '.join(marks)})" if marks else "")
+        hw = text(d, (x + 38, y + 3), head, 16, bold=s in acting, max_width=w - 170)
         mine = [c for c in claims if c.get("owner") == s]
-        if mine:
+        if mine and w - 150 - hw > 40:
             words = ", ".join(f"{c.get('name')} {c.get('points')}" for c in mine)
-            text(d, (x + 50 + hw, y + 5), fit_text(f"claims: {words}", 14, w - 150 - hw), 14, fill=GOLD_DARK,
-                 bold=True)
+            text(d, (x + 50 + hw, y + 5), tr("claims: {claims}", claims=words), 14, fill=GOLD_DARK, bold=True,
+                 max_width=w - 150 - hw)
         # VP big at the right
-        text(d, (x + w - 12, y + 2), f"{p.get('vp', 0)} VP", 18, anchor="ra", bold=True)
+        text(d, (x + w - 12, y + 2), tr("{vp} VP", vp=p.get("vp", 0)), 18, anchor="ra", bold=True, max_width=100)
         cx = x + 38
         yy = y + 29
         coin(d, cx + 7, yy + 7, 7)
         cx += text(d, (cx + 18, yy), str(p.get("coins", 0)), 14) + 30
         star(d, cx, yy + 7, 7, fill=GOLD)
-        cx += text(d, (cx + 10, yy), f"renown {p.get('renown', 0)}", 14) + 24
-        cx += text(d, (cx, yy), f"invaders {p.get('invaders', 0)}", 14) + 14
-        cx += text(d, (cx, yy), f"church {p.get('church', 0)}", 14) + 14
-        m = p.get("marriages") or []
-        cx += text(d, (cx, yy), f"marriages {len(m)}", 14) + 14
         if phase == "draft":
-            status = "kept" if p.get("chosen") else ("choosing" if s in acting else "")
-            status = f"hand {p.get('hand_size', 0)}  {status}".strip()
+            status = tr("kept") if p.get("chosen") else (tr("choosing") if s in acting else "")
+            status = f"{tr('hand {n}', n=p.get('hand_size', 0))}  {status}".strip()
         elif phase == "tricks":
-            status = f"hand {p.get('hand_size', 0)}"
+            status = tr("hand {n}", n=p.get("hand_size", 0))
         else:
             status = ""
+        end = x + w - 12 - (text_width(status, 13) + 16 if status else 0)  # the counters stop before the hand
+        m = p.get("marriages") or []
+        for i, word in enumerate((tr("renown {n}", n=p.get("renown", 0)), tr("invaders {n}", n=p.get("invaders", 0)),
+                                  tr("church {n}", n=p.get("church", 0)), tr("marriages {n}", n=len(m)))):
+            start = cx + 10 if i == 0 else cx
+            if end - start < 40:
+                break
+            cx += text(d, (start, yy), word, 14, max_width=(end - start) / (4 - i)) + (24 if i == 0 else 14)
         if status:
-            text(d, (x + w - 12, yy), status, 13, fill=MUTED, anchor="ra")
+            text(d, (x + w - 12, yy), status, 13, fill=MUTED, anchor="ra", max_width=w / 3)
         y += 54
     return y + 4
 
@@ -607,7 +642,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
 def _draw_marriage(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
                    letters: list[str]) -> int:
     h = 150
-    y = _section(d, x, y, w, h, "MARRIAGE TRACK")
+    y = _section(d, x, y, w, h, tr("MARRIAGE TRACK"))
     spaces = DATA.top_space
     sw = (w - 20) / spaces
     by = y + 2
@@ -629,18 +664,21 @@ def _draw_marriage(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int,
         for k, s in enumerate(here):
             col, row = k % 3, k // 3
             disc(d, bx + 12 + col * 17, by + 30 + row * 18, 7.5, s, letters[s])
-    text(d, (x + 10, by + 66), "bonus beside a disc: coin / renown / a disc on any town (B-25)", 12, fill=MUTED)
+    text(d, (x + 10, by + 66), tr("bonus beside a disc: coin / renown / a disc on any town ({rule})", rule="B-25"),
+         12, fill=MUTED, max_width=w - 20)
     m = view.get("marriage") or {}
     rev = m.get("revealed")
     yy = by + 86
     if rev:
         d.rounded_rectangle((x + 10, yy, x + w - 10, yy + 30), radius=6, fill=(255, 246, 214), outline=GOLD)
-        reward = action_words(str(rev.get("reward") or "").replace(",", " ")) or "support, trade or 4 VP (B-27)"
-        line = fit_text(f"On offer: {rev.get('title')} - {reward}", 14, w - 150)
-        text(d, (x + 18, yy + 8), line, 14, bold=True)
+        reward = action_words(str(rev.get("reward") or "").replace(",", " ")) or tr(
+            "support, trade or 4 VP ({rule})", rule="B-27")
+        line = tr("On offer: {card} - {reward}", card=rev.get("title"), reward=reward)
+        text(d, (x + 18, yy + 8), line, 14, bold=True, max_width=w - 150)
     else:
-        text(d, (x + 18, yy + 8), "No marriage card on offer.", 14, fill=MUTED)
-    text(d, (x + w - 18, yy + 8), f"stack: {m.get('stack_left', 0)} left", 13, fill=MUTED, anchor="ra")
+        text(d, (x + 18, yy + 8), tr("No marriage card on offer."), 14, fill=MUTED, max_width=w - 150)
+    text(d, (x + w - 18, yy + 8), tr("stack: {n} left", n=m.get("stack_left", 0)), 13, fill=MUTED, anchor="ra",
+         max_width=110)
     return y + h - 22
 
 
@@ -648,18 +686,20 @@ def _draw_battle_church(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y:
                         letters: list[str]) -> int:
     h = 92
     half = (w - 10) // 2
-    yy = _section(d, x, y, half, h, "BATTLE AREA")
+    yy = _section(d, x, y, half, h, tr("BATTLE AREA"))
     n = int(view.get("battle") or 0)
     for i in range(min(n, 12)):
         cx = x + 20 + i * 19
         d.polygon([(cx, yy + 2), (cx + 8, yy + 8), (cx, yy + 14), (cx - 8, yy + 8)], fill=(90, 90, 90),
                   outline=INK)
-    text(d, (x + 12, yy + 20), f"{n} invader{'s' if n != 1 else ''} waiting", 14, bold=True)
+    text(d, (x + 12, yy + 20), ntr("{n} invader waiting", "{n} invaders waiting", n), 14, bold=True,
+         max_width=half - 20)
     rev = view.get("viking_cards_revealed") or []
-    text(d, (x + 12, yy + 40), fit_text(f"Viking cards: {' '.join(map(str, rev)) or '-'}, "
-                                        f"{view.get('viking_cards_left', 0)} left", 12, half - 20), 12, fill=MUTED)
+    cards = tr("Viking cards: {cards}, {n} left", cards=" ".join(map(str, rev)) or "-",
+               n=view.get("viking_cards_left", 0))
+    text(d, (x + 12, yy + 40), cards, 12, fill=MUTED, max_width=half - 20)
     cx0 = x + half + 10
-    yy = _section(d, cx0, y, w - half - 10, h, "CHURCH AREA")
+    yy = _section(d, cx0, y, w - half - 10, h, tr("CHURCH AREA"))
     for k, p in enumerate(view["players"]):
         col, row = k % 3, k // 3
         px = cx0 + 12 + col * 98
@@ -677,18 +717,19 @@ def _draw_trick(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
     trick = view.get("trick") or {}
     cards = trick.get("cards") or []
     h = 142
-    title = "CURRENT TRICK"
+    title = tr("CURRENT TRICK")
     if view.get("phase") == "tricks":
-        title = f"TRICK {trick.get('number', 1)} OF {trick.get('of', '?')}"
+        title = tr("TRICK {trick} OF {tricks}", trick=trick.get("number", 1), tricks=trick.get("of", "?"))
     yy = _section(d, x, y, w, h, title)
     active = view.get("active_town")
     if active:
         colour = next((t["colour"] for t in view["towns"] if t["name"] == active), "")
         town_shape(d, x + w - 150, yy - 14, colour, 7)
-        text(d, (x + w - 138, yy - 14), fit_text(f"for {active} ({colour})", 13, 130), 13, anchor="lm")
+        text(d, (x + w - 138, yy - 14), tr("for {town} ({colour})", town=active, colour=_colour_word(colour)), 13,
+             anchor="lm", max_width=130)
     if not cards:
-        text(d, (x + 12, yy + 6), "No cards played yet." if view.get("phase") == "tricks" else "-", 14,
-             fill=MUTED)
+        text(d, (x + 12, yy + 6), tr("No cards played yet.") if view.get("phase") == "tricks" else "-", 14,
+             fill=MUTED, max_width=w - 24)
         return y + h + 8
     winner = trick.get("winner")
     cw, ch = 62, 82
@@ -697,9 +738,9 @@ def _draw_trick(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
         wins = winner is not None and c.get("seat") == winner
         card_face(d, (cx, yy, cx + cw, yy + ch), c["card"], outline=GOLD if wins else INK, width=4 if wins else 2)
         disc(d, cx + cw + 12, yy + 12, 9, c["seat"], letters[c["seat"]])
-        text(d, (cx, yy + ch + 3), fit_text(_name(view, c["seat"]), 12, cw + 34), 12)
+        text(d, (cx, yy + ch + 3), _name(view, c["seat"]), 12, max_width=cw + 34)
         if i == 0:
-            text(d, (cx + cw + 4, yy + 30), "led", 12, fill=MUTED)
+            text(d, (cx + cw + 4, yy + 30), tr("led"), 12, fill=MUTED, max_width=36)
         if wins:
             star(d, cx + cw + 12, yy + 44, 8, fill=GOLD)
     return y + h + 8
@@ -721,9 +762,9 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
     h = _final_height(view)
     winners = final.get("winners") or []
     d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
-    label = "winners" if len(winners) > 1 else "winner"
-    text(d, (x + 10, y + 8), fit_text(f"FINAL SCORING - {label}: {', '.join(winners) or '-'}", 16, w - 20), 16,
-         bold=True)
+    head = ntr("FINAL SCORING - winner: {names}", "FINAL SCORING - winners: {names}", max(1, len(winners)),
+               names=", ".join(winners) or "-")
+    text(d, (x + 10, y + 8), head, 16, bold=True, max_width=w - 20)
     yy = y + 36
     for p in final.get("players") or []:
         seat = next((q["seat"] for q in view["players"] if q.get("name") == p.get("name")), None)
@@ -731,10 +772,11 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
             disc(d, x + 18, yy + 9, 8, seat, letters[seat])
         if p.get("name") in winners:
             star(d, x + 36, yy + 9, 7, fill=GOLD)
-        text(d, (x + 48, yy + 1), fit_text(f"{p.get('name')}: {p.get('vp')} VP", 14, 120), 14, bold=True)
+        text(d, (x + 48, yy + 1), tr("{name}: {vp} VP", name=p.get("name"), vp=p.get("vp")), 14, bold=True,
+             max_width=120)
         lines = _final_lines(p)
         for i, ln in enumerate(lines):
-            text(d, (x + 175, yy + 2 + 20 * i), ln, 12)
+            text(d, (x + 175, yy + 2 + 20 * i), ln, 12, max_width=w - 185)
         yy += 20 * max(1, len(lines)) + 8
     return y + h + 8
 
@@ -742,6 +784,7 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
 # --------------------------------------------------------------------------- public API
 
 
+@translated(16)  # the picture's minimum text size (issue 14)
 def draw_brianboru(view: dict[str, Any], *, last: bool = True, log: Any = None) -> Image.Image:
     """The table as a PIL image (``render_brianboru`` encodes it).
 
@@ -769,12 +812,11 @@ def _draw_brianboru(view: dict[str, Any], last: bool) -> Image.Image:
     img = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(img)
     rnd = view.get("round") or 0
-    title = "Brian Boru"
+    title = tr("Brian Boru")
     if rnd:
-        title += f" - round {rnd} of {view.get('rounds', '?')}"
-    text(d, (MARGIN, MARGIN - 2), title, 22, bold=True)
-    text(d, (MARGIN + text_width(title, 22) + 20, MARGIN + 4), fit_text(_status(view), 15, g.width - 300), 15,
-         fill=MUTED)
+        title += " - " + tr("round {round} of {rounds}", round=rnd, rounds=view.get("rounds", "?"))
+    tw = text(d, (MARGIN, MARGIN - 2), title, 22, bold=True, max_width=g.width * 0.55)
+    text(d, (MARGIN + tw + 20, MARGIN + 4), _status(view), 15, fill=MUTED, max_width=g.width - tw - 20)
     _draw_map(img, d, view, MARGIN, MARGIN + 30, letters, marked)
     y = MARGIN
     y = _draw_players(d, view, side_x, y, SIDE_W, letters) + 4
@@ -786,6 +828,7 @@ def _draw_brianboru(view: dict[str, Any], last: bool) -> Image.Image:
     return img
 
 
+@translated(16)  # the picture's minimum text size (issue 14)
 def render_brianboru(view: dict[str, Any], *, last: bool = True) -> bytes:
     """PNG bytes of the whole table (map and side panel). Never shows a hand."""
     return encode_png(draw_brianboru(view, last=last))
@@ -809,6 +852,7 @@ HAND_LABEL_H = 34                      # a row title ("Your hand", "In front of 
 HAND_TEXT = 18
 
 
+@translated(18)  # the picture's minimum text size (issue 14)
 def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Image:
     """``seat``'s hand (and the cards in front of them while drafting, and their pending keep), five
     cards a row, every card's number, colour word and both actions at 18 px or more (issue 14)."""
@@ -823,10 +867,10 @@ def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Imag
     hand = list(you.get("hand") or [])
     draft = list(you.get("draft") or [])
     choice = list(you.get("choice") or [])
-    rows: list[tuple[str, list[int]]] = [("Your hand" if hand else "Your hand is empty", hand)]
+    rows: list[tuple[str, list[int]]] = [(tr("Your hand") if hand else tr("Your hand is empty"), hand)]
     if draft:
-        rows.append(("In front of you (keep 2, pass the rest)" if not choice else
-                     f"In front of you - you keep {choice[0]} and {choice[1]}", draft))
+        rows.append((tr("In front of you (keep 2, pass the rest)") if not choice else
+                     tr("In front of you - you keep {first} and {second}", first=choice[0], second=choice[1]), draft))
     height = HAND_TOP
     for _, cards in rows:
         height += HAND_LABEL_H + math.ceil(len(cards) / HAND_PER_ROW) * (HAND_CARD_H + HAND_GAP)
@@ -838,11 +882,11 @@ def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Imag
         name = _name(view, seat)
         col = seat_colour(seat)
         d.ellipse((HAND_PAD, HAND_PAD, HAND_PAD + 26, HAND_PAD + 26), fill=col, outline=INK)
-        text(d, (HAND_PAD + 36, HAND_PAD), fit_text(f"{name} - round {view.get('round', '?')}, private", 24,
-                                                  HAND_W - 80), 24, bold=True)
+        head = tr("{name} - round {round}, private", name=name, round=view.get("round", "?"))
+        text(d, (HAND_PAD + 36, HAND_PAD), head, 24, bold=True, max_width=HAND_W - HAND_PAD - 36 - 12)
         y = HAND_TOP
         for label, cards in rows:
-            text(d, (HAND_PAD, y + 4), label, 20, fill=(92, 84, 72), bold=True)
+            text(d, (HAND_PAD, y + 4), label, 20, fill=(92, 84, 72), bold=True, max_width=HAND_W - 2 * HAND_PAD)
             y += HAND_LABEL_H
             for i, v in enumerate(cards):
                 r, c = divmod(i, HAND_PER_ROW)
@@ -855,6 +899,7 @@ def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Imag
     return img
 
 
+@translated(18)  # the picture's minimum text size (issue 14)
 def render_hand(view: dict[str, Any], seat: int) -> bytes:
     """PNG bytes of ``seat``'s cards; only for that player's private replies."""
     from renderer.picture import encode_fast

@@ -15,17 +15,29 @@ from PIL import Image, ImageDraw
 from engine.brianboru.data import DATA
 from renderer.brianboru import (
     CARD_COLOURS,
+    COLOUR_WORDS,
     PANEL_BG,
     PANEL_EDGE,
     PENDING_WORDS,
+    PHASE_WORDS,
     _check,
     _name,
     initials,
     seat_colour,
     town_shape,
 )
-from renderer.common import GOLD, INK, TextLog, fit_text, readable_on, recording, star, text
-from renderer.picture import PAD, PICTURE_H, PICTURE_W, badge, canvas, encode_fast, headline, soft
+from renderer.common import GOLD, INK, TextLog, readable_on, recording, star, text, tr, translated
+from renderer.picture import (
+    MIN_TURN_TEXT,
+    PAD,
+    PICTURE_H,
+    PICTURE_W,
+    SOFT,
+    badge,
+    canvas,
+    encode_fast,
+    headline,
+)
 
 RULE_OF = {"town": "B-9", "keep": "B-14", "active": "B-17", "lead": "B-17", "play": "B-18", "option": "B-20",
            "extra": "B-22", "expand": "B-22", "free": "B-22", "princess": "B-27", "raid": "B-28",
@@ -34,6 +46,11 @@ RULE_OF = {"town": "B-9", "keep": "B-14", "active": "B-17", "lead": "B-17", "pla
 
 def _town(view: dict[str, Any], name: str | None) -> dict[str, Any] | None:
     return next((t for t in view.get("towns") or [] if t.get("name") == name), None)
+
+
+def colour_word(colour: object) -> str:
+    """A card's or town's colour in the table's language."""
+    return tr(COLOUR_WORDS[str(colour)]) if str(colour) in COLOUR_WORDS else str(colour)
 
 
 def _region_name(rid: str | None) -> str:
@@ -46,22 +63,24 @@ def decision_words(view: dict[str, Any]) -> str:
     """What the player to act must decide, from the public ``pending`` (never its hidden options)."""
     p = view.get("pending")
     if view.get("phase") == "over":
-        return "The game is over."
+        return tr("The game is over.")
     if not p:
         return ""
     kind = p.get("kind")
     rule = p.get("rule") or RULE_OF.get(kind, "")
     if kind == "keep":
         waiting = ", ".join(_name(view, s) for s in p.get("seats") or [])
-        return f"Draft: {waiting} to keep 2 cards ({rule})"
-    what = PENDING_WORDS.get(kind, str(kind))
-    extra = ""
+        return tr("Draft: {names} to keep 2 cards ({rule})", names=waiting, rule=rule)
+    what = tr(PENDING_WORDS[kind]) if kind in PENDING_WORDS else str(kind)
+    name = _name(view, p.get("seat"))
     if kind == "play":
-        extra = ": any colour; the highest white or town-colour card wins, B-19"
-    elif kind == "lead":
-        town = _town(view, view.get("active_town"))
-        extra = f": {town['colour']} or white" if town else ""
-    return f"{_name(view, p.get('seat'))} must {what}{extra} ({rule})"
+        return tr("{name} must {what}: any colour; the highest white or town-colour card wins, {rule_win} ({rule})",
+                  name=name, what=what, rule_win="B-19", rule=rule)
+    town = _town(view, view.get("active_town")) if kind == "lead" else None
+    if town:
+        return tr("{name} must {what}: {colour} or white ({rule})", name=name, what=what,
+                  colour=colour_word(town["colour"]), rule=rule)
+    return tr("{name} must {what} ({rule})", name=name, what=what, rule=rule)
 
 
 def _card(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: int, colour: str,
@@ -72,11 +91,12 @@ def _card(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value:
     d.rounded_rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 36), radius=8, fill=fill, outline=INK if colour == "white"
                         else fill)
     text(d, ((x0 + x1) / 2, (y0 + y1 - 32) / 2), str(value), 44, fill=readable_on(fill), anchor="mm", bold=True)
-    text(d, ((x0 + x1) / 2, y1 - 8), colour, 22, anchor="md", bold=True)
+    text(d, ((x0 + x1) / 2, y1 - 8), colour_word(colour), 22, anchor="md", bold=True, within=(x0 + 2, y0, x1 - 2, y1))
 
 
+@translated(MIN_TURN_TEXT)
 def draw_brianboru_turn(view: dict[str, Any], *, log: TextLog | None = None) -> Image.Image:
-    """The turn picture of a (public) Brian Boru view."""
+    """The turn picture of a (public) Brian Boru view (``tr``/``ntr``: the table's translator)."""
     _check(view)
     with recording(log):
         return _draw(view)
@@ -88,21 +108,24 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     pend = view.get("pending") or {}
     seat = pend.get("seat")
     trick = view.get("trick") or {}
-    left = f"BRIAN BORU  round {view.get('round', '?')} of {view.get('rounds', '?')}"
-    if view.get("phase") == "tricks":
-        left += f", trick {trick.get('number', 1)} of {trick.get('of', '?')}"
-    elif view.get("phase"):
-        left += f", {view['phase']}"
+    left = tr("BRIAN BORU") + "  " + tr("round {round} of {rounds}", round=view.get("round", "?"),
+                                         rounds=view.get("rounds", "?"))
+    phase = view.get("phase")
+    if phase == "tricks":
+        left += ", " + tr("trick {trick} of {tricks}", trick=trick.get("number", 1), tricks=trick.get("of", "?"))
+    elif phase:
+        left += ", " + (tr(PHASE_WORDS[phase]) if phase in PHASE_WORDS else str(phase))
     right = ""
-    if view.get("phase") == "over":
-        right = "game over"
+    kind = pend.get("kind")
+    if phase == "over":
+        right = tr("game over")
     elif seat is not None:
-        right = f"{_name(view, seat)} to {PENDING_WORDS.get(pend.get('kind'), pend.get('kind'))}"
-    elif pend.get("kind") == "keep":
-        right = "draft: keep 2 cards"
+        right = tr("{name} to {what}", name=_name(view, seat),
+                   what=tr(PENDING_WORDS[kind]) if kind in PENDING_WORDS else kind)
+    elif kind == "keep":
+        right = tr("draft: keep 2 cards")
     colour = seat_colour(seat) if seat is not None else None
-    y = headline(d, fit_text(left, 26, PICTURE_W - 560), fit_text(right, 28, 500), colour,
-                 letters[seat] if seat is not None else "")
+    y = headline(d, left, right, colour, letters[seat] if seat is not None else "")
     lw = 560
     bottom = PICTURE_H - 18
     # ---- left: the trick
@@ -112,12 +135,13 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     town = _town(view, view.get("active_town"))
     if town:
         town_shape(d, x + 14, ty + 16, str(town.get("colour")), 13)
-        head = f"Trick for {town['name']}"
-        text(d, (x + 36, ty + 2), fit_text(head, 28, lw - 60), 28, bold=True)
-        soft(d, (x + 36, ty + 38), fit_text(f"{town.get('colour')} town in {_region_name(town.get('region'))}",
-                                            22, lw - 60))
+        head = tr("Trick for {town}", town=town["name"])
+        text(d, (x + 36, ty + 2), head, 28, bold=True, max_width=lw - 60)
+        where = tr("{colour} town in {region}", colour=colour_word(town.get("colour")),
+                   region=_region_name(town.get("region")))
+        text(d, (x + 36, ty + 38), where, 22, fill=SOFT, max_width=lw - 60)
     else:
-        text(d, (x, ty + 2), "No active town yet", 28, bold=True)
+        text(d, (x, ty + 2), tr("No active town yet"), 28, bold=True, max_width=lw - 20)
     cy = ty + 78
     cards = trick.get("cards") or []
     winner = trick.get("winner")
@@ -129,28 +153,32 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         s = int(c.get("seat", 0))
         _card(d, (cx, cy, cx + cw, cy + ch), int(c.get("card", 0)), str(c.get("colour", "")), winner == s)
         badge(d, cx + cw / 2, cy + ch + 20, 15, seat_colour(s), letters[s])
-        text(d, (cx + cw / 2, cy + ch + 40), fit_text(_name(view, s), 22, cw + 6), 22, anchor="ma")
+        text(d, (cx + cw / 2, cy + ch + 40), _name(view, s), 22, anchor="ma", max_width=cw + 6)
         if i == 0:
-            soft(d, (cx + cw / 2, cy + ch + 68), "led", anchor="ma")
+            text(d, (cx + cw / 2, cy + ch + 68), tr("led"), 22, fill=SOFT, anchor="ma", max_width=cw + 6)
         if winner == s:
             star(d, cx + cw - 16, cy + ch + 20, 12, fill=GOLD)
     if not cards:
-        soft(d, (x, cy + 10), "no card played yet" if view.get("phase") == "tricks" else "no trick now")
+        text(d, (x, cy + 10), tr("no card played yet") if phase == "tricks" else tr("no trick now"), 22, fill=SOFT,
+             max_width=lw - 20)
     # what must be decided
     dy = bottom - 96
     d.rounded_rectangle((PAD, dy, PAD + lw - 6, bottom - 6), radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
     lines = _wrap(decision_words(view), 24, lw - 30)
     for i, ln in enumerate(lines[:3]):
-        text(d, (PAD + 12, dy + 8 + i * 28), ln, 24, bold=i == 0)
+        text(d, (PAD + 12, dy + 8 + i * 28), ln, 24, bold=i == 0, max_width=lw - 30)
     # ---- right: players
     rx = PAD + lw + 16
     rw = PICTURE_W - PAD - rx
     d.rounded_rectangle((rx - 6, y, rx + rw, bottom), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
     cols = [("VP", 226), ("coins", 310), ("renown", 406), ("track", 494)]
+    heads = {"VP": tr("VP"), "coins": tr("coins"), "renown": tr("renown"), "track": tr("track")}
     hy = y + 8
-    text(d, (rx + 6, hy), "Player", 22, bold=True)
-    for label, cx in cols:
-        text(d, (rx + cx, hy), label, 22, anchor="ra", bold=True)
+    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=170)
+    prev = 186
+    for label, cx in cols:  # each heading has the room between its column and the previous one
+        text(d, (rx + cx, hy), heads[label], 22, anchor="ra", bold=True, max_width=cx - prev - 6)
+        prev = cx
     rows = view["players"]
     row_h = min(64, (bottom - hy - 34 - 74) // max(1, len(rows)))
     claims = view.get("claims") or []
@@ -163,17 +191,18 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         badge(d, rx + 18, py + 14, 14, seat_colour(s), letters[s])
         name = str(p.get("name"))
         if view.get("marker") == s:
-            name += " (marker)"
+            name = tr("{name} (marker)", name=name)
         if view.get("phase") == "draft" and p.get("chosen"):
-            name += " - kept"
-        text(d, (rx + 38, py + 14), fit_text(name, 22, 150), 22, anchor="lm", bold=s in acting)
+            name = tr("{name} - kept", name=name)
+        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=150)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
         for (label, cx), v in zip(cols, vals, strict=True):
             text(d, (rx + cx, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
         mine = [c for c in claims if c.get("owner") == s]
         if row_h >= 54:
-            words = "claims: " + (", ".join(f"{c.get('name')} {c.get('points')}" for c in mine) or "none")
-            soft(d, (rx + 38, py + 28), fit_text(words, 22, rw - 50))
+            listed = ", ".join(f"{c.get('name')} {c.get('points')}" for c in mine)
+            words = tr("claims: {claims}", claims=listed) if listed else tr("claims: none")
+            text(d, (rx + 38, py + 28), words, 22, fill=SOFT, max_width=rw - 50)
         py += row_h
     # marriage track in brief and the card on offer
     my = bottom - 74
@@ -181,9 +210,11 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     top = order[0] if order else None
     m = view.get("marriage") or {}
     rev = (m.get("revealed") or {}).get("title")
-    lead = f"Marriage track (top {DATA.top_space}): {top.get('name')} leads on {top.get('track')}" if top else ""
-    soft(d, (rx + 6, my), fit_text(lead, 22, rw - 12))
-    soft(d, (rx + 6, my + 30), fit_text(f"on offer: {rev}" if rev else "no marriage card on offer", 22, rw - 12))
+    lead = tr("Marriage track (top {top}): {name} leads on {track}", top=DATA.top_space, name=top.get("name"),
+              track=top.get("track")) if top else ""
+    text(d, (rx + 6, my), lead, 22, fill=SOFT, max_width=rw - 12)
+    offer = tr("on offer: {card}", card=rev) if rev else tr("no marriage card on offer")
+    text(d, (rx + 6, my + 30), offer, 22, fill=SOFT, max_width=rw - 12)
     return img
 
 
@@ -193,5 +224,6 @@ def _wrap(s: str, size: int, width: float) -> list[str]:
     return wrap(s, size, width)
 
 
+@translated(MIN_TURN_TEXT)
 def render_brianboru_turn(view: dict[str, Any], *, log: TextLog | None = None) -> bytes:
     return encode_fast(draw_brianboru_turn(view, log=log))
