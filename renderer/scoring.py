@@ -17,10 +17,33 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import GOLD, INK, RGB, TextLog, fit_text, recording, star, text, text_width
-from renderer.picture import PAD, PICTURE_H, PICTURE_W, SOFT, badge, canvas, encode_fast, headline, soft
+from renderer.common import (
+    GOLD,
+    INK,
+    N_,
+    RGB,
+    TextLog,
+    ntr,
+    recording,
+    star,
+    text,
+    text_width,
+    tr,
+    translated,
+)
+from renderer.picture import (
+    MIN_TURN_TEXT,
+    PAD,
+    PICTURE_H,
+    PICTURE_W,
+    SOFT,
+    badge,
+    canvas,
+    encode_fast,
+    headline,
+)
 
-TITLES = {"small": "Small scoring", "major": "Major scoring", "final": "Final scoring"}
+TITLES = {"small": N_("Small scoring"), "major": N_("Major scoring"), "final": N_("Final scoring")}
 MARKERS = ("circle", "square", "triangle", "diamond", "down")  # a shape per seat: not colour alone
 
 
@@ -28,11 +51,20 @@ _AMOUNT = re.compile(r"([+-]\d+) (gold|VP)\b")
 _PURE = re.compile(r"^[+-]\d+ (gold|VP)( and [+-]\d+ (gold|VP))*$")
 
 
+def line_text(line: Any) -> str:
+    """The seam for the engines' scoring lines (issue 16): a line is drawn as the engine wrote it (a
+    string), or, once the engines give structured lines, ``{"msg": message id, "params": {...}}`` is
+    translated here with the table's translator (rule numbers stay in the params as they are)."""
+    if isinstance(line, dict) and isinstance(line.get("msg"), str):
+        return tr(line["msg"], **dict(line.get("params") or {}))
+    return str(line)
+
+
 def split_line(line: str) -> tuple[str, str]:
     """A scoring line as (what scored, how much): ``"3 nobles x 2 VP: +6 VP"`` -> (``"3 nobles x 2 VP"``,
     ``"+6 VP"``). Rule tags and a trailing remark in brackets are dropped; a long explanation after
     the colon keeps only its signed amounts (the chat narration carries the whole line)."""
-    s = re.sub(r"\s*\([^()]*\)\s*$", "", str(line).strip())
+    s = re.sub(r"\s*\([^()]*\)\s*$", "", line_text(line).strip())
     if ": " not in s:
         return s, ""
     head, tail = s.rsplit(": ", 1)
@@ -87,7 +119,7 @@ def _chart(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], history: Sequ
     """VP per player after each round: a line, a marker shape and the initial per player."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=10, fill=(252, 250, 245), outline=(200, 192, 178))
-    text(d, (x0 + 12, y0 + 8), "VP after each round", 22, bold=True)
+    text(d, (x0 + 12, y0 + 8), tr("VP after each round"), 22, bold=True, within=(x0 + 10, y0, x1 - 8, y1))
     gx0, gy0, gx1, gy1 = x0 + 58, y0 + 48, x1 - 40, y1 - 40
     top = max([1] + [int(v) for row in history for v in row])
     step = max(1, (top + 4) // 5)
@@ -113,21 +145,22 @@ def _chart(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], history: Sequ
             text(d, (x + 12, y), p["letter"], 22, anchor="lm", bold=True)
 
 
+@translated(MIN_TURN_TEXT)
 def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence[int] = (),
                  history: Sequence[Sequence[int]] | None = None, subtitle: str = "",
                  log: TextLog | None = None) -> Image.Image:
     """The generic scoring picture. ``players``: ``{"seat", "name", "colour", "letter", "total"
-    (words), "lines": [str]}`` in seat order; ``winners``: seats; ``history``: VP rows per round end."""
+    (words), "lines": [str]}`` in seat order; ``winners``: seats; ``history``: VP rows per round end.
+    ``title``, ``subtitle`` and the totals come translated; ``tr``/``ntr``: the table's translator."""
     with recording(log):
         img, d = canvas()
         right = ""
         if winners:
             names = ", ".join(p["name"] for p in players if p["seat"] in winners)
-            right = f"{'Winners' if len(winners) > 1 else 'Winner'}: {names}"
+            right = ntr("Winner: {names}", "Winners: {names}", len(winners), names=names)
         win_colour = next((p["colour"] for p in players if p["seat"] in winners), None) if len(winners) == 1 else None
         win_letter = next((p["letter"] for p in players if p["seat"] in winners), "")
-        y = headline(d, fit_text(title + (f"  {subtitle}" if subtitle else ""), 26, PICTURE_W - 520),
-                     fit_text(right, 28, 470), win_colour, win_letter)
+        y = headline(d, title + (f"  {subtitle}" if subtitle else ""), right, win_colour, win_letter)
         chart_w = 330 if history else 0
         right_x = PICTURE_W - PAD - chart_w
         if history:
@@ -150,26 +183,27 @@ def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence
                                 fill=(255, 240, 190) if won else (246, 241, 230) if i % 2 else (238, 232, 220),
                                 outline=GOLD if won else (200, 192, 178), width=3 if won else 1)
             badge(d, PAD + 14, by + 20, 14, p["colour"], p["letter"])
-            text(d, (PAD + 34, by + 8), fit_text(p["name"], 24, head_w - 40), 24, bold=True)
+            text(d, (PAD + 34, by + 8), p["name"], 24, bold=True, max_width=head_w - 40 - (26 if won else 0))
             if won:
                 star(d, PAD + head_w - 14, by + 20, 12, fill=GOLD)
             tl = p.get("total") or []
             for k, t in enumerate(tl[: max(1, (band - 40) // 26)]):
-                text(d, (PAD + 4, by + 36 + k * 26), fit_text(t, 22, head_w - 8), 22, bold=k == 0)
+                text(d, (PAD + 4, by + 36 + k * 26), t, 22, bold=k == 0, max_width=head_w - 8)
             lines = merged[i]
             cap = per_col * cols
             if len(lines) > cap:
                 more = len(lines) - cap + 1
-                lines = lines[: cap - 1] + [(f"{more} more lines in the chat", "")]
+                lines = lines[: cap - 1] + [(ntr("{n} more line in the chat", "{n} more lines in the chat", more), "")]
             for k, (what, amount) in enumerate(lines):
                 c, r = divmod(k, per_col)
                 lx = PAD + head_w + c * col_w
                 ly = by + 5 + r * 26
-                aw = text(d, (lx + col_w - 10, ly), amount, 22, anchor="ra", bold=True) if amount else 0
+                aw = text(d, (lx + col_w - 10, ly), amount, 22, anchor="ra", bold=True,
+                          max_width=col_w // 2) if amount else 0
                 what_fill = SOFT if amount.startswith("nothing") or what.startswith("before") else INK
-                text(d, (lx, ly), fit_text(what, 22, col_w - aw - 22), 22, fill=what_fill)
+                text(d, (lx, ly), what, 22, fill=what_fill, max_width=col_w - aw - 22)
             if not lines:
-                soft(d, (PAD + head_w, by + 6), "nothing scored")
+                text(d, (PAD + head_w, by + 6), tr("nothing scored"), 22, fill=SOFT, max_width=bw - head_w - 10)
         return img
 
 
@@ -186,15 +220,16 @@ def vikings_scoring_players(view: dict[str, Any], scores: Sequence[dict[str, Any
         s = by_seat.get(seat, {})
         gain = []
         if s.get("gold"):
-            gain.append(f"{int(s['gold']):+d} gold")
+            gain.append(tr("{gold} gold", gold=f"{int(s['gold']):+d}"))
         if s.get("vp"):
-            gain.append(f"{int(s['vp']):+d} VP")
-        total = [" ".join(gain) or "+0", f"now {p.get('vp', 0)} VP", f"{p.get('gold', 0)} gold"]
+            gain.append(tr("{vp} VP", vp=f"{int(s['vp']):+d}"))
+        total = [" ".join(gain) or "+0", tr("now {vp} VP", vp=p.get("vp", 0)), tr("{gold} gold", gold=p.get("gold", 0))]
         out.append({"seat": seat, "name": str(p.get("name")), "colour": _seat_colour(seat),
                     "letter": str(p.get("name") or "?")[:1], "total": total, "lines": list(s.get("lines") or [])})
     return out
 
 
+@translated(MIN_TURN_TEXT)
 def draw_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
                          history: Sequence[Sequence[int]] | None = None, after_round: int | None = None,
                          log: TextLog | None = None) -> Image.Image:
@@ -208,12 +243,13 @@ def draw_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]],
     kind = str(scores[0].get("scoring", "small"))
     final = view.get("final") if isinstance(view.get("final"), dict) else None
     winners = list((final or {}).get("winners") or []) if kind == "final" else []
-    title = TITLES.get(kind, f"{kind} scoring")
-    sub = f"after round {after_round}" if after_round and kind != "final" else ""
+    title = tr(TITLES[kind]) if kind in TITLES else kind
+    sub = tr("after round {round}", round=after_round) if after_round and kind != "final" else ""
     return draw_scoring(title, vikings_scoring_players(view, scores), winners=winners,
                         history=history if kind == "final" else None, subtitle=sub, log=log)
 
 
+@translated(MIN_TURN_TEXT)
 def render_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]], *,
                            history: Sequence[Sequence[int]] | None = None, after_round: int | None = None,
                            log: TextLog | None = None) -> bytes:
@@ -223,6 +259,7 @@ def render_vikings_scoring(view: dict[str, Any], scores: Sequence[dict[str, Any]
 # --------------------------------------------------------------------------- Brian Boru
 
 
+@translated(MIN_TURN_TEXT)
 def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int]] | None = None,
                          log: TextLog | None = None) -> Image.Image:
     """Brian Boru's final scoring (B-33) and winner (B-34) from ``view["final"]``."""
@@ -236,16 +273,20 @@ def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int
     winners = [names.index(w) for w in final.get("winners") or [] if w in names]
     players = []
     for seat, fp in enumerate(final["players"]):
-        lines = [ln for ln in fp.get("lines") or [] if not str(ln).startswith("total")]
-        before = next((ln for ln in lines if str(ln).startswith("before")), "")
+        lines = [line_text(ln) for ln in fp.get("lines") or []]
+        lines = [ln for ln in lines if not ln.startswith("total")]
+        before = next((ln for ln in lines if ln.startswith("before")), "")
         lines = [ln for ln in lines if ln != before]
+        was = re.search(r"-?\d+", before.split(":", 1)[-1]) if before else None
         players.append({"seat": seat, "name": str(fp.get("name")), "colour": seat_colour(seat),
                         "letter": letters[seat] if seat < len(letters) else "?",
-                        "total": [f"{fp.get('vp')} VP", before.replace("before final scoring", "was")],
+                        "total": [tr("{vp} VP", vp=fp.get("vp")),
+                                  tr("was {vp} VP", vp=was.group()) if was else before],
                         "lines": lines})
-    return draw_scoring("Final scoring", players, winners=winners, history=history, log=log)
+    return draw_scoring(tr(TITLES["final"]), players, winners=winners, history=history, log=log)
 
 
+@translated(MIN_TURN_TEXT)
 def render_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int]] | None = None,
                            log: TextLog | None = None) -> bytes:
     return encode_fast(draw_brianboru_final(view, history=history, log=log))
