@@ -51,8 +51,10 @@ def town_info(name: str) -> tuple[str, str]:
 def symbols_text(symbols: str) -> str:
     """B-22 symbols as short words (``"coin coin expand"`` → ``"2 coins, expand"``)."""
     from renderer.brianboru import action_words  # the same words as on the card images
+    from renderer.common import translating
 
-    return action_words(symbols)
+    with translating(_, ngettext):  # in the current language, as the pictures say it
+        return action_words(symbols)
 
 
 def card_label(value: int) -> str:
@@ -448,13 +450,13 @@ class BrianBoruAdapter(BaseAdapter):
     def private_image(self, game: BrianBoruGame, seat: int) -> bytes | None:
         from renderer.brianboru import render_hand
 
-        return render_hand(game.view(seat), seat)
+        return render_hand(game.view(seat), seat, tr=_, ntr=ngettext)  # in the current language (issue 16)
 
     def render(self, game: BrianBoruGame, *, seat: int | None = None) -> bytes | None:
         """The public map and table; never a hand (``seat`` is ignored: see ``private_image``)."""
         from renderer.brianboru import render_brianboru
 
-        return render_brianboru(game.view(None))
+        return render_brianboru(game.view(None), tr=_, ntr=ngettext)
 
     # ------------------------------------------------------------------ pictures (issue 14)
 
@@ -479,8 +481,8 @@ class BrianBoruAdapter(BaseAdapter):
 
                 rep = try_replay(type(game), *replay)
                 history = rep.history if rep else None
-            return render_brianboru_final(view, history=history)
-        return render_brianboru_turn(view)
+            return render_brianboru_final(view, history=history, tr=_, ntr=ngettext)
+        return render_brianboru_turn(view, tr=_, ntr=ngettext)
 
     def notation(self, game: BrianBoruGame) -> str | None:
         return game.notation()

@@ -390,7 +390,7 @@ class VikingsAdapter(BaseAdapter):
                      and str(a).split()[1][1:].isdigit()]
             highlights = {"tile": cells, "base": []} if cells else None
         if board:
-            return render_vikings(view, highlights=highlights, focus=focus)
+            return render_vikings(view, highlights=highlights, focus=focus, tr=_, ntr=ngettext)
         scores = _finished_scoring(game, events)
         if scores is not None:
             history = None
@@ -402,9 +402,11 @@ class VikingsAdapter(BaseAdapter):
                 if rep and len({s["seat"] for s in scores}) < len(game.names) and rep.last_scores:
                     kind = scores[0]["scoring"]
                     scores = [s for s in rep.last_scores if s.get("scoring") == kind] or scores
-            return render_vikings_scoring(view, scores, history=history, after_round=scored_round(game, events))
+            return render_vikings_scoring(view, scores, history=history, after_round=scored_round(game, events),
+                                          tr=_, ntr=ngettext)
         legal = [str(a) for a in game.legal_actions(acting[0])] if game.phase == "buy" and acting else None
-        return render_vikings_turn(view, highlights=highlights, legal=legal)
+        # the pictures speak the current language (the host sets it per task with use_language)
+        return render_vikings_turn(view, highlights=highlights, legal=legal, tr=_, ntr=ngettext)
 
     def notation(self, game: VikingsGame) -> str | None:
         return game.to_notation()
