@@ -561,6 +561,7 @@ PENDING_WORDS = {"town": N_("place a disc"), "keep": N_("keep 2 cards"), "active
                  "princess": N_("decide on the Princess"), "raid": N_("choose the raided town"),
                  "monastery": N_("place a monastery")}
 """Phase and decision words (English message ids: translate with ``tr`` where drawn)."""
+PRINCESS_WORDS = {"support": N_("support"), "trade": N_("trade"), "refuse": N_("refuse")}
 
 
 def _section(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, title: str) -> int:
@@ -603,7 +604,9 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
         if view.get("start_player") == s:
             marks.append(tr("start player"))
         if p.get("princess"):
-            marks.append(tr("Princess: {card}", card=p["princess"]))
+            choice = str(p["princess"])  # B-27: support | trade | refuse
+            marks.append(tr("Princess: {choice}", choice=tr(PRINCESS_WORDS[choice]) if choice in PRINCESS_WORDS
+                            else choice))
         head = f"{p.get('name')}" + (f"  ({', '.join(marks)})" if marks else "")
         hw = text(d, (x + 38, y + 3), head, 16, bold=s in acting, max_width=w - 170)
         mine = [c for c in claims if c.get("owner") == s]

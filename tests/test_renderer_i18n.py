@@ -1,0 +1,269 @@
+"""Pictures in the table's language (issue 16): every word a picture draws goes through the host's
+translator, and every text stays inside its box at or above the picture's minimum size, in a
+pseudo-language 40 % longer than English and in every catalog in ``bot/locale/*/``."""
+
+from __future__ import annotations
+
+import gettext
+import math
+import re
+from functools import cache
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from PIL import Image
+
+from bot.adapters import replay
+from bot.adapters.vikings import _finished_scoring
+from bot.catalogs import extract_messages, load_catalog, pot_path
+from bot.i18n import DEFAULT_LOCALE_DIR, DOMAIN
+from engine.vikings import VikingsGame
+from renderer.brianboru import draw_brianboru, draw_hand
+from renderer.brianboru_turn import draw_brianboru_turn
+from renderer.common import TextLog
+from renderer.picture import MIN_HAND_TEXT, MIN_TABLE_TEXT, MIN_TURN_TEXT
+from renderer.scoring import draw_brianboru_final, draw_vikings_scoring
+from renderer.vikings import draw_vikings
+from renderer.vikings_turn import draw_vikings_turn
+from tests.test_renderer_brianboru import game_at
+from tests.test_renderer_pictures import NAMES, bb_over, vikings_game
+from tests.vikings_views import make_view, placing_view, progress_view
+
+# --------------------------------------------------------------------------- translators
+
+_ACCENTS = str.maketrans("aceilnorsuyzACEILNORSUYZ", "ąćęïłńőřšůýžĄĆĘÏŁŃŐŘŠŮÝŽ")
+_PAD = "ŴŎĦŘĐ"
+
+
+def _pseudo_text(message: str) -> str:
+    """Accented letters, 40 % longer (wide accented capitals appended), placeholders kept."""
+    out, letters = [], 0
+    for literal, field, spec, conv in Formatter().parse(message):
+        out.append(literal.translate(_ACCENTS))
+        letters += len(literal)
+        if field is not None:
+            out.append("{" + field + ("!" + conv if conv else "") + (":" + spec if spec else "") + "}")
+    pad = math.ceil(0.4 * letters)
+    return "".join(out) + (" " + (_PAD * pad)[:pad] if pad else "")
+
+
+def pseudo_tr(message: str, /, **fields: object) -> str:
+    return _pseudo_text(message).format(**fields)
+
+
+def pseudo_ntr(singular: str, plural: str, n: int, /, **fields: object) -> str:
+    return _pseudo_text(singular if n == 1 else plural).format(n=n, **fields)
+
+
+def catalog_languages() -> list[str]:
+    """Every language with a compiled catalog now (Polish, German ... as they land)."""
+    return sorted(mo.parent.parent.name for mo in DEFAULT_LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+
+
+def catalog_translator(lang: str):  # type: ignore[no-untyped-def]
+    t = gettext.translation(DOMAIN, DEFAULT_LOCALE_DIR, languages=[lang])
+
+    def tr(message: str, /, **fields: object) -> str:
+        text = t.gettext(message)
+        return text.format(**fields) if fields else text
+
+    def ntr(singular: str, plural: str, n: int, /, **fields: object) -> str:
+        return t.ngettext(singular, plural, n).format(n=n, **fields)
+
+    return tr, ntr
+
+
+LANGUAGES = ["pseudo", *catalog_languages()]
+
+
+def translator(lang: str):  # type: ignore[no-untyped-def]
+    return (pseudo_tr, pseudo_ntr) if lang == "pseudo" else catalog_translator(lang)
+
+
+# --------------------------------------------------------------------------- the pictures
+
+
+@cache
+def _vikings_final():  # type: ignore[no-untyped-def]
+    game, moves, _ = vikings_game(4)
+    return game, moves
+
+
+def _vikings_scoring(kind: str):  # type: ignore[no-untyped-def]
+    _game, moves = _vikings_final()
+    live = VikingsGame.new(NAMES[:4], seed=9)
+    cut, view = 0, None
+    for i, (seat, action) in enumerate(moves, 1):
+        done = _finished_scoring(live, live.apply(seat, action))
+        if done and done[0]["scoring"] == kind:
+            cut, view = i, live.view(None)
+    rep = replay(VikingsGame, (NAMES[:4], 9, None, None), moves[:cut])
+    return view, [s for s in rep.last_scores if s["scoring"] == kind], rep.history
+
+
+def _sailing_view():  # type: ignore[no-untyped-def]
+    view = make_view(3, "late")
+    view["phase"], view["wheel"] = "sail", []
+    return view
+
+
+def _auction_view():  # type: ignore[no-untyped-def]
+    view = progress_view(4)
+    view["phase"] = "bid"
+    view["wheel"] = [{"tile": None, "viking": v, "price": i} for i, v in enumerate("FFGGSSNNWWBB")]
+    return view
+
+
+def _placing():  # type: ignore[no-untyped-def]
+    view = placing_view(4, "late")
+    rows = view["players"][view["pending"]["seat"]]["rows"]
+    return view, {"tile": [f"S{max(len(r) for r in rows) + 1}"], "base": ["N1"]}
+
+
+def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # type: ignore[no-untyped-def]
+    """Draw picture ``kind`` in the given language; (image, that picture's minimum text size)."""
+    t = {"tr": tr, "ntr": ntr, "log": log}
+    if kind == "vikings turn early":
+        return draw_vikings_turn(make_view(2, "early"), **t), MIN_TURN_TEXT
+    if kind == "vikings turn late":
+        view = make_view(4, "late")
+        return draw_vikings_turn(view, legal=["buy 2", "buy 5"], **t), MIN_TURN_TEXT
+    if kind == "vikings turn placing":
+        view, hl = _placing()
+        return draw_vikings_turn(view, highlights=hl, **t), MIN_TURN_TEXT
+    if kind == "vikings turn auction":
+        return draw_vikings_turn(_auction_view(), **t), MIN_TURN_TEXT
+    if kind == "vikings turn sailing":
+        return draw_vikings_turn(_sailing_view(), highlights={"tile": ["S4"], "base": []}, **t), MIN_TURN_TEXT
+    if kind == "vikings table late":
+        return draw_vikings(make_view(4, "late"), **t), MIN_TABLE_TEXT
+    if kind == "vikings table placing":
+        view, hl = _placing()
+        return draw_vikings(view, highlights=hl, **t), MIN_TABLE_TEXT
+    if kind == "vikings table auction":
+        return draw_vikings(_auction_view(), **t), MIN_TABLE_TEXT
+    if kind == "vikings table over":
+        game, _ = _vikings_final()
+        return draw_vikings(game.view(None), **t), MIN_TABLE_TEXT
+    if kind in ("vikings scoring small", "vikings scoring major", "vikings scoring final"):
+        view, scores, history = _vikings_scoring(kind.rsplit(" ", 1)[1])
+        return draw_vikings_scoring(view, scores, history=history, after_round=2, **t), MIN_TURN_TEXT
+    if kind == "brian boru turn late":
+        return draw_brianboru_turn(game_at(5, "late").view(None), **t), MIN_TURN_TEXT
+    if kind == "brian boru turn early":
+        return draw_brianboru_turn(game_at(3, "early").view(None), **t), MIN_TURN_TEXT
+    if kind == "brian boru table late":
+        return draw_brianboru(game_at(5, "late").view(None), **t), MIN_TABLE_TEXT
+    if kind == "brian boru table over":
+        return draw_brianboru(bb_over(4)[0].view(None), **t), MIN_TABLE_TEXT
+    if kind == "brian boru hand":
+        game = game_at(4, "late")
+        return draw_hand(game.view(1), 1, **t), MIN_HAND_TEXT
+    if kind == "brian boru hand draft":
+        game = game_at(3, "early")
+        return draw_hand(game.view(0), 0, **t), MIN_HAND_TEXT
+    if kind == "brian boru final scoring":
+        return draw_brianboru_final(bb_over(4)[0].view(None), **t), MIN_TURN_TEXT
+    raise AssertionError(kind)
+
+
+KINDS = ["vikings turn early", "vikings turn late", "vikings turn placing", "vikings turn auction",
+         "vikings turn sailing", "vikings table late", "vikings table placing", "vikings table auction",
+         "vikings table over", "vikings scoring small", "vikings scoring major", "vikings scoring final",
+         "brian boru turn early", "brian boru turn late", "brian boru table late", "brian boru table over",
+         "brian boru hand", "brian boru hand draft", "brian boru final scoring"]
+
+
+def check_fits(log: TextLog, img: Image.Image, minimum: int) -> None:
+    assert log.texts, "the picture recorded no text"
+    w, h = img.size
+    for t in log.texts:
+        x0, y0, x1, y1 = t.box
+        assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h, f"off the picture: {t}"
+    assert log.overflowing() == [], [(t.text, t.box, t.container) for t in log.overflowing()]
+    assert log.below(minimum) == [], [(t.text, t.size) for t in log.below(minimum)]
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_picture_in_every_language_keeps_each_text_in_its_box_at_its_minimum_size(kind, lang):
+    tr, ntr = translator(lang)
+    log = TextLog()
+    img, minimum = picture(kind, tr, ntr, log)
+    check_fits(log, img, minimum)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_picture_in_english_keeps_each_text_in_its_box(kind):
+    log = TextLog()
+    img, minimum = picture(kind, None, None, log)
+    check_fits(log, img, minimum)
+
+
+# Words a picture may draw untranslated: names, notation and what the engines write (scoring lines:
+# the engines' messages become structured elsewhere, see renderer.scoring.line_text).
+_ENGINE_KINDS = ("scoring", "table over")
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if not any(e in k for e in _ENGINE_KINDS)])
+def test_pseudo_language_reaches_every_word_the_picture_composes(kind):
+    """No English word of a picture message is left on a pseudo-language picture: every word went
+    through the translator (names, numbers, rule numbers and notation codes are not words of it)."""
+    english = TextLog()
+    picture(kind, None, None, english)
+    log = TextLog()
+    picture(kind, pseudo_tr, pseudo_ntr, log)
+    assert any("Ŵ" in t.text or "ŴŎ" in t.text for t in log.texts), "the translator never reached the picture"
+    message_words = _message_words()
+    leaks = sorted({w for t in log.texts for w in re.findall(r"(?<!\w)[A-Za-z]{3,}(?!\w)", t.text)
+                    if w in message_words}
+                   - _names_and_codes())
+    assert leaks == [], leaks
+
+
+@cache
+def _message_words() -> frozenset[str]:
+    words: set[str] = set()
+    for m in extract_messages():
+        if not any(loc.startswith("renderer/") for loc, _ in m.locations):
+            continue
+        for s in (m.id,) if isinstance(m.id, str) else m.id:
+            literal = "".join(lit for lit, *_ in Formatter().parse(s))
+            words |= set(re.findall(r"[A-Za-z]{3,}", literal))
+    return frozenset(words)
+
+
+@cache
+def _names_and_codes() -> frozenset[str]:
+    """Player, town and region names of the test games, and the notation's words."""
+    from engine.brianboru.data import DATA
+    from engine.vikings.data import SPECIAL_TILES
+
+    names = {*NAMES, "Aoife", "Brian", "Cormac", "Deirdre", "Eithne", "Boru", *DATA.town_index,
+             *(w for r in DATA.region_names for w in r.split()), "place", "buy", "sail", "bid", "pass", "base",
+             "CELL", *SPECIAL_TILES}
+    names |= {w for m in DATA.marriage.values() for w in str(getattr(m, "title", "")).split()}
+    # a special tile without a structured effect shows the engine's own text (the engines' seam)
+    effects = ("gold", "vp", "building", "surplus_vp", "gold_per_vp")
+    names |= {w for info in SPECIAL_TILES.values() if not any(k in info for k in effects)
+              for w in re.findall(r"[A-Za-z]{3,}", str(info.get("text", "")).split(":")[0])}
+    return frozenset(names)
+
+
+def test_the_template_holds_every_message_the_pictures_draw():
+    """``python -m bot.catalogs extract`` (keywords tr/ntr) put the renderer's messages in the pot."""
+    pot = {m.id if isinstance(m.id, str) else m.id[0]: m for m in load_catalog(pot_path()) if m.id}
+    drawn = [m for m in extract_messages() if any(loc.startswith("renderer/") for loc, _ in m.locations)]
+    assert len(drawn) > 150
+    missing = [m.id for m in drawn if (m.id if isinstance(m.id, str) else m.id[0]) not in pot]
+    assert missing == []
+    for sample in ("Offer - cost for {name}", "{name}'s homeland", "Trick for {town}", "VP after each round",
+                   "if it wins:", "Special tiles"):
+        assert sample in pot
+    plural = pot["{n} invader waiting"]
+    assert isinstance(plural.id, tuple) and plural.id[1] == "{n} invaders waiting"  # ntr: singular and plural
+    assert all(Path(loc).parts[0] in ("bot", "renderer") for m in drawn for loc, _ in m.locations)
