@@ -505,14 +505,15 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if view.get("bag") is not None:
         info.append(tr("bag {n} vikings", n=view["bag"]))
     rx = WIDTH - MARGIN
-    text(d, (rx, ty + 2), "  ·  ".join(info), 18, fill=MUTED, anchor="ra")
+    text(d, (rx, ty + 2), "  ·  ".join(info), 18, fill=MUTED, anchor="ra", max_width=WIDTH - MARGIN - bx - 10)
     last = view.get("last")
     if last and last.get("action"):
         s = tr("last: {name} - {action}", name=_name(view, last.get("seat")), action=last["action"])
         s = fit_text(s, 20, WIDTH - MARGIN - bx - 10)
         w = text_width(s, 20)
         d.rounded_rectangle((rx - w - 14, ty + 24, rx, ty + 50), radius=6, outline=LAST_MARK, width=3)
-        text(d, (rx - 7, ty + 37), s, 20, fill=LAST_MARK, anchor="rm", bold=True)
+        text(d, (rx - 7, ty + 37), s, 20, fill=LAST_MARK, anchor="rm", bold=True,
+             within=(rx - w - 14, ty + 24, rx, ty + 50))
 
 
 SAIL_NAMES = {"r": N_("red ship"), "g": N_("green ship"), "y": N_("yellow ship"), "b": N_("blue ship")}
@@ -575,9 +576,13 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             star(d, x1 - 12, y0 + 12, 9, fill=GOLD)
         ts = min(60, sw - 14)
         tx = x0 + (sw - ts) // 2
-        tile = str(combo.get("tile", ""))
-        _tile_on_sea(img, d, tile, tx, y0 + 36, ts)
-        text(d, ((x0 + x1) / 2, y0 + 36 + ts + 9), fit_text(tile_caption(tile), 16, sw - 4), 16, fill=MUTED, anchor="mm")
+        tile = str(combo.get("tile") or "")
+        if tile:
+            _tile_on_sea(img, d, tile, tx, y0 + 36, ts)
+        else:
+            dashed_rect(d, (tx, y0 + 36, tx + ts, y0 + 36 + ts), (185, 178, 165))
+        caption = tile_caption(tile) if tile else tr("no tile yet")  # V-42: no tiles during the auction
+        text(d, ((x0 + x1) / 2, y0 + 36 + ts + 9), caption, 16, fill=MUTED, anchor="mm", within=(x0, y0, x1, y1))
         v = combo.get("viking")
         if v:
             fig = figure_sprite(v, 44)
@@ -781,7 +786,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         if hx + w > x1 - 290:  # no room left of gold and VP (a narrow panel): the frame still tells
             return
         d.rounded_rectangle((hx, hy + 6, hx + w, hy + 32), radius=13, fill=bg, outline=INK)
-        text(d, (hx + w / 2, hy + 19), label, 17, fill=fg or readable_on(bg), anchor="mm", bold=True)
+        text(d, (hx + w / 2, hy + 19), label, 17, fill=fg or readable_on(bg), anchor="mm", bold=True,
+             within=(hx, hy + 6, hx + w, hy + 32))
         hx += w + 8
 
     if seat in winners:
