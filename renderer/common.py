@@ -1,8 +1,10 @@
 """Drawing helpers shared by the game renderers: fonts, palette, text, small icons, PNG encoding.
 
-Fonts are Pillow's own scalable default (``ImageFont.load_default(size=...)``, Aileron Regular),
-so nothing is fetched or looked up on the machine at run time. That font draws ASCII (and ``·``)
-only; every label here keeps to that set and icons are drawn as shapes.
+The font is DejaVu Sans Condensed, shipped in ``renderer/fonts`` (its licence beside it), so
+nothing is fetched or looked up on the machine at run time. It draws every letter of the
+languages meadhall speaks (Polish, Czech, German, Finnish, Spanish: issue 16), where Pillow's own
+default (Aileron) draws ASCII only and left a box for each accented letter; its widths are within
+2 % of Aileron's, so the layouts keep their room. Icons are drawn as shapes.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -51,9 +54,12 @@ def plain(s: str) -> str:
     return s.translate(_ASCII)
 
 
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSansCondensed.ttf"
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    return ImageFont.truetype(str(FONT_FILE), size=size)
 
 
 # --------------------------------------------------------------------------- the table's language
