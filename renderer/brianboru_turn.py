@@ -162,11 +162,14 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         text(d, (x, cy + 10), tr("no card played yet") if phase == "tricks" else tr("no trick now"), 22, fill=SOFT,
              max_width=lw - 20)
     # what must be decided
-    dy = bottom - 96
-    d.rounded_rectangle((PAD, dy, PAD + lw - 6, bottom - 6), radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
+    dy = bottom - 102
+    box = (PAD, dy, PAD + lw - 6, bottom - 6)
+    d.rounded_rectangle(box, radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
     lines = _wrap(decision_words(view), 24, lw - 30)
+    if len(lines) > 3:  # a long translation: the third line ends in ..
+        lines = lines[:2] + [lines[2] + " " + " ".join(lines[3:])]
     for i, ln in enumerate(lines[:3]):
-        text(d, (PAD + 12, dy + 8 + i * 28), ln, 24, bold=i == 0, max_width=lw - 30)
+        text(d, (PAD + 12, dy + 6 + i * 29), ln, 24, bold=i == 0, within=(PAD + 10, dy + 2, PAD + lw - 16, box[3] - 2))
     # ---- right: players
     rx = PAD + lw + 16
     rw = PICTURE_W - PAD - rx
