@@ -177,6 +177,13 @@ class DrawnText:
     size: int
     box: tuple[int, int, int, int]
     container: tuple[int, int, int, int] = (0, 0, 1 << 30, 1 << 30)
+    wanted: str = ""
+    """The text the layout asked for (``text`` is what fitted: shrunk or cut with ``..``)."""
+
+    @property
+    def vanished(self) -> bool:
+        """The layout asked for words and none fitted."""
+        return bool(self.wanted.strip()) and not self.text.strip(" .")
 
     @property
     def overflows(self) -> bool:
@@ -197,6 +204,10 @@ class TextLog:
 
     def below(self, minimum: int) -> list[DrawnText]:
         return [t for t in self.texts if t.size < minimum and t.text.strip()]
+
+    def vanished(self) -> list[DrawnText]:
+        """The texts cut to nothing: their box has no room for even ``..``."""
+        return [t for t in self.texts if t.vanished]
 
     def overflowing(self) -> list[DrawnText]:
         """The texts whose ink leaves their container."""
@@ -247,7 +258,7 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     has; a text too wide for it shrinks down to the picture's minimum size, then is cut with ``..``.
     The text log records the room as the text's container (default: the whole picture)."""
     size = max(size, _FLOOR.get())
-    s = plain(s)
+    s = wanted = plain(s)
     x, y = round(xy[0]), round(xy[1])
     w, h = draw.im.size
     if within is None and max_width is not None:
@@ -265,7 +276,7 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     if log is not None:
         room = (0, 0, w, h) if within is None else (
             max(0, int(within[0])), max(0, int(within[1])), min(w, int(-(-within[2] // 1))), min(h, int(-(-within[3] // 1))))
-        log.texts.append(DrawnText(s, size, (bx, by, bx + mask.width, by + mask.height), room))
+        log.texts.append(DrawnText(s, size, (bx, by, bx + mask.width, by + mask.height), room, wanted))
     return text_width(s, size) + 2 * stroke
 
 

@@ -471,7 +471,7 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if active is not None:
         d.rounded_rectangle((px - 40, y + 2, WIDTH - MARGIN, y + 40), radius=8, fill=ACTIVE)
         d.ellipse((px - 32, y + 11, px - 12, y + 31), fill=_seat_colour(active), outline=INK)
-    text(d, (px, y + 9), phase, 24, bold=True, within=(px, y + 2, WIDTH - MARGIN, y + 40))
+    text(d, (px, y + 9), phase, 24, bold=True, within=(px - 4, y + 2, WIDTH - MARGIN, y + 40))
 
     ty = y + 52
     if not rnd:  # a written-down table is outside the rounds: no track

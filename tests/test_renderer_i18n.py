@@ -183,6 +183,7 @@ def check_fits(log: TextLog, img: Image.Image, minimum: int) -> None:
         assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h, f"off the picture: {t}"
     assert log.overflowing() == [], [(t.text, t.box, t.container) for t in log.overflowing()]
     assert log.below(minimum) == [], [(t.text, t.size) for t in log.below(minimum)]
+    assert log.vanished() == [], [(t.wanted, t.container) for t in log.vanished()]
 
 
 # --------------------------------------------------------------------------- tests
