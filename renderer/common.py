@@ -267,6 +267,10 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
         hi = x + 2 if anchor[0] == "r" else lo + max_width + (2 if anchor[0] == "l" else 0)
         within = (lo, 0, hi, h)
     if within is not None:
+        if anchor[0] == "l" and within[0] > x - 2:  # the same 2 px for a side bearing or bold stroke
+            within = (x - 2, *within[1:])
+        elif anchor[0] == "r" and within[2] < x + 2:
+            within = (*within[:2], x + 2, within[3])
         s, size = _fit(s, size, bold, anchor, x, within[0], within[2])
     stroke = _stroke(size, bold)
     mask, ox, oy = text_mask(s, size, stroke, anchor)

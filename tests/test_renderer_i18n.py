@@ -268,3 +268,49 @@ def test_the_template_holds_every_message_the_pictures_draw():
     plural = pot["{n} invader waiting"]
     assert isinstance(plural.id, tuple) and plural.id[1] == "{n} invaders waiting"  # ntr: singular and plural
     assert all(Path(loc).parts[0] in ("bot", "renderer") for m in drawn for loc, _ in m.locations)
+
+
+def test_a_text_too_wide_for_its_room_shrinks_to_the_minimum_then_is_cut():
+    from PIL import ImageDraw
+
+    from renderer.common import recording, text, text_width, translating
+
+    img = Image.new("RGB", (400, 100))
+    d = ImageDraw.Draw(img)
+    log = TextLog()
+    words = "Ŏƒƒęř - ćőšŧ ƒőř Astrid"
+    room = text_width(words, 24) * 0.95  # a little too wide at 24 px: 23 or 22 px fits
+    with recording(log), translating(minimum=22):
+        text(d, (10, 10), words, 24, max_width=room)
+        text(d, (10, 50), words, 24, max_width=120)                       # far too wide: cut at 22 px
+        text(d, (390, 50), "x", 24, anchor="ra", within=(300, 40, 390, 90))
+    shrunk, cut, right = log.texts
+    assert shrunk.text == words and 22 <= shrunk.size < 24 and not shrunk.overflows
+    assert cut.text.endswith("..") and cut.size == 22 and not cut.overflows and cut.wanted == words
+    assert right.container[0] == 300 and not right.overflows
+    assert log.overflowing() == [] and log.vanished() == []
+
+
+def test_overflow_is_reported_when_a_text_leaves_its_container():
+    from renderer.common import DrawnText
+
+    inside = DrawnText("a", 22, (10, 10, 20, 30), (0, 0, 100, 100), "a")
+    outside = DrawnText("abc", 22, (90, 10, 120, 30), (0, 0, 100, 100), "abc")
+    log = TextLog([inside, outside])
+    assert log.overflowing() == [outside]
+
+
+def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
+    from renderer.brianboru import action_words
+    from renderer.common import translating
+
+    assert action_words("coin coin coin expand") == "3 coins, expand"
+    calls = []
+
+    def ntr(singular, plural, n, /, **fields):  # a language with its own plural rule
+        calls.append((singular, plural, n))
+        return f"<{n}:{plural}>".format(n=n, **fields)
+
+    with translating(pseudo_tr, ntr):
+        assert action_words("coin coin coin") == "<3:3 coins>"
+    assert calls == [("coin", "{n} coins", 3)]
