@@ -334,27 +334,35 @@ COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "w
 """Card and town colours (keys of the view) as English message ids: translate with ``tr`` where drawn."""
 
 
+_SYMBOLS = {"coin": N_("coin"), "pay": N_("pay a coin"), "battle": N_("invader"), "control": N_("control"),
+            "renown": N_("renown"), "church": N_("church"), "marriage": N_("marriage"), "expand": N_("expand"),
+            "free": N_("free a town")}
+
+
 def _symbol_words(tok: str, n: int) -> str:
-    """One B-22 symbol, ``n`` times, in the table's language."""
+    """One B-22 symbol, ``n`` times, in the table's language (one: the word; more: a plural message,
+    so a word such as "renown" has one catalog entry, not a singular and a plural one)."""
+    if n == 1:
+        return tr(_SYMBOLS[tok]) if tok in _SYMBOLS else tok
     if tok == "coin":
-        return ntr("coin", "{n} coins", n)
+        return ntr("{n} coin", "{n} coins", n)
     if tok == "pay":
-        return ntr("pay a coin", "pay {n} coins", n)
+        return ntr("pay {n} coin", "pay {n} coins", n)
     if tok == "battle":
-        return ntr("invader", "{n} invaders", n)
+        return ntr("{n} invader", "{n} invaders", n)
     if tok == "control":
-        return ntr("control", "{n} control", n)
+        return ntr("{n} control", "{n} control", n)
     if tok == "renown":
-        return ntr("renown", "{n} renown", n)
+        return ntr("{n} renown", "{n} renown", n)
     if tok == "church":
-        return ntr("church", "{n} church", n)
+        return ntr("{n} church", "{n} church", n)
     if tok == "marriage":
-        return ntr("marriage", "{n} marriage", n)
+        return ntr("{n} marriage", "{n} marriage", n)
     if tok == "expand":
-        return ntr("expand", "{n} expand", n)
+        return ntr("{n} expand", "{n} expand", n)
     if tok == "free":
-        return ntr("free", "{n} free", n)
-    return tok if n == 1 else f"{n} {tok}"
+        return ntr("free {n} town", "free {n} towns", n)
+    return f"{n} {tok}"
 
 
 def action_words(symbols: str) -> str:

@@ -255,6 +255,22 @@ def _names_and_codes() -> frozenset[str]:
     return frozenset(names)
 
 
+def test_no_picture_message_is_both_a_plain_and_a_plural_entry():
+    """One msgid is one catalog entry: a word drawn with ``tr`` somewhere and ``ntr`` elsewhere would
+    lose its plain translation (gettext keeps only the plural one)."""
+    kinds: dict[str, set[bool]] = {}
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    from bot.catalogs import KEYWORDS, MAPPING_FILE, REPO_DIR
+
+    with MAPPING_FILE.open(encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    for _fn, _ln, msg, _c, _ctx in extract_from_dir(REPO_DIR, method_map, options_map, keywords=KEYWORDS):
+        kinds.setdefault(msg if isinstance(msg, str) else msg[0], set()).add(isinstance(msg, tuple))
+    assert sorted(k for k, v in kinds.items() if len(v) > 1) == []
+
+
 def test_the_template_holds_every_message_the_pictures_draw():
     """``python -m bot.catalogs extract`` (keywords tr/ntr) put the renderer's messages in the pot."""
     pot = {m.id if isinstance(m.id, str) else m.id[0]: m for m in load_catalog(pot_path()) if m.id}
@@ -313,4 +329,4 @@ def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
 
     with translating(pseudo_tr, ntr):
         assert action_words("coin coin coin") == "<3:3 coins>"
-    assert calls == [("coin", "{n} coins", 3)]
+    assert calls == [("{n} coin", "{n} coins", 3)]
