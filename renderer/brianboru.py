@@ -518,7 +518,7 @@ def _draw_map(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], ox
         r = DATA.region_index[rid]
         c = claims.get(rid, {"face_up": False, "owner": None, "points": DATA.points[r],
                              "threshold": DATA.thresholds[r]})
-        text(d, (x0 + 6, y0 + 4), DATA.region_names[r].upper(), 14, bold=True)
+        text(d, (x0 + 6, y0 + 4), DATA.region_names[r].upper(), 14, bold=True, within=(x0 + 4, y0, x1 - 28, y1))
         need = tr("{n}+ towns  {vp} VP", n=c.get("threshold", DATA.thresholds[r]), vp=c.get("points", DATA.points[r]))
         text(d, (x0 + 6, y0 + 24), need, 16, fill=(92, 84, 72), within=(x0 + 4, y0, x1 - 28, y1))
         claim_token(d, x1 - 15, (y0 + y1) / 2, 12, c, letters)

@@ -29,7 +29,6 @@ from renderer.picture import (
     encode_fast,
     headline,
     score_strip,
-    soft,
 )
 from renderer.vikings import (
     GRID,
@@ -153,7 +152,7 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             for i, ln in enumerate(lines[: max(1, (h - 36) // 30)]):
                 text(d, (x, y + 4 + i * 30), ln, 22, max_width=w - 4)
             return
-        soft(d, (x, y + 4), tr("the offer is empty"))
+        text(d, (x, y + 4), tr("the offer is empty"), 22, fill=SOFT, max_width=w - 4)
         return
     cols = 1 if (h - 32) // len(wheel) >= 30 or buyer is not None else 2  # the auction box takes room
     per_col = -(-len(wheel) // cols)

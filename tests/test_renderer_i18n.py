@@ -163,15 +163,20 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
     if kind == "brian boru hand draft":
         game = game_at(3, "early")
         return draw_hand(game.view(0), 0, **t), MIN_HAND_TEXT
+    if kind == "vikings turn over":
+        game, _ = _vikings_final()
+        return draw_vikings_turn(game.view(None), **t), MIN_TURN_TEXT
+    if kind == "brian boru turn over":
+        return draw_brianboru_turn(bb_over(5)[0].view(None), **t), MIN_TURN_TEXT
     if kind == "brian boru final scoring":
         return draw_brianboru_final(bb_over(4)[0].view(None), **t), MIN_TURN_TEXT
     raise AssertionError(kind)
 
 
 KINDS = ["vikings turn early", "vikings turn late", "vikings turn placing", "vikings turn auction",
-         "vikings turn sailing", "vikings table late", "vikings table placing", "vikings table auction",
+         "vikings turn sailing", "vikings turn over", "vikings table late", "vikings table placing", "vikings table auction",
          "vikings table over", "vikings scoring small", "vikings scoring major", "vikings scoring final",
-         "brian boru turn early", "brian boru turn late", "brian boru table late", "brian boru table over",
+         "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
          "brian boru hand", "brian boru hand draft", "brian boru final scoring"]
 
 
