@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=int, default=0, help="computer players to seat when starting")
     play.add_argument("--level", default="heuristic", help="computer player level")
     play.add_argument("--no-images", action="store_true", help="do not draw the table images")
+    play.add_argument("--lang", default=None,
+                      help="the table's language (en, or a catalog in bot/locale: pl, fi, cs, es, de); "
+                           "default: [host] language of the config")
     run = sub.add_parser("run", help="the Discord bot")
     run.add_argument("--sync-global", action="store_true", help="sync slash commands globally (slow to spread)")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
@@ -59,9 +62,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"meadhall: {e}", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.i18n import set_language
+    from bot.i18n import available_languages, set_language
 
-    set_language(config.language)
+    lang = getattr(args, "lang", None) or config.language
+    if lang not in available_languages():
+        print(f"meadhall: no messages in the language {lang!r}; there are: {', '.join(available_languages())}",
+              file=sys.stderr)
+        return 2
+    set_language(lang)
     cmd = args.cmd
     if cmd is None:
         cmd = "run" if config.token else "play"

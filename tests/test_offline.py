@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,26 @@ async def test_run_lines_stops_at_quit(table):
     seen: list[str] = []
     await run_lines(table, ["alice: /join", "/quit", "bob: /join"], seen.append)
     assert seen[0].startswith("alice opens") and seen[-1].startswith("Goodbye")
+
+
+def test_play_in_another_language(tmp_path, monkeypatch, capsys):
+    """`meadhall play --lang xx` speaks the catalog's language; an unknown language is refused."""
+    from bot import catalogs, i18n
+
+    po = tmp_path / "locale" / "xx" / "LC_MESSAGES" / "meadhall.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgid "{name} opens a table for {game} ({count}/{max} seats). Others may join; then start."\n'
+                  'msgstr "{name} otwiera stół: {game} ({count}/{max})."\n', encoding="utf-8")
+    catalogs.compile_po(po, po.with_suffix(".mo"))
+    i18n.set_locale_dir(tmp_path / "locale")
+    try:
+        assert main(["play", "--lang", "zz", "--db", str(tmp_path / "z.db")]) == 2
+        assert "no messages in the language 'zz'" in capsys.readouterr().err
+        monkeypatch.setattr(sys, "stdin", io.StringIO("alice: /join\n/quit\n"))
+        assert main(["play", "--lang", "xx", "--db", str(tmp_path / "x.db"), "--out", str(tmp_path / "o"),
+                     "--no-images"]) == 0
+        assert "alice otwiera stół: Vikings (1/4)." in capsys.readouterr().out
+    finally:
+        i18n.set_language("en")
+        i18n.set_locale_dir(None)
