@@ -70,6 +70,88 @@ class Rng:
         return Rng(self.next64())
 
 
+# --------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A sentence an engine says, as data: an English message id and its parameters (issue 16).
+
+    The engines never build a finished sentence for a person: refusal reasons and scoring lines
+    are ``Msg`` values, translated at the edge by the host (``bot.i18n.tr_msg``). ``str(msg)`` is
+    the English text, ``id.format(**params)``; a parameter may be a nested ``Msg`` (a word that is
+    translated too, e.g. a viking kind) or a plain value (a number, a cell, a player's name, a
+    quoted input), which is never translated. A plural message also has ``plural`` and ``n``
+    (``n`` is a format field too), like ``ngettext``. Build them with :func:`msg` / :func:`msgn`
+    and literal ids, so Babel can extract them into the host's catalog.
+
+    >>> m = msg("no {kind} waits in your base", kind=msg("fisher"))
+    >>> str(m), Msg.from_json(m.to_json()) == m
+    ('no fisher waits in your base', True)
+    >>> str(msgn("{n} scout", "{n} scouts", 2))
+    '2 scouts'
+    """
+
+    id: str
+    params: dict[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int | None = None
+
+    def __str__(self) -> str:
+        template = self.id if self.plural is None or self.n == 1 else self.plural
+        values = {k: str(v) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        if self.plural is not None:
+            values["n"] = self.n
+        return template.format(**values) if values else template
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: ``{"msg": id, "params": {...}}`` (plus ``plural`` and ``n``); nested too."""
+        out: dict[str, Any] = {"msg": self.id,
+                               "params": {k: _param_json(v) for k, v in self.params.items()}}
+        if self.plural is not None:
+            out["plural"] = self.plural
+            out["n"] = self.n
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Msg:
+        return cls(d["msg"], {k: _param_from_json(v) for k, v in d.get("params", {}).items()},
+                   d.get("plural"), d.get("n"))
+
+
+def _param_json(v: Any) -> Any:
+    if isinstance(v, Msg):
+        return v.to_json()
+    if isinstance(v, (list, tuple)):
+        return [_param_json(x) for x in v]
+    return v
+
+
+def _param_from_json(v: Any) -> Any:
+    if isinstance(v, dict) and "msg" in v:
+        return Msg.from_json(v)
+    if isinstance(v, list):
+        return [_param_from_json(x) for x in v]
+    return v
+
+
+def msg(message: str, /, **params: Any) -> Msg:
+    """Mark an engine sentence for translation (Babel keyword ``msg``); ``message`` is a literal."""
+    return Msg(message, params)
+
+
+def msgn(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
+    """A plural-aware engine sentence (Babel keyword ``msgn:1,2``); ``{n}`` is the count."""
+    return Msg(singular, params, plural, n)
+
+
+def msg_text(m: Msg | dict[str, Any] | str) -> str:
+    """The English text of a message in either form (a ``Msg``, its JSON, or a plain string)."""
+    if isinstance(m, dict):
+        m = Msg.from_json(m)
+    return str(m)
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -90,27 +172,37 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+def _as_msg(reason: Msg | str) -> Msg:
+    return reason if isinstance(reason, Msg) else Msg(str(reason))
+
+
 class ActionSyntaxError(EngineError, ValueError):
     """The text is not an action of this game at all (malformed).
 
+    ``msg`` is the structured reason (translate it in the host), ``reason`` its English text.
     The message quotes at most :data:`QUOTE_LIMIT` characters of the input; ``text`` keeps it whole.
     """
 
-    def __init__(self, text: str, reason: str) -> None:
+    def __init__(self, text: str, reason: Msg | str) -> None:
         self.text = text
-        self.reason = reason
-        super().__init__(f"cannot read {quote(text)} as an action: {reason}")
+        self.msg = _as_msg(reason)
+        self.reason = str(self.msg)
+        super().__init__(f"cannot read {quote(text)} as an action: {self.reason}")
 
 
 class IllegalActionError(EngineError):
-    """A well-formed action that the rules forbid now. ``rule`` names the rule (e.g. ``V-14``)."""
+    """A well-formed action that the rules forbid now. ``rule`` names the rule (e.g. ``V-14``).
 
-    def __init__(self, action: object, reason: str, rule: str | None = None) -> None:
+    ``msg`` is the structured reason (translate it in the host), ``reason`` its English text.
+    """
+
+    def __init__(self, action: object, reason: Msg | str, rule: str | None = None) -> None:
         self.action = str(action)
-        self.reason = reason
+        self.msg = _as_msg(reason)
+        self.reason = str(self.msg)
         self.rule = rule
         where = f" ({rule})" if rule else ""
-        super().__init__(f"{quote(self.action)} is not allowed: {reason}{where}")
+        super().__init__(f"{quote(self.action)} is not allowed: {self.reason}{where}")
 
 
 class NotYourTurnError(IllegalActionError):
