@@ -17,7 +17,7 @@ Nothing here does I/O, imports discord/PIL/asyncio, or reads the clock.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -98,11 +98,16 @@ class Msg:
     n: int | None = None
 
     def __str__(self) -> str:
-        template = self.id if self.plural is None or self.n == 1 else self.plural
-        values = {k: str(v) if isinstance(v, Msg) else v for k, v in self.params.items()}
-        if self.plural is not None:
-            values["n"] = self.n
-        return template.format(**values) if values else template
+        return self.translate(_english, _english_n)
+
+    def translate(self, tr: Callable[..., str], ntr: Callable[..., str]) -> str:
+        """This message through a translator pair shaped like ``gettext``'s, which also fill in
+        the fields: ``tr(id, **params)`` and ``ntr(id, plural, n, **params)`` (the host's
+        ``bot.i18n._``/``ngettext``, a picture's ``tr``/``ntr``). Nested messages go first."""
+        params = {k: _param_text(v, tr, ntr) for k, v in self.params.items()}
+        if self.plural is not None and self.n is not None:
+            return ntr(self.id, self.plural, self.n, **params)
+        return tr(self.id, **params)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: ``{"msg": id, "params": {...}}`` (plus ``plural`` and ``n``); nested too."""
@@ -117,6 +122,22 @@ class Msg:
     def from_json(cls, d: dict[str, Any]) -> Msg:
         return cls(d["msg"], {k: _param_from_json(v) for k, v in d.get("params", {}).items()},
                    d.get("plural"), d.get("n"))
+
+
+def _english(message: str, /, **fields: Any) -> str:
+    return message.format(**fields) if fields else message
+
+
+def _english_n(singular: str, plural: str, n: int, /, **fields: Any) -> str:
+    return (singular if n == 1 else plural).format(n=n, **fields)
+
+
+def _param_text(v: Any, tr: Callable[..., str], ntr: Callable[..., str]) -> Any:
+    if isinstance(v, Msg):
+        return v.translate(tr, ntr)
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(_param_text(x, tr, ntr)) for x in v)
+    return v
 
 
 def _param_json(v: Any) -> Any:
@@ -143,6 +164,22 @@ def msg(message: str, /, **params: Any) -> Msg:
 def msgn(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
     """A plural-aware engine sentence (Babel keyword ``msgn:1,2``); ``{n}`` is the count."""
     return Msg(singular, params, plural, n)
+
+
+def score_line(what: Msg, amount: Msg, *, gold: int = 0, vp: int = 0) -> Msg:
+    """A scoring line: what scored and how much, ``"{what}: {amount}"`` (``3 unthreatened nobles
+    × 2 VP: +6 VP``). ``gold``/``vp`` are the signed change it made, so a picture can show a short
+    amount or add up lines without reading the words."""
+    return msg("{what}: {amount}", what=what, amount=amount, gold=gold, vp=vp)
+
+
+def as_msg(m: Msg | dict[str, Any] | str) -> Msg:
+    """A message from either form; a plain string (an older stored line) becomes a bare id."""
+    if isinstance(m, Msg):
+        return m
+    if isinstance(m, dict):
+        return Msg.from_json(m)
+    return Msg(str(m))
 
 
 def msg_text(m: Msg | dict[str, Any] | str) -> str:

@@ -751,7 +751,7 @@ class VikingsGame(Game):
         winners = [s for s in range(self.n) if (self.vp[s], self.gold[s]) == best]
         self.results = {
             "winners": winners,
-            "lines": [res.lines for res in results],
+            "lines": [[m.to_json() for m in res.messages] for res in results],  # structured (issue 16)
             "vp": list(self.vp),
             "gold": list(self.gold),
         }
