@@ -166,6 +166,10 @@ def msgn(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
     return Msg(singular, params, plural, n)
 
 
+SCORE_LINE = "{what}: {amount}"
+"""The message id of every scoring line (:func:`score_line`)."""
+
+
 def score_line(what: Msg, amount: Msg, *, gold: int = 0, vp: int = 0) -> Msg:
     """A scoring line: what scored and how much, ``"{what}: {amount}"`` (``3 unthreatened nobles
     × 2 VP: +6 VP``). ``gold``/``vp`` are the signed change it made, so a picture can show a short

@@ -281,6 +281,24 @@ def test_scoring_lines_split_into_what_and_how_much():
                                                          ("longest island (5)", "+5 VP")]
 
 
+def test_structured_scoring_lines_split_by_their_parts_not_their_words():
+    """Issue 16: the engines' lines are messages; the picture takes what and the signed change."""
+    from engine.core import msg, score_line
+    from engine.vikings.data import COLOUR_WORD
+
+    def ship(col: int) -> dict:
+        what = msg("undefended {colour} ship in column {col}", colour=COLOUR_WORD["yellow"], col=col)
+        return score_line(what, msg("-{vp} VP", vp=2), vp=-2).to_json()
+
+    gold = score_line(msg("gold"), msg("{spent} gold → +{vp} VP (1 VP per {per} gold), {kept} gold kept",
+                                       spent=10, vp=2, per=5, kept=1), gold=-10, vp=2)
+    assert split_line(gold.to_json()) == ("gold", "-10 gold +2 VP")
+    assert split_line(score_line(msg("1 threatened noble"), msg("nothing"))) == ("1 threatened noble", "nothing")
+    assert merge_lines([ship(1), ship(4), score_line(msg("longest island ({n})", n=5), msg("+{vp} VP", vp=5),
+                                                     vp=5).to_json()]) == [
+        ("2 x undefended yellow ship", "-4 VP"), ("longest island (5)", "+5 VP")]
+
+
 def test_scoring_picture_refuses_nothing_to_draw():
     with pytest.raises(ValueError):
         draw_vikings_scoring(make_view(2, "late"), [])
