@@ -713,14 +713,14 @@ class BrianBoruGame(Game):
             self._ask_extra(seat, "church", k, s["coins"][seat] // 2)
         elif name == "battle":
             if s["battle"] == 0:
-                self._ev("nothing", seat, what="battle", reason="no invaders left")
+                self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
                 return
             take = min(k, s["battle"])
             self._ask_extra(seat, "battle", k, min(s["coins"][seat] // 2, s["battle"] - take))
         elif name == "marriage":
             pos = s["track"][seat]
             if pos >= TOP:
-                self._ev("nothing", seat, what="marriage", reason="already on the top space")
+                self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
                 if arg != HOLD:  # the action's last marriage symbol: its drop is still checked
                     self._move_marriage(seat, 0)
                 return
@@ -949,7 +949,7 @@ class BrianBoruGame(Game):
             return
         opts = [x for x in self._controlled(q) if not s["monastery"][x]]
         if not opts:  # B-30: only a player who placed a monastery takes back the discs; the others keep them
-            self._ev("no_monastery", q, reason="no town without a monastery")
+            self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
             return
         self._then(["church_zero", q])
         self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
