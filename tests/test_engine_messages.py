@@ -77,6 +77,15 @@ def test_kind_and_colour_words_cover_the_data():
     assert {s["colour"] for s in SHIPS.values()} == set(COLOUR_WORD)
 
 
+def test_the_examples_in_engine_core_hold():
+    import doctest
+
+    import engine.core
+
+    result = doctest.testmod(engine.core)
+    assert result.attempted >= 4 and result.failed == 0
+
+
 def test_a_message_round_trips_through_json_and_reads_as_english():
     m = msg("no {kind} waits in your base", kind=KIND_WORD["F"])
     assert str(m) == "no fisher waits in your base"
