@@ -32,9 +32,10 @@ from bot.i18n import DEFAULT_LOCALE_DIR, DOMAIN, PACKAGE_DIR
 REPO_DIR = PACKAGE_DIR.parent
 LOCALE_DIR = DEFAULT_LOCALE_DIR
 MAPPING_FILE = REPO_DIR / "babel.cfg"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "tr": None, "ntr": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "tr": None, "ntr": (1, 2), "msg": None, "msgn": (1, 2)}
 """The translation functions Babel looks for (``ngettext``: singular and plural are args 1, 2);
-``tr``/``ntr`` are the pictures' (``renderer.common``: the renderer never imports the host)."""
+``tr``/``ntr`` are the pictures' (``renderer.common``: the renderer never imports the host);
+``msg``/``msgn`` are the engines' markers (``engine.core``) for refusal reasons and scoring lines."""
 
 
 def locale_dir() -> Path:

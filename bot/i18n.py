@@ -17,7 +17,11 @@ language needs no code change:
     python -m bot.catalogs compile        # every .po → .mo next to it (Babel's writer)
     python -m bot.catalogs check          # every catalog complete: no empty/fuzzy entry, same placeholders
 
+The engines say their refusal reasons and scoring lines as structured ``engine.core.Msg`` values
+(marked with ``msg``/``msgn``, extracted into the same template); :func:`tr_msg` translates one.
+
 API: ``_(msg, **kw)``, ``ngettext(singular, plural, n, **kw)``, ``N_(msg)`` (mark only),
+``tr_msg(m)`` (an engine message, or its JSON form),
 ``use_language(lang)`` (context manager; per task via a ContextVar, e.g. a Discord user's locale),
 ``set_language(lang)`` (process default), ``current_language()``, ``available_languages()``,
 ``set_locale_dir(path)``. This module is only the lookup at run time (stdlib ``gettext`` reads
@@ -31,6 +35,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
+
+from engine.core import Msg
 
 DOMAIN = "meadhall"
 SOURCE_LANGUAGE = "en"
@@ -101,3 +108,16 @@ def ngettext(singular: str, plural: str, n: int, /, **kwargs: object) -> str:
 def N_(message: str, /) -> str:
     """Mark a message for extraction without translating it now (translate later with ``_``)."""
     return message
+
+
+def tr_msg(message: Msg | dict[str, Any] | str, /) -> str:
+    """An engine's message (a :class:`engine.core.Msg` or its JSON form) in the current language.
+
+    Nested messages among the parameters (a viking kind, a colour) are translated first; plain
+    values (numbers, cells, names, quoted input) are filled in as they are. A plain string is
+    translated as a message id (older stored events may hold English lines).
+    """
+    if isinstance(message, str):
+        return _(message)
+    m = Msg.from_json(message) if isinstance(message, dict) else message
+    return m.translate(_, ngettext)

@@ -61,7 +61,7 @@ from bot.games import (
     host_options,
     split_option_words,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, tr_msg
 from bot.storage import (
     MatchRecord,
     NewTimer,
@@ -724,7 +724,7 @@ class HostService:
             action = game.parse_action(text)
         except ActionSyntaxError as e:
             raise Refusal("malformed", _("I cannot read “{text}” as a move: {reason}.",
-                                         text=text, reason=_(e.reason))) from None
+                                         text=text, reason=tr_msg(e.msg))) from None
         acting = game.acting_seats()
         free = seat not in acting
         if free and not self._is_free_action(game, seat, action):
@@ -736,8 +736,8 @@ class HostService:
         except IllegalActionError as e:
             if e.rule:
                 raise Refusal("illegal", _("That move is not allowed: {reason} ({rule}).",
-                                           reason=_(e.reason), rule=e.rule)) from None
-            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=_(e.reason))) from None
+                                           reason=tr_msg(e.msg), rule=e.rule)) from None
+            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=tr_msg(e.msg))) from None
         except EngineError as e:
             raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=str(e))) from None
         now = self.clock()

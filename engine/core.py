@@ -17,7 +17,7 @@ Nothing here does I/O, imports discord/PIL/asyncio, or reads the clock.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -70,6 +70,129 @@ class Rng:
         return Rng(self.next64())
 
 
+# --------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A sentence an engine says, as data: an English message id and its parameters (issue 16).
+
+    The engines never build a finished sentence for a person: refusal reasons and scoring lines
+    are ``Msg`` values, translated at the edge by the host (``bot.i18n.tr_msg``). ``str(msg)`` is
+    the English text, ``id.format(**params)``; a parameter may be a nested ``Msg`` (a word that is
+    translated too, e.g. a viking kind) or a plain value (a number, a cell, a player's name, a
+    quoted input), which is never translated. A plural message also has ``plural`` and ``n``
+    (``n`` is a format field too), like ``ngettext``. Build them with :func:`msg` / :func:`msgn`
+    and literal ids, so Babel can extract them into the host's catalog.
+
+    >>> m = msg("no {kind} waits in your base", kind=msg("fisher"))
+    >>> str(m), Msg.from_json(m.to_json()) == m
+    ('no fisher waits in your base', True)
+    >>> str(msgn("{n} scout", "{n} scouts", 2))
+    '2 scouts'
+    """
+
+    id: str
+    params: dict[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int | None = None
+
+    def __str__(self) -> str:
+        return self.translate(_english, _english_n)
+
+    def translate(self, tr: Callable[..., str], ntr: Callable[..., str]) -> str:
+        """This message through a translator pair shaped like ``gettext``'s, which also fill in
+        the fields: ``tr(id, **params)`` and ``ntr(id, plural, n, **params)`` (the host's
+        ``bot.i18n._``/``ngettext``, a picture's ``tr``/``ntr``). Nested messages go first."""
+        params = {k: _param_text(v, tr, ntr) for k, v in self.params.items()}
+        if self.plural is not None and self.n is not None:
+            return ntr(self.id, self.plural, self.n, **params)
+        return tr(self.id, **params)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: ``{"msg": id, "params": {...}}`` (plus ``plural`` and ``n``); nested too."""
+        out: dict[str, Any] = {"msg": self.id,
+                               "params": {k: _param_json(v) for k, v in self.params.items()}}
+        if self.plural is not None:
+            out["plural"] = self.plural
+            out["n"] = self.n
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Msg:
+        return cls(d["msg"], {k: _param_from_json(v) for k, v in d.get("params", {}).items()},
+                   d.get("plural"), d.get("n"))
+
+
+def _english(message: str, /, **fields: Any) -> str:
+    return message.format(**fields) if fields else message
+
+
+def _english_n(singular: str, plural: str, n: int, /, **fields: Any) -> str:
+    return (singular if n == 1 else plural).format(n=n, **fields)
+
+
+def _param_text(v: Any, tr: Callable[..., str], ntr: Callable[..., str]) -> Any:
+    if isinstance(v, Msg):
+        return v.translate(tr, ntr)
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(_param_text(x, tr, ntr)) for x in v)
+    return v
+
+
+def _param_json(v: Any) -> Any:
+    if isinstance(v, Msg):
+        return v.to_json()
+    if isinstance(v, (list, tuple)):
+        return [_param_json(x) for x in v]
+    return v
+
+
+def _param_from_json(v: Any) -> Any:
+    if isinstance(v, dict) and "msg" in v:
+        return Msg.from_json(v)
+    if isinstance(v, list):
+        return [_param_from_json(x) for x in v]
+    return v
+
+
+def msg(message: str, /, **params: Any) -> Msg:
+    """Mark an engine sentence for translation (Babel keyword ``msg``); ``message`` is a literal."""
+    return Msg(message, params)
+
+
+def msgn(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
+    """A plural-aware engine sentence (Babel keyword ``msgn:1,2``); ``{n}`` is the count."""
+    return Msg(singular, params, plural, n)
+
+
+SCORE_LINE = "{what}: {amount}"
+"""The message id of every scoring line (:func:`score_line`)."""
+
+
+def score_line(what: Msg, amount: Msg, *, gold: int = 0, vp: int = 0) -> Msg:
+    """A scoring line: what scored and how much, ``"{what}: {amount}"`` (``3 unthreatened nobles
+    × 2 VP: +6 VP``). ``gold``/``vp`` are the signed change it made, so a picture can show a short
+    amount or add up lines without reading the words."""
+    return msg("{what}: {amount}", what=what, amount=amount, gold=gold, vp=vp)
+
+
+def as_msg(m: Msg | dict[str, Any] | str) -> Msg:
+    """A message from either form; a plain string (an older stored line) becomes a bare id."""
+    if isinstance(m, Msg):
+        return m
+    if isinstance(m, dict):
+        return Msg.from_json(m)
+    return Msg(str(m))
+
+
+def msg_text(m: Msg | dict[str, Any] | str) -> str:
+    """The English text of a message in either form (a ``Msg``, its JSON, or a plain string)."""
+    if isinstance(m, dict):
+        m = Msg.from_json(m)
+    return str(m)
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -90,27 +213,37 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+def _as_msg(reason: Msg | str) -> Msg:
+    return reason if isinstance(reason, Msg) else Msg(str(reason))
+
+
 class ActionSyntaxError(EngineError, ValueError):
     """The text is not an action of this game at all (malformed).
 
+    ``msg`` is the structured reason (translate it in the host), ``reason`` its English text.
     The message quotes at most :data:`QUOTE_LIMIT` characters of the input; ``text`` keeps it whole.
     """
 
-    def __init__(self, text: str, reason: str) -> None:
+    def __init__(self, text: str, reason: Msg | str) -> None:
         self.text = text
-        self.reason = reason
-        super().__init__(f"cannot read {quote(text)} as an action: {reason}")
+        self.msg = _as_msg(reason)
+        self.reason = str(self.msg)
+        super().__init__(f"cannot read {quote(text)} as an action: {self.reason}")
 
 
 class IllegalActionError(EngineError):
-    """A well-formed action that the rules forbid now. ``rule`` names the rule (e.g. ``V-14``)."""
+    """A well-formed action that the rules forbid now. ``rule`` names the rule (e.g. ``V-14``).
 
-    def __init__(self, action: object, reason: str, rule: str | None = None) -> None:
+    ``msg`` is the structured reason (translate it in the host), ``reason`` its English text.
+    """
+
+    def __init__(self, action: object, reason: Msg | str, rule: str | None = None) -> None:
         self.action = str(action)
-        self.reason = reason
+        self.msg = _as_msg(reason)
+        self.reason = str(self.msg)
         self.rule = rule
         where = f" ({rule})" if rule else ""
-        super().__init__(f"{quote(self.action)} is not allowed: {reason}{where}")
+        super().__init__(f"{quote(self.action)} is not allowed: {self.reason}{where}")
 
 
 class NotYourTurnError(IllegalActionError):

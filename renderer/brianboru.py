@@ -33,6 +33,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFilter
 
 from engine.brianboru.data import DATA, tokenize
+from engine.core import msg_text
 from renderer.common import (
     GOLD,
     GOLD_DARK,
@@ -765,7 +766,7 @@ def _final_height(view: dict[str, Any]) -> int:
 
 
 def _final_lines(p: dict[str, Any]) -> list[str]:
-    return wrap("  ·  ".join(str(x) for x in p.get("lines") or []), 12, SIDE_W - 190)
+    return wrap("  ·  ".join(msg_text(x) for x in p.get("lines") or []), 12, SIDE_W - 190)  # issue 16
 
 
 def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, letters: list[str]) -> int:

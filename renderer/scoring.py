@@ -7,6 +7,9 @@ the host), charts it. The lines come from the engines' own scoring breakdown:
 
 * Vikings ``score`` events: ``{"scoring", "gold", "vp", "lines"}``, a line reads ``"what: +3 VP"``;
 * Brian Boru ``view["final"]["players"][i]["lines"]``, a line reads ``"what: +2 (B-33.x)"``.
+
+The lines are structured messages (``engine.core.score_line``: what, amount and the signed gold/VP
+change), so the picture takes what scored and how much without parsing words (issue 16).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.core import SCORE_LINE, Msg, as_msg
 from renderer.common import (
     GOLD,
     INK,
@@ -49,21 +53,47 @@ MARKERS = ("circle", "square", "triangle", "diamond", "down")  # a shape per sea
 
 _AMOUNT = re.compile(r"([+-]\d+) (gold|VP)\b")
 _PURE = re.compile(r"^[+-]\d+ (gold|VP)( and [+-]\d+ (gold|VP))*$")
+ScoreLine = str | dict[str, Any] | Msg
+"""An engine's scoring line: structured (``engine.core.score_line``, as events and views hold it:
+``{"msg": "{what}: {amount}", "params": {"what", "amount", "gold", "vp"}}``) or an English string."""
 
 
-def line_text(line: Any) -> str:
-    """The seam for the engines' scoring lines (issue 16): a line is drawn as the engine wrote it (a
-    string), or, once the engines give structured lines, ``{"msg": message id, "params": {...}}`` is
-    translated here with the table's translator (rule numbers stay in the params as they are)."""
-    if isinstance(line, dict) and isinstance(line.get("msg"), str):
-        return tr(line["msg"], **dict(line.get("params") or {}))
-    return str(line)
+def line_text(line: ScoreLine) -> str:
+    """An engine's line (issue 16) in the picture's language: a structured message is translated
+    with the picture's ``tr``/``ntr`` (nested words and plurals included; names, cells and rule
+    numbers stay as they are); a plain string from an older stored game is drawn as it is."""
+    if isinstance(line, str):
+        return line
+    return as_msg(line).translate(tr, ntr)
 
 
-def split_line(line: str) -> tuple[str, str]:
+def _amount_text(gold: int, vp: int) -> str:
+    parts = ([tr("{amount} gold", amount=f"{gold:+d}")] if gold else []) + (
+        [tr("{amount} VP", amount=f"{vp:+d}")] if vp else [])
+    return " ".join(parts)
+
+
+def _structured(line: ScoreLine) -> Msg | None:
+    """The line as a ``{what}: {amount}`` message (issue 16), or ``None`` for any other line."""
+    if isinstance(line, str):
+        return None
+    m = as_msg(line)
+    return m if m.id == SCORE_LINE and isinstance(m.params.get("what"), Msg) else None
+
+
+def split_line(line: ScoreLine) -> tuple[str, str]:
     """A scoring line as (what scored, how much): ``"3 nobles x 2 VP: +6 VP"`` -> (``"3 nobles x 2 VP"``,
-    ``"+6 VP"``). Rule tags and a trailing remark in brackets are dropped; a long explanation after
-    the colon keeps only its signed amounts (the chat narration carries the whole line)."""
+    ``"+6 VP"``). A structured line gives its ``what`` (translated) and its signed gold/VP change
+    (no words are parsed); from an English string, rule tags and a trailing remark in brackets are
+    dropped, and a long explanation after the colon keeps only its signed amounts (the chat
+    narration carries the whole line)."""
+    m = _structured(line)
+    if m is not None:
+        amount = _amount_text(int(m.params.get("gold") or 0), int(m.params.get("vp") or 0))
+        said = m.params.get("amount")
+        if not amount and isinstance(said, Msg) and said.id == "nothing":
+            amount = line_text(said)
+        return line_text(m.params["what"]), amount
     s = re.sub(r"\s*\([^()]*\)\s*$", "", line_text(line).strip())
     if ": " not in s:
         return s, ""
@@ -77,27 +107,74 @@ def split_line(line: str) -> tuple[str, str]:
     return head, tail if len(tail) <= 12 else ""
 
 
-def merge_lines(lines: Sequence[str]) -> list[tuple[str, str]]:
+def _column_group(line: ScoreLine, what: str, amount: str) -> tuple[str, dict[str, int]] | None:
+    """Lines that differ only in their column add up: (group key, signed amounts), else ``None``.
+    A structured line is grouped by its message and parameters, the column left out."""
+    m = _structured(line)
+    if m is not None:
+        w = m.params["what"]
+        if "col" not in w.params:
+            return None
+        rest = {k: v for k, v in w.params.items() if k != "col"}
+        key = repr((w.id, Msg("", rest).to_json()))
+        return key, {"gold": int(m.params.get("gold") or 0), "VP": int(m.params.get("vp") or 0)}
+    key = re.sub(r" in column \d+", "", what)
+    found = _AMOUNT.findall(amount)
+    if key == what or not found:
+        return None
+    sums: dict[str, int] = {}
+    for n, u in found:
+        sums[u] = sums.get(u, 0) + int(n)
+    return key, sums
+
+
+def _grouped_label(line: ScoreLine, n: int) -> str | None:
+    """The label of ``n`` structured lines that differ only in their column, in the picture's
+    language (its own message: a translation cannot be cut at "in column"); ``None`` otherwise."""
+    m = _structured(line)
+    if m is None:
+        return None
+    what = m.params["what"]
+    colour = what.params.get("colour")
+    colour = line_text(colour) if colour is not None else ""
+    if what.id == "undefended {colour} ship in column {col}":
+        return ntr("{n} undefended {colour} ship", "{n} undefended {colour} ships", n, colour=colour)
+    if what.id == "{colour} ship in column {col}, defended":
+        return ntr("{n} defended {colour} ship", "{n} defended {colour} ships", n, colour=colour)
+    if what.id == "scout in column {col}":
+        return ntr("scouts in {n} column", "scouts in {n} columns", n)
+    if what.id == "threatened scout in column {col}":
+        return ntr("{n} threatened scout", "{n} threatened scouts", n)
+    return None
+
+
+def merge_lines(lines: Sequence[ScoreLine]) -> list[tuple[str, str]]:
     """Split lines, and add up those that differ only in their column (``"... ship in column 3"``):
     three penalty lines of undefended yellow ships become ``"3 x undefended yellow ship: -6 VP"``."""
     out: list[tuple[str, str]] = []
-    groups: dict[str, list[int]] = {}
+    groups: dict[str, list[tuple[int, dict[str, int]]]] = {}
     for line in lines:
         what, amount = split_line(line)
-        key = re.sub(r" in column \d+", "", what)
-        if key != what and _AMOUNT.findall(amount):
-            groups.setdefault(key, []).append(len(out))
+        group = _column_group(line, what, amount)
+        if group is not None:
+            groups.setdefault(group[0], []).append((len(out), group[1]))
         out.append((what, amount))
     drop: set[int] = set()
-    for key, idx in groups.items():
-        if len(idx) < 2:
+    for members in groups.values():
+        if len(members) < 2:
             continue
         sums: dict[str, int] = {}
-        for i in idx:
-            for n, u in _AMOUNT.findall(out[i][1]):
-                sums[u] = sums.get(u, 0) + int(n)
-        out[idx[0]] = (f"{len(idx)} x {key}", " ".join(f"{v:+d} {u}" for u, v in sums.items()))
-        drop.update(idx[1:])
+        for _i, amounts in members:
+            for u, v in amounts.items():
+                if v:
+                    sums[u] = sums.get(u, 0) + v
+        first = members[0][0]
+        label = _grouped_label(lines[first], len(members)) or "{} x {}".format(
+            len(members), re.sub(r" in column \d+", "", out[first][0]))
+        out[first] = (label, " ".join(
+            tr("{amount} gold", amount=f"{v:+d}") if u == "gold" else tr("{amount} VP", amount=f"{v:+d}")
+            for u, v in sums.items()))
+        drop.update(i for i, _a in members[1:])
     return [x for i, x in enumerate(out) if i not in drop]
 
 
@@ -273,15 +350,14 @@ def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int
     winners = [names.index(w) for w in final.get("winners") or [] if w in names]
     players = []
     for seat, fp in enumerate(final["players"]):
-        lines = [line_text(ln) for ln in fp.get("lines") or []]
-        lines = [ln for ln in lines if not ln.startswith("total")]
-        before = next((ln for ln in lines if ln.startswith("before")), "")
-        lines = [ln for ln in lines if ln != before]
-        was = re.search(r"-?\d+", before.split(":", 1)[-1]) if before else None
+        lines = [ln for ln in fp.get("lines") or [] if not as_msg(ln).id.startswith("total")]
+        before = next((ln for ln in lines if as_msg(ln).id.startswith("before final scoring")), None)
+        lines = [ln for ln in lines if ln is not before]
+        was = as_msg(before).params.get("vp") if before is not None else None
         players.append({"seat": seat, "name": str(fp.get("name")), "colour": seat_colour(seat),
                         "letter": letters[seat] if seat < len(letters) else "?",
                         "total": [tr("{vp} VP", vp=fp.get("vp")),
-                                  tr("was {vp} VP", vp=was.group()) if was else before],
+                                  tr("was {vp} VP", vp=was) if was is not None else ""],
                         "lines": lines})
     return draw_scoring(tr(TITLES["final"]), players, winners=winners, history=history, log=log)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.core import msg_text
 from renderer.common import (
     GOLD,
     INK,
@@ -964,7 +965,7 @@ def _final_rows(view: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]]]:
                 k, v = item
                 parts.append(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}")
             else:
-                parts.append(str(item))
+                parts.append(msg_text(item))  # a structured scoring line (issue 16), in English here
         wrapped = wrap("  ·  ".join(parts), FINAL_TEXT, WIDTH - 2 * MARGIN - FINAL_TEXT_X - 16) if parts else []
         out.append((p, wrapped))
     return out

@@ -113,10 +113,11 @@ def test_score_command_prints_final_scoring_json(tmp_path):
     data = json.loads(out.stdout)
     assert set(data) == {"players", "winners"}
     daria, kasia = data["players"]
-    assert set(daria) == {"name", "vp", "lines"}
+    assert set(daria) == {"name", "vp", "lines", "messages"}  # English lines and the structured ones
     # 20 + coins 1 + marker 1 + renown 2 + Munster 8 + half Meath (Daria 1 town v Kasia 1) 2
     # + 4 regions 1 (Cork is under a Viking marker)
     assert daria["vp"] == 35 and daria["lines"][-1] == "total: 35 VP"
+    assert daria["messages"][-1] == {"msg": "total: {vp} VP", "params": {"vp": 35}}
     assert kasia["vp"] == 21 + 2 and data["winners"] == ["Daria"]
     assert run_cli("score", "-", stdin=EXAMPLE).stdout == out.stdout
 

@@ -9,10 +9,15 @@ from __future__ import annotations
 import pytest
 
 from engine.brianboru import DATA, BrianBoruGame
-from engine.core import IllegalActionError, NotYourTurnError, WrongPhaseError
+from engine.core import IllegalActionError, NotYourTurnError, WrongPhaseError, msg_text
 
 NAMES = ["Daria", "Kasia", "Jerzy", "Piotr", "Ewa"]
 TI = DATA.town_index
+
+
+def english(lines: list) -> list[str]:
+    """Scoring lines are structured messages (issue 16); the rules are checked on their English."""
+    return [msg_text(x) for x in lines]
 
 
 def owners(mapping: dict[str, int]) -> list[int]:
@@ -627,7 +632,7 @@ def test_princess_trade_counts_for_region_score_only_B27():
     trade = final_scoring(pos("trade"))["players"][0]
     none = final_scoring(pos(None))["players"][0]
     assert trade["vp"] - none["vp"] == 1  # 4 regions (1 VP) instead of 1
-    assert "towns in 4 regions: +1 (B-33.6)" in trade["lines"]
+    assert "towns in 4 regions: +1 (B-33.6)" in english(trade["lines"])
 
 
 def test_battle_fewest_lose_town_most_chooses_B28():
@@ -749,7 +754,7 @@ def test_final_scoring_steps_in_order_B33():
     )
     res = final_scoring(pos)
     a, b = res["players"]
-    assert a["lines"] == [
+    assert english(a["lines"]) == [
         "before final scoring: 20 VP",
         "most coins (5): +1 (B-33.1)",
         "active-town marker: +1 (B-33.2)",
@@ -912,7 +917,7 @@ def test_half_claim_tie_counts_monastery_as_two_D10():
     text = "claims-on-board: meath\nplayer: A\ntowns: {a}\n---\nplayer: B\ntowns: Kells Drogheda\n"
     res = final_scoring(parse_position(text.format(a="Tara+")))  # 2 v 2: both tied for most
     assert [p["vp"] for p in res["players"]] == [2, 2]
-    assert "half claim Meath (tied, 2 towns): +2 (B-33.5)" in res["players"][0]["lines"]
+    assert "half claim Meath (tied, 2 towns): +2 (B-33.5)" in english(res["players"][0]["lines"])
     res = final_scoring(parse_position(text.format(a="Tara")))  # 1 v 2: B alone
     assert [p["vp"] for p in res["players"]] == [0, 2]
 

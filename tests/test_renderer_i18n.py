@@ -288,7 +288,7 @@ def test_the_template_holds_every_message_the_pictures_draw():
         assert sample in pot
     plural = pot["{n} invader waiting"]
     assert isinstance(plural.id, tuple) and plural.id[1] == "{n} invaders waiting"  # ntr: singular and plural
-    assert all(Path(loc).parts[0] in ("bot", "renderer") for m in drawn for loc, _ in m.locations)
+    assert all(Path(loc).parts[0] in ("bot", "renderer", "engine") for m in drawn for loc, _ in m.locations)
 
 
 def test_a_text_too_wide_for_its_room_shrinks_to_the_minimum_then_is_cut():

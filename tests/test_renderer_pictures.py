@@ -281,6 +281,38 @@ def test_scoring_lines_split_into_what_and_how_much():
                                                          ("longest island (5)", "+5 VP")]
 
 
+def test_structured_scoring_lines_split_by_their_parts_not_their_words():
+    """Issue 16: the engines' lines are messages; the picture takes what and the signed change."""
+    from engine.core import msg, score_line
+    from engine.vikings.data import COLOUR_WORD
+
+    def ship(col: int) -> dict:
+        what = msg("undefended {colour} ship in column {col}", colour=COLOUR_WORD["yellow"], col=col)
+        return score_line(what, msg("-{vp} VP", vp=2), vp=-2).to_json()
+
+    gold = score_line(msg("gold"), msg("{spent} gold → +{vp} VP (1 VP per {per} gold), {kept} gold kept",
+                                       spent=10, vp=2, per=5, kept=1), gold=-10, vp=2)
+    assert split_line(gold.to_json()) == ("gold", "-10 gold +2 VP")
+    assert split_line(score_line(msg("1 threatened noble"), msg("nothing"))) == ("1 threatened noble", "nothing")
+    assert merge_lines([ship(1), ship(4), score_line(msg("longest island ({n})", n=5), msg("+{vp} VP", vp=5),
+                                                     vp=5).to_json()]) == [
+        ("2 undefended yellow ships", "-4 VP"), ("longest island (5)", "+5 VP")]
+    # the grouped label is its own message, so a language need not be cut at "in column"
+    from renderer.common import translating
+
+    def pl(message: str, /, **fields: object) -> str:
+        return {"yellow": "żółty"}.get(message, message).format(**fields)
+
+    def npl(singular: str, plural: str, n: int, /, **fields: object) -> str:
+        words = {"{n} undefended {colour} ship": ("{n} niebroniony {colour} statek",
+                                                  "{n} niebronione {colour} statki")}
+        one, many = words.get(singular, (singular, plural))
+        return (one if n == 1 else many).format(n=n, **fields)
+
+    with translating(pl, npl):
+        assert merge_lines([ship(1), ship(4)])[0] == ("2 niebronione żółty statki", "-4 VP")
+
+
 def test_scoring_picture_refuses_nothing_to_draw():
     with pytest.raises(ValueError):
         draw_vikings_scoring(make_view(2, "late"), [])

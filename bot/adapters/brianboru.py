@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import BaseAdapter
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
 from engine.brianboru import DATA, BrianBoruGame
 from engine.core import Action, Event
@@ -424,7 +424,7 @@ class BrianBoruAdapter(BaseAdapter):
         lines.append(_("Towns: + monastery, ! Viking control marker."))
         if v["final"]:
             for p in v["final"]["players"]:
-                lines.append(f"  {p['name']}: {p['vp']} VP — " + "; ".join(p["lines"]))
+                lines.append(f"  {p['name']}: {p['vp']} VP — " + "; ".join(tr_msg(x) for x in p["lines"]))
             lines.append(_("Winners: {names}.", names=", ".join(v["final"]["winners"])))
         if seat is not None:
             lines += self.private_text(game, seat).splitlines()

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import BaseAdapter, OptionError
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
@@ -172,7 +172,7 @@ class VikingsAdapter(BaseAdapter):
                     gains.append(_("{n:+d} VP", n=d["vp"]))
                 total = ", ".join(gains) if gains else _("nothing")
                 out.append(_("{label} — {name}: {total} ({details}).", label=label, name=who, total=total,
-                             details="; ".join(d["lines"])))
+                             details="; ".join(tr_msg(x) for x in d["lines"])))
             elif k == "start_player":
                 out.append(_("{name} is the start player now.", name=who))
             elif k == "game_over":
@@ -344,7 +344,7 @@ class VikingsAdapter(BaseAdapter):
             winners = ", ".join(game.names[s] for s in final["winners"])
             lines.append(_("Final scoring — winner(s): {names}.", names=winners))
             for s, name in enumerate(game.names):
-                lines.append(f"  {name}: " + "; ".join(final["lines"][s]))
+                lines.append(f"  {name}: " + "; ".join(tr_msg(x) for x in final["lines"][s]))
         if v.get("auction") and v["phase"] in ("bid", "remove", "lay"):
             a = v["auction"]
             lines.append(_("Drawn vikings: {drawn}", drawn=" ".join(a["drawn"])))

@@ -11,7 +11,7 @@ import sys
 
 from engine.brianboru.notation import parse_position
 from engine.brianboru.scoring import final_scoring
-from engine.core import NotationError
+from engine.core import NotationError, msg_text
 
 USAGE = "usage: python -m engine.brianboru score FILE   (FILE in Brian Boru notation, '-' = stdin)"
 
@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path}: {e}", file=sys.stderr)
         return 2
     res = final_scoring(pos)
-    print(json.dumps({"players": res["players"], "winners": res["winners"]}, indent=2, ensure_ascii=False))
+    # "lines": the English text; "messages": the same lines structured, as the game's view holds them
+    players = [{**p, "lines": [msg_text(m) for m in p["lines"]], "messages": p["lines"]} for p in res["players"]]
+    print(json.dumps({"players": players, "winners": res["winners"]}, indent=2, ensure_ascii=False))
     return 0
 
 

@@ -41,9 +41,12 @@ from engine.core import (
     Event,
     Game,
     IllegalActionError,
+    Msg,
     NotYourTurnError,
     Rng,
     WrongPhaseError,
+    msg,
+    msgn,
     whole_number,
 )
 
@@ -63,12 +66,15 @@ VERBS = ("town", "active", "lead", "play", "keep", "option", "extra", "expand", 
 KIND_RULE = {"active": "B-17", "lead": "B-17", "play": "B-18", "keep": "B-14", "option": "B-20",
              "extra": "B-22", "expand": "B-22", "free": "B-22", "princess": "B-27", "raid": "B-28",
              "monastery": "B-30"}
-KIND_WHAT = {"town": "place a disc on a town", "active": "put the active-town marker on a town",
-             "lead": "lead a card", "play": "play a card", "keep": "keep two cards",
-             "option": "choose a secondary action", "extra": "choose how many extras to pay for",
-             "expand": "expand or not", "free": "remove a Viking control marker",
-             "princess": "choose what to do with the Princess", "raid": "choose the town lost to the Vikings",
-             "monastery": "choose the monastery town"}
+KIND_WHAT = {"town": msg("place a disc on a town"), "active": msg("put the active-town marker on a town"),
+             "lead": msg("lead a card"), "play": msg("play a card"), "keep": msg("keep two cards"),
+             "option": msg("choose a secondary action"), "extra": msg("choose how many extras to pay for"),
+             "expand": msg("expand or not"), "free": msg("remove a Viking control marker"),
+             "princess": msg("choose what to do with the Princess"),
+             "raid": msg("choose the town lost to the Vikings"),
+             "monastery": msg("choose the monastery town")}
+COLOUR_WORD = {"red": msg("red"), "blue": msg("blue"), "yellow": msg("yellow")}
+"""Town colours as words the host translates (issue 16); town and region names stay as they are."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -115,45 +121,48 @@ def _clip(word: str, most: int = 20) -> str:
 
 def parse_action(text: str) -> BrianBoruAction:
     if not isinstance(text, str):
-        raise ActionSyntaxError(_clip(repr(text), 100), "an action is text")
+        raise ActionSyntaxError(_clip(repr(text), 100), msg("an action is text"))
     parts = text.split()
     if not parts:
-        raise ActionSyntaxError(text, "empty text")
+        raise ActionSyntaxError(text, msg("empty text"))
     verb, args = parts[0].lower(), parts[1:]
     if verb not in VERBS:
-        raise ActionSyntaxError(text, f"unknown word {_clip(parts[0])!r}; actions start with one of {', '.join(VERBS)}")
+        raise ActionSyntaxError(text, msg("unknown word {word}; actions start with one of {verbs}",
+                                                 word=repr(_clip(parts[0])), verbs=", ".join(VERBS)))
     need = 2 if verb == "keep" else 1
     if len(args) != need:
-        raise ActionSyntaxError(text, f"'{verb}' takes {need} argument{'s' if need > 1 else ''}")
+        raise ActionSyntaxError(text, msgn("'{verb}' takes {n} argument", "'{verb}' takes {n} arguments", need,
+                                                 verb=verb))
     if verb in TOWN_VERBS or (verb == "expand" and args[0].lower() != "no"):
         t = D.town(args[0])
         if t is None:
-            raise ActionSyntaxError(text, f"no town called {_clip(args[0])!r}")
+            raise ActionSyntaxError(text, msg("no town called {word}", word=repr(_clip(args[0]))))
         return act(verb, TOWN_NAMES[t])
     if verb == "expand":
         return act("expand", "no")
     if verb == "princess":
         w = args[0].lower()
         if w not in PRINCESS_CHOICES:
-            raise ActionSyntaxError(text, "the Princess: support, trade or refuse")
+            raise ActionSyntaxError(text, msg("the Princess: support, trade or refuse"))
         return act("princess", w)
     nums = []
     for a in args:
         v = whole_number(a)  # ASCII digits of sensible length only: '²', '١' or 5,000 digits are no number
         if v is None:
-            raise ActionSyntaxError(text, f"{_clip(a)!r} is not a number (a whole number, digits 0–9)")
+            raise ActionSyntaxError(text, msg("{word} is not a number (a whole number, digits 0–9)", word=repr(_clip(a))))
         nums.append(v)
     if verb in ("lead", "play", "keep"):
         for v in nums:
             if v not in D.cards:
-                raise ActionSyntaxError(text, f"there is no card {v} (cards are {D.card_values[0]}–{D.card_values[-1]})")
+                raise ActionSyntaxError(text, msg("there is no card {card} (cards are {low}–{high})", card=v,
+                                                         low=D.card_values[0], high=D.card_values[-1]))
         if verb == "keep":
             if nums[0] == nums[1]:
-                raise ActionSyntaxError(text, "keep two different cards")
+                raise ActionSyntaxError(text, msg("keep two different cards"))
             return act("keep", *sorted(nums))
         return act(verb, nums[0])
     if verb == "option" and nums[0] not in (1, 2):
-        raise ActionSyntaxError(text, "option is 1 or 2")
+        raise ActionSyntaxError(text, msg("option is 1 or 2"))
     return act(verb, nums[0])
 
 
@@ -354,19 +363,21 @@ class BrianBoruGame(Game):
             if isinstance(a, str):
                 a = parse_action(a)
             elif not isinstance(a, BrianBoruAction):  # as the Vikings engine: not an action of this game
-                raise ActionSyntaxError(_clip(str(a), 100), "not an action of this game")
+                raise ActionSyntaxError(_clip(str(a), 100), msg("not an action of this game"))
         if (a.verb, a.args) not in _ACTS:  # built by hand, not by parse_action/act: check its text
             a = parse_action(a.text)
         s = self.s
         p = s["pending"]
         if p is None:
-            raise WrongPhaseError(a, "the game is over", rule="B-32")
+            raise WrongPhaseError(a, msg("the game is over"), rule="B-32")
         if (seat not in p["seats"]) if p["kind"] == "keep" else (seat != p["seat"]):
             who = ", ".join(s["names"][x] for x in self.acting_seats())
-            raise NotYourTurnError(a, f"it is not your turn; waiting for {who} to {KIND_WHAT[p['kind']]}")
+            raise NotYourTurnError(a, msg("it is not your turn; waiting for {who} to {what}", who=who,
+                                                 what=KIND_WHAT[p["kind"]]))
         kind = p["kind"]
         if a.verb != kind:
-            raise WrongPhaseError(a, f"now you must {KIND_WHAT[kind]} ('{kind} …'), not '{a.verb}'",
+            raise WrongPhaseError(a, msg("now you must {what} ('{kind} …'), not '{verb}'", what=KIND_WHAT[kind], kind=kind,
+                                      verb=a.verb),
                                   rule=p.get("rule") or KIND_RULE.get(kind))
         value = self._value(seat, p, a)
         s["pending"] = None if kind != "keep" else p
@@ -384,7 +395,8 @@ class BrianBoruGame(Game):
             pile = self.s["pile"][seat]
             missing = [v for v in a.args if v not in pile]
             if missing:
-                raise IllegalActionError(a, f"card {missing[0]} is not among the cards in front of you {sorted(pile)}",
+                raise IllegalActionError(a, msg("card {card} is not among the cards in front of you {cards}", card=missing[0],
+                                             cards=str(sorted(pile))),
                                          rule="B-14")
             return list(a.args)
         arg = a.args[0]
@@ -396,43 +408,46 @@ class BrianBoruGame(Game):
             return v
         raise IllegalActionError(a, self._why_illegal(seat, p, v), rule=rule)
 
-    def _why_illegal(self, seat: int, p: dict[str, Any], v: Any) -> str:
+    def _why_illegal(self, seat: int, p: dict[str, Any], v: Any) -> Msg:
         s = self.s
         kind = p["kind"]
         if kind in ("lead", "play"):
             if v not in s["hand"][seat]:
-                return f"card {v} is not in your hand"
+                return msg("card {card} is not in your hand", card=v)
             a = s["active"]
-            return (f"lead a card of the active town's colour ({COLOURS[TOWN_COLOUR[a]]}) or a white card"
-                    if a >= 0 else "that card cannot be led")
+            return (msg("lead a card of the active town's colour ({colour}) or a white card",
+                        colour=COLOUR_WORD[COLOURS[TOWN_COLOUR[a]]])
+                    if a >= 0 else msg("that card cannot be led"))
         if kind in TOWN_VERBS or kind == "expand":
             if v < 0:
-                return "you cannot decline this"
+                return msg("you cannot decline this")
             name = TOWN_NAMES[v]
             if kind == "active" or kind == "town" or kind == "expand":
                 if s["owner"][v] >= 0:
-                    return f"{name} already holds a disc"
+                    return msg("{town} already holds a disc", town=name)
                 if v == s["active"]:
-                    return f"the active-town marker stands on {name}"
+                    return msg("the active-town marker stands on {town}", town=name)
                 if kind == "active":
-                    return f"you hold no {COLOURS[TOWN_COLOUR[v]]} or white card to lead for {name}"
+                    return msg("you hold no {colour} or white card to lead for {town}",
+                               colour=COLOUR_WORD[COLOURS[TOWN_COLOUR[v]]], town=name)
                 if kind == "expand":
-                    return f"{name} is not joined by a road to a town you control"
+                    return msg("{town} is not joined by a road to a town you control", town=name)
                 if p.get("why") == "start":
-                    return f"another player already has a disc in {D.region_names[TOWN_REGION[v]]}"
+                    return msg("another player already has a disc in {region}",
+                               region=D.region_names[TOWN_REGION[v]])
                 if p.get("region") is not None:
-                    return f"{name} is not in {D.region_names[p['region']]}"
-                return f"{name} cannot take a disc now"
+                    return msg("{town} is not in {region}", town=name, region=D.region_names[p["region"]])
+                return msg("{town} cannot take a disc now", town=name)
             if kind == "free":
-                return f"{name} has no Viking control marker"
+                return msg("{town} has no Viking control marker", town=name)
             if kind == "raid":
-                return f"{name} is not a town {s['names'][p['victim']]} controls"
-            return f"{name} is not a town you control without a monastery"
+                return msg("{town} is not a town {name} controls", town=name, name=s["names"][p["victim"]])
+            return msg("{town} is not a town you control without a monastery", town=name)
         if kind == "extra":
-            return f"you can pay for 0 to {p['options'][-1]} extras"
+            return msg("you can pay for 0 to {most} extras", most=p["options"][-1])
         if kind == "option":
-            return f"card {p['card']} has no option {v}"
-        return "not one of the choices"
+            return msg("card {card} has no option {option}", card=p["card"], option=v)
+        return msg("not one of the choices")
 
     # ------------------------------------------------------------------ engine core
 
@@ -698,14 +713,14 @@ class BrianBoruGame(Game):
             self._ask_extra(seat, "church", k, s["coins"][seat] // 2)
         elif name == "battle":
             if s["battle"] == 0:
-                self._ev("nothing", seat, what="battle", reason="no invaders left")
+                self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
                 return
             take = min(k, s["battle"])
             self._ask_extra(seat, "battle", k, min(s["coins"][seat] // 2, s["battle"] - take))
         elif name == "marriage":
             pos = s["track"][seat]
             if pos >= TOP:
-                self._ev("nothing", seat, what="marriage", reason="already on the top space")
+                self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
                 if arg != HOLD:  # the action's last marriage symbol: its drop is still checked
                     self._move_marriage(seat, 0)
                 return
@@ -934,7 +949,7 @@ class BrianBoruGame(Game):
             return
         opts = [x for x in self._controlled(q) if not s["monastery"][x]]
         if not opts:  # B-30: only a player who placed a monastery takes back the discs; the others keep them
-            self._ev("no_monastery", q, reason="no town without a monastery")
+            self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
             return
         self._then(["church_zero", q])
         self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.brianboru.data import DATA, BrianBoruData
+from engine.core import Msg, msg, score_line
 
 VIKINGS = -2  # owner code used in counting: a town covered by a Viking control marker
 
@@ -69,38 +70,44 @@ def _arrays(pos: Position, data: BrianBoruData) -> tuple[list[int], list[bool], 
     return owner, viking, monastery
 
 
+def _line(what: Msg, vp: int, rule: str) -> Msg:
+    """A final-scoring line, ``what: +N (B-33.x)``; the rule number stays as it is."""
+    return score_line(what, msg("+{vp} ({rule})", vp=vp, rule=rule), vp=vp)
+
+
 def final_scoring(pos: Position, data: BrianBoruData = DATA) -> dict[str, Any]:
     """B-33 in order, then B-34. Returns ``{"players": [{"name", "vp", "lines"}], "winners": [names],
-    "winner_seats": [seats]}``; ``lines`` is the per-player breakdown, ending with the total."""
+    "winner_seats": [seats]}``; ``lines`` is the per-player breakdown, ending with the total, as
+    structured messages in JSON form (:class:`engine.core.Msg`; ``msg_text`` gives the English)."""
     n = len(pos.players)
     owner, viking, monastery = _arrays(pos, data)
     support = next((s for s, p in enumerate(pos.players) if p.princess == "support"), -1)
     trade = next((s for s, p in enumerate(pos.players) if p.princess == "trade"), -1)
     vp = [p.vp for p in pos.players]
-    lines: list[list[str]] = [[f"before final scoring: {p.vp} VP"] for p in pos.players]
+    lines: list[list[Msg]] = [[msg("before final scoring: {vp} VP", vp=p.vp)] for p in pos.players]
 
     # B-33.1 the single player with the most coins
     most = max(p.coins for p in pos.players)
     rich = [s for s, p in enumerate(pos.players) if p.coins == most]
     if len(rich) == 1:
         vp[rich[0]] += 1
-        lines[rich[0]].append(f"most coins ({most}): +1 (B-33.1)")
+        lines[rich[0]].append(_line(msg("most coins ({coins})", coins=most), 1, "B-33.1"))
     # B-33.2 the holder of the active-town marker
     for s, p in enumerate(pos.players):
         if p.marker:
             vp[s] += 1
-            lines[s].append("active-town marker: +1 (B-33.2)")
+            lines[s].append(_line(msg("active-town marker"), 1, "B-33.2"))
     # B-33.3 renown
     for s, p in enumerate(pos.players):
         if p.renown:
             vp[s] += p.renown
-            lines[s].append(f"renown x{p.renown}: +{p.renown} (B-33.3)")
+            lines[s].append(_line(msg("renown x{renown}", renown=p.renown), p.renown, "B-33.3"))
     # B-33.4 claim tokens in front of players
     for s, p in enumerate(pos.players):
         for r in p.claims:
             ri = data.region_index[r]
             vp[s] += data.points[ri]
-            lines[s].append(f"claim {data.region_names[ri]}: +{data.points[ri]} (B-33.4)")
+            lines[s].append(_line(msg("claim {region}", region=data.region_names[ri]), data.points[ri], "B-33.4"))
     # B-33.5 face-up claims on the board: half to everyone tied for most towns, a monastery counting 2
     # ([D-10], region_counts); [D-2] nothing if the Vikings lead
     counts = region_counts(owner, viking, monastery, n, support, data)
@@ -115,7 +122,8 @@ def final_scoring(pos: Position, data: BrianBoruData = DATA) -> dict[str, Any]:
         for s in range(n):
             if c[s] == top and half:
                 vp[s] += half
-                lines[s].append(f"half claim {data.region_names[ri]} (tied, {top} towns): +{half} (B-33.5)")
+                lines[s].append(_line(msg("half claim {region} (tied, {towns} towns)", region=data.region_names[ri],
+                                          towns=top), half, "B-33.5"))
     # B-33.6 regions with at least one town (trade: Viking towns count for that player)
     for s in range(n):
         regions = set()
@@ -128,15 +136,16 @@ def final_scoring(pos: Position, data: BrianBoruData = DATA) -> dict[str, Any]:
         pts = data.region_count_points[k]
         if pts:
             vp[s] += pts
-            lines[s].append(f"towns in {k} regions: +{pts} (B-33.6)")
+            lines[s].append(_line(msg("towns in {regions} regions", regions=k), pts, "B-33.6"))
     for s in range(n):
-        lines[s].append(f"total: {vp[s]} VP")
+        lines[s].append(msg("total: {vp} VP", vp=vp[s]))
     # B-34 most VP, then most claim tokens, then most marriage cards ([D-12] a kept Princess is one), then shared
     keys = [(vp[s], len(pos.players[s].claims), pos.players[s].marriages) for s in range(n)]
     best = max(keys)
     winners = [s for s in range(n) if keys[s] == best]
     return {
-        "players": [{"name": p.name, "vp": vp[s], "lines": lines[s]} for s, p in enumerate(pos.players)],
+        "players": [{"name": p.name, "vp": vp[s], "lines": [m.to_json() for m in lines[s]]}
+                    for s, p in enumerate(pos.players)],
         "winners": [pos.players[s].name for s in winners],
         "winner_seats": winners,
     }

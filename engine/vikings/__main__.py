@@ -14,7 +14,7 @@ from engine.core import NotationError
 
 from .data import ISLAND_TILES, SHIP_TILES, cell_name
 from .notation import parse_table
-from .scoring import Purse, final_scoring, major_scoring, small_scoring
+from .scoring import Purse, ScoreResult, final_scoring, major_scoring, small_scoring
 
 
 def score(kind: str, text: str) -> dict:
@@ -22,18 +22,19 @@ def score(kind: str, text: str) -> dict:
     table = parse_table(text)
     order = [(table.start_index + i) % len(table.players) for i in range(len(table.players))]
     purses = [Purse(p.gold, p.vp) for p in table.players]
-    lines: list[list[str]] = [[] for _ in table.players]
+    results: list[ScoreResult] = [ScoreResult() for _ in table.players]
     if kind == "final":
         results = final_scoring([p.homeland for p in table.players], purses)
-        lines = [r.lines for r in results]
     else:
         fn = small_scoring if kind == "small" else major_scoring
         for i in order:
-            lines[i] = fn(table.players[i].homeland, purses[i]).lines
+            results[i] = fn(table.players[i].homeland, purses[i])
+    # "lines": the English text; "messages": the same lines structured, as the game's events hold them
     return {
         "players": [
-            {"name": p.name, "vp": purse.vp, "gold": purse.gold, "lines": ls}
-            for p, purse, ls in zip(table.players, purses, lines)
+            {"name": p.name, "vp": purse.vp, "gold": purse.gold, "lines": r.lines,
+             "messages": [m.to_json() for m in r.messages]}
+            for p, purse, r in zip(table.players, purses, results)
         ]
     }
 

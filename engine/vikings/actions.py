@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Action, ActionSyntaxError, quote, whole_number
+from engine.core import Action, ActionSyntaxError, msg, msgn, quote, whole_number
 
 from .data import KINDS, SPECIAL_TILES, cell_name, parse_cell
 
@@ -207,7 +207,7 @@ def place(row: int, col: int, to_base: bool = False) -> Place:
 def _cell(raw: str, word: str) -> tuple[int, int]:
     cell = parse_cell(word)
     if cell is None:
-        raise ActionSyntaxError(raw, f"{quote(word)} is not a cell (row ^ W N S G F and a column, like N3)")
+        raise ActionSyntaxError(raw, msg("{word} is not a cell (row ^ W N S G F and a column, like N3)", word=quote(word)))
     return cell
 
 
@@ -216,15 +216,15 @@ def _int(raw: str, word: str) -> int:
     n = whole_number(word)
     if n is None:
         if word.isascii() and word.isdigit():
-            raise ActionSyntaxError(raw, f"{quote(word)} is too large a number")
-        raise ActionSyntaxError(raw, f"{quote(word)} is not a whole number (digits 0-9)")
+            raise ActionSyntaxError(raw, msg("{word} is too large a number", word=quote(word)))
+        raise ActionSyntaxError(raw, msg("{word} is not a whole number (digits 0-9)", word=quote(word)))
     return n
 
 
 def _kind(raw: str, word: str) -> str:
     k = word.upper()
     if k not in KINDS:
-        raise ActionSyntaxError(raw, f"{quote(word)} is not a viking kind (F G S N W B)")
+        raise ActionSyntaxError(raw, msg("{word} is not a viking kind (F G S N W B)", word=quote(word)))
     return k
 
 
@@ -233,18 +233,18 @@ def parse_action(text: str) -> Action:
     raw = text
     words = text.strip().split()
     if not words:
-        raise ActionSyntaxError(raw, "empty")
+        raise ActionSyntaxError(raw, msg("empty"))
     verb, args = words[0].lower().lstrip("/"), words[1:]
 
     def need(n: int) -> None:
         if len(args) != n:
-            raise ActionSyntaxError(raw, f"{quote(verb)} takes {n} argument{'s' if n != 1 else ''}")
+            raise ActionSyntaxError(raw, msgn("{verb} takes {n} argument", "{verb} takes {n} arguments", n, verb=quote(verb)))
 
     if verb == "buy":
         need(1)
         pos = _int(raw, args[0])
         if pos > 11:
-            raise ActionSyntaxError(raw, "wheel positions are 0 to 11")
+            raise ActionSyntaxError(raw, msg("wheel positions are 0 to 11"))
         return Buy(pos)
     if verb == "place":
         if len(args) == 2 and args[1].lower() == "base":
@@ -257,7 +257,7 @@ def parse_action(text: str) -> Action:
         need(1)
         r, c = _cell(raw, args[0])
         if c != 1 or r == 0:
-            raise ActionSyntaxError(raw, "the start tile goes in column 1 of an island row (W1 … F1)")
+            raise ActionSyntaxError(raw, msg("the start tile goes in column 1 of an island row (W1 … F1)"))
         return Start(r)
     if verb == "sail":
         if len(args) == 1 and args[0].lower() == "end":
@@ -267,22 +267,22 @@ def parse_action(text: str) -> Action:
         boat = bool(args) and args[0].lower() == "boat"
         cells_text = args[1:] if boat else args
         if not cells_text:
-            raise ActionSyntaxError(raw, "name the cell a viking sails to (sail N3), or 'sail done' / 'sail end'")
+            raise ActionSyntaxError(raw, msg("name the cell a viking sails to (sail N3), or 'sail done' / 'sail end'"))
         if len(cells_text) > 1:
-            raise ActionSyntaxError(raw, "one viking at a time: 'sail N2', then 'sail S3', then 'sail done'")
+            raise ActionSyntaxError(raw, msg("one viking at a time: 'sail N2', then 'sail S3', then 'sail done'"))
         r, c = _cell(raw, cells_text[0])
         return Sail(r, c, boat)
     if verb == "exchange":
         need(1)
         n = _int(raw, args[0])
         if n < 1:
-            raise ActionSyntaxError(raw, "exchange at least 1 VP")
+            raise ActionSyntaxError(raw, msg("exchange at least 1 VP"))
         return Exchange(n)
     if verb == "bid":
         need(1)
         n = _int(raw, args[0])
         if n < 1:
-            raise ActionSyntaxError(raw, "a bid is at least 1 gold")
+            raise ActionSyntaxError(raw, msg("a bid is at least 1 gold"))
         return Bid(n)
     if verb == "pass":
         need(0)
@@ -300,10 +300,11 @@ def parse_action(text: str) -> Action:
             return TakeSpecial("none")
         match = {n.lower(): n for n in SPECIAL_TILES}.get(name.lower())
         if match is None:
-            raise ActionSyntaxError(raw, f"{quote(name)} is not a special tile ({', '.join(SPECIAL_TILES)}, none)")
+            raise ActionSyntaxError(raw, msg("{name} is not a special tile ({tiles}, none)", name=quote(name),
+                                                       tiles=", ".join(SPECIAL_TILES)))
         return TakeSpecial(match)
     if verb == "swap":
         need(1)
         r, c = _cell(raw, args[0])
         return Swap(r, c)
-    raise ActionSyntaxError(raw, f"unknown action {quote(verb)}")
+    raise ActionSyntaxError(raw, msg("unknown action {verb}", verb=quote(verb)))

@@ -6,7 +6,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from engine.core import whole_number
+from engine.core import Msg, msg, whole_number
 
 
 def _strip_comments(x: Any) -> Any:
@@ -27,6 +27,14 @@ KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 KIND_NAME: dict[str, str] = DATA["kinds"]["names"]
 KIND_PLURAL: dict[str, str] = DATA["kinds"]["plural"]
 PER_KIND: int = DATA["kinds"]["per_kind"]
+KIND_WORD: dict[str, Msg] = {  # the kind names of data.json as words the host translates (issue 16)
+    "F": msg("fisher"), "G": msg("goldsmith"), "S": msg("scout"),
+    "N": msg("noble"), "W": msg("warrior"), "B": msg("sailor"),
+}
+KIND_WORDS: dict[str, Msg] = {
+    "F": msg("fishers"), "G": msg("goldsmiths"), "S": msg("scouts"),
+    "N": msg("nobles"), "W": msg("warriors"), "B": msg("sailors"),
+}
 
 ROW_LETTERS: tuple[str, ...] = tuple(DATA["rows"]["order"])  # ^ W N S G F
 ROW_INDEX = {r: i for i, r in enumerate(ROW_LETTERS)}
@@ -37,6 +45,9 @@ KIND_ROW = {k: i for i, k in ROW_KIND.items()}  # viking kind -> island row inde
 SAILOR = "B"
 
 SHIPS: dict[str, dict[str, Any]] = DATA["ships"]  # sail letter -> colour, depth, reward …
+COLOUR_WORD: dict[str, Msg] = {  # ship colours of data.json as words the host translates (issue 16)
+    "red": msg("red"), "green": msg("green"), "yellow": msg("yellow"), "blue": msg("blue"),
+}
 SHIP_DEPTH = {s: ROW_INDEX[v["depth"]] for s, v in SHIPS.items()}  # V-31: deepest threatened row
 SHIP_TILES = tuple("^" + s for s in SHIPS)
 ISLAND_COUNTS: dict[str, int] = DATA["tiles"]["islands"]

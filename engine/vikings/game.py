@@ -26,6 +26,7 @@ from engine.core import (
     Rng,
     WrongPhaseError,
     json_copy,
+    msg,
 )
 
 from . import actions as A
@@ -33,9 +34,9 @@ from .data import (
     AUCTION,
     BUILDING_TILES,
     ISLAND_COUNTS,
-    KIND_NAME,
-    KIND_PLURAL,
     KIND_ROW,
+    KIND_WORD,
+    KIND_WORDS,
     KINDS,
     OPTION_DEFAULTS,
     PER_KIND,
@@ -396,13 +397,14 @@ class VikingsGame(Game):
         if handler is None:
             if type(action) is A.Exchange:
                 return self._apply_exchange(seat, action)
-            raise ActionSyntaxError(str(action), "not an action of this game")
+            raise ActionSyntaxError(str(action), msg("not an action of this game"))
         if not 0 <= seat < self.n:
-            raise NotYourTurnError(action, f"seat {seat} is not at this table")
+            raise NotYourTurnError(action, msg("seat {seat} is not at this table", seat=seat))
         if self.phase == "over":
-            raise WrongPhaseError(action, "the game is over")
+            raise WrongPhaseError(action, msg("the game is over"))
         if seat != self.turn:
-            raise NotYourTurnError(action, f"it is {self._names[self.turn]}'s turn, not {self._names[seat]}'s")
+            raise NotYourTurnError(action, msg("it is {name}'s turn, not {other}'s", name=self._names[self.turn],
+                                                        other=self._names[seat]))
         if not self._is_legal(seat, action):
             raise self._why_illegal(seat, action)
         events: list[Event] = []
@@ -433,11 +435,11 @@ class VikingsGame(Game):
     def _apply_exchange(self, seat: int, action: A.Exchange) -> list[Event]:
         """V-16: any moment, 1 : 1, never below 0 VP."""
         if not 0 <= seat < self.n:
-            raise NotYourTurnError(action, f"seat {seat} is not at this table")
+            raise NotYourTurnError(action, msg("seat {seat} is not at this table", seat=seat))
         if self.phase == "over":
-            raise WrongPhaseError(action, "the game is over")
+            raise WrongPhaseError(action, msg("the game is over"))
         if action.amount > self.vp[seat]:
-            raise IllegalActionError(action, f"{self._names[seat]} has only {self.vp[seat]} VP", "V-16")
+            raise IllegalActionError(action, msg("{name} has only {vp} VP", name=self._names[seat], vp=self.vp[seat]), "V-16")
         self.vp[seat] -= action.amount
         self.gold[seat] += action.amount
         return [Event("exchange", seat, {"vp": action.amount})]
@@ -457,7 +459,7 @@ class VikingsGame(Game):
             "swap": A.Swap,
         }[phase]
         if not isinstance(action, expected):
-            return WrongPhaseError(action, f"now is the time to {_PHASE_VERB[phase]}")
+            return WrongPhaseError(action, _PHASE_VERB[phase])
         if isinstance(action, A.Buy):
             return self._why_not_buy(seat, action)
         if isinstance(action, A.Place):
@@ -465,101 +467,104 @@ class VikingsGame(Game):
         if isinstance(action, A.Start):
             h = self.homelands[seat]
             if not h.start_pending:
-                return IllegalActionError(action, "the start tile is already placed", "V-24")
-            return IllegalActionError(action, "that cell is not free for the start tile", "V-24")
+                return IllegalActionError(action, msg("the start tile is already placed"), "V-24")
+            return IllegalActionError(action, msg("that cell is not free for the start tile"), "V-24")
         if isinstance(action, A.Sail):
             return self._why_not_sail(seat, action)
         if isinstance(action, A.SailEnd):
             if self.trip is not None:
                 return IllegalActionError(
-                    action, "a sailor is under way: finish its trip first (sail CELL, or sail done where it may stop)",
+                    action,
+                    msg("a sailor is under way: finish its trip first (sail CELL, or sail done where it may stop)"),
                     "V-34",
                 )
             return IllegalActionError(
-                action, "after round 6 sailors must be used while they can move a viking", "V-35"
+                action, msg("after round 6 sailors must be used while they can move a viking"), "V-35"
             )
         if isinstance(action, A.SailDone):
             if self.trip is None:
-                return IllegalActionError(action, "no sailor is under way", "V-34")
+                return IllegalActionError(action, msg("no sailor is under way"), "V-34")
             if self.trip["mode"] == "all":
                 kind = self.trip["kinds"][0]
                 return IllegalActionError(
-                    action, f"all {KIND_PLURAL[kind]} that fit must sail (all of one kind)", "V-34"
+                    action, msg("all {kinds} that fit must sail (all of one kind)", kinds=KIND_WORDS[kind]), "V-34"
                 )
             return IllegalActionError(
                 action,
-                "in the last major scoring a sailor carries as many vikings as its trip allows:"
-                " this one can still take another [D-12]",
+                msg("in the last major scoring a sailor carries as many vikings as its trip allows:"
+                    " this one can still take another [D-12]"),
                 "V-35",
             )
         if isinstance(action, A.Bid):
             if action.amount <= self.bids["high"]:
-                return IllegalActionError(action, f"a bid must be more than {self.bids['high']}", "V-41")
-            return IllegalActionError(action, "a bid cannot exceed your gold plus VP", "V-41")
+                return IllegalActionError(action, msg("a bid must be more than {high}", high=self.bids["high"]), "V-41")
+            return IllegalActionError(action, msg("a bid cannot exceed your gold plus VP"), "V-41")
         if isinstance(action, (A.Remove, A.Lay)):
-            return IllegalActionError(action, f"no {KIND_NAME[action.kind]} is among the drawn vikings", "V-42")
+            return IllegalActionError(action, msg("no {kind} is among the drawn vikings", kind=KIND_WORD[action.kind]), "V-42")
         if isinstance(action, A.TakeSpecial):
-            return IllegalActionError(action, f"{action.name} is not on display", "V-46")
+            return IllegalActionError(action, msg("{name} is not on display", name=action.name), "V-46")
         if isinstance(action, A.Swap):
-            return IllegalActionError(action, "that cell holds no middle tile with this building", "V-49")
-        return IllegalActionError(action, "not allowed now")
+            return IllegalActionError(action, msg("that cell holds no middle tile with this building"), "V-49")
+        return IllegalActionError(action, msg("not allowed now"))
 
     def _why_not_buy(self, seat: int, action: A.Buy) -> IllegalActionError:
         p = action.pos
         if self.wheel[p] is None:
-            return IllegalActionError(action, f"position {p} is empty", "V-13")
+            return IllegalActionError(action, msg("position {pos} is empty", pos=p), "V-13")
         if p == 0:
             return IllegalActionError(
                 action,
-                "position 0 may be bought only when its viking is the last of its kind on the wheel,"
-                " or when you cannot afford any other combo with your gold",
+                msg("position 0 may be bought only when its viking is the last of its kind on the wheel,"
+                    " or when you cannot afford any other combo with your gold"),
                 "V-14",
             )
         return IllegalActionError(
-            action, f"it costs {p} gold; you have {self.gold[seat]} gold and {self.vp[seat]} VP", "V-13"
+            action, msg("it costs {price} gold; you have {gold} gold and {vp} VP", price=p,
+                        gold=self.gold[seat], vp=self.vp[seat]), "V-13"
         )
 
     def _why_not_place(self, seat: int, action: A.Place) -> IllegalActionError:
         pend = self.pending
         h = self.homelands[seat]
         if pend["placed"]:
-            return IllegalActionError(action, "the tile is placed; now place your start tile", "V-24")
+            return IllegalActionError(action, msg("the tile is placed; now place your start tile"), "V-24")
         tile, viking = pend["tile"], pend["viking"]
         cell = cell_name(action.row, action.col)
         if tile[0] == "^":
             if action.row != SHIP_ROW:
-                return IllegalActionError(action, "ship tiles go in the ships row", "V-20")
+                return IllegalActionError(action, msg("ship tiles go in the ships row"), "V-20")
             allowed = ", ".join(f"^{c}" for c in h.ship_cells(self.options["ships_any_order"]))
-            return IllegalActionError(action, f"the next ship may not go to {cell} (it may go to {allowed})", "V-20")
+            return IllegalActionError(action, msg("the next ship may not go to {cell} (it may go to {allowed})", cell=cell, allowed=allowed), "V-20")
         if action.row == SHIP_ROW:
-            return IllegalActionError(action, "island tiles go in rows W, N, S, G, F", "V-21")
+            return IllegalActionError(action, msg("island tiles go in rows W, N, S, G, F"), "V-21")
         if action.to_base and KIND_ROW.get(viking) != action.row and h.island_fits(tile, action.row, action.col):
-            return IllegalActionError(action, "the viking goes to the base anyway; write it without 'base'", "V-27")
+            return IllegalActionError(action, msg("the viking goes to the base anyway; write it without 'base'"), "V-27")
         if h.get(action.row, action.col) != EMPTY:
-            return IllegalActionError(action, f"{cell} is not empty", "V-21")
+            return IllegalActionError(action, msg("{cell} is not empty", cell=cell), "V-21")
         if action.col == 1 and tile[0] != "L":
-            return IllegalActionError(action, "column 1 touches the base, whose edge is sea: only a left end fits", "V-22")
+            return IllegalActionError(action, msg("column 1 touches the base, whose edge is sea: only a left end fits"), "V-22")
         if h.start_pending and action.col > 1:
-            return IllegalActionError(action, f"{cell} is not reachable; place your start tile first", "V-24")
+            return IllegalActionError(action, msg("{cell} is not reachable; place your start tile first", cell=cell), "V-24")
         return IllegalActionError(
-            action, f"{tile} does not fit at {cell} (not reachable, or the edges do not match)", "V-22"
+            action, msg("{tile} does not fit at {cell} (not reachable, or the edges do not match)", tile=tile,
+                        cell=cell), "V-22"
         )
 
     def _why_not_sail(self, seat: int, action: A.Sail) -> IllegalActionError:
         h = self.homelands[seat]
         r, c = action.row, action.col
         if action.boat and self.trip is None and ("boat" not in h.specials or not self.options["single_sailor"]):
-            return IllegalActionError(action, "you hold no boat (or boats are not needed without single-sailor)", "V-49")
+            return IllegalActionError(action, msg("you hold no boat (or boats are not needed without single-sailor)"), "V-49")
         if self.trip is None and h.base[SAILOR] <= 0:
-            return IllegalActionError(action, "you have no sailor in your base", "V-34")
+            return IllegalActionError(action, msg("you have no sailor in your base"), "V-34")
         if r == SHIP_ROW or h.get(r, c) == EMPTY or h.has_viking(r, c):
-            return IllegalActionError(action, f"{cell_name(r, c)} is not an empty island tile", "V-34")
+            return IllegalActionError(action, msg("{cell} is not an empty island tile", cell=cell_name(r, c)), "V-34")
         if h.base[ROW_KIND[r]] <= 0:
-            return IllegalActionError(action, f"no {KIND_NAME[ROW_KIND[r]]} waits in your base", "V-34")
+            return IllegalActionError(action, msg("no {kind} waits in your base", kind=KIND_WORD[ROW_KIND[r]]), "V-34")
         if self.trip is not None and action.boat:
-            return IllegalActionError(action, "a sailor is under way: write 'sail CELL' for its next viking", "V-49")
+            return IllegalActionError(action, msg("a sailor is under way: write 'sail CELL' for its next viking"), "V-49")
         return IllegalActionError(
-            action, "a sailor moves all vikings of one kind (as many as fit) or at most one of each kind", "V-34"
+            action, msg("a sailor moves all vikings of one kind (as many as fit) or at most one of each kind"), "V-34"
         )
 
     # ------------------------------------------------------------------ handlers
@@ -746,7 +751,7 @@ class VikingsGame(Game):
         winners = [s for s in range(self.n) if (self.vp[s], self.gold[s]) == best]
         self.results = {
             "winners": winners,
-            "lines": [res.lines for res in results],
+            "lines": [[m.to_json() for m in res.messages] for res in results],  # structured (issue 16)
             "vp": list(self.vp),
             "gold": list(self.gold),
         }
@@ -1044,15 +1049,15 @@ def _cells_of(action: Action) -> list[str]:
     return []
 
 
-_PHASE_VERB = {
-    "buy": "buy a combo (buy P)",
-    "place": "place the bought tile (place CELL / start CELL)",
-    "sail": "use sailors (sail CELL / sail done / sail end)",
-    "bid": "bid for the start player (bid N / pass)",
-    "remove": "remove one drawn viking (remove KIND)",
-    "lay": "lay out a kind of viking (lay KIND)",
-    "special": "take a special tile or not (special NAME / special none)",
-    "swap": "choose the middle tile the building tile replaces (swap CELL)",
+_PHASE_VERB = {  # what a WrongPhaseError says the phase wants
+    "buy": msg("now is the time to buy a combo (buy P)"),
+    "place": msg("now is the time to place the bought tile (place CELL / start CELL)"),
+    "sail": msg("now is the time to use sailors (sail CELL / sail done / sail end)"),
+    "bid": msg("now is the time to bid for the start player (bid N / pass)"),
+    "remove": msg("now is the time to remove one drawn viking (remove KIND)"),
+    "lay": msg("now is the time to lay out a kind of viking (lay KIND)"),
+    "special": msg("now is the time to take a special tile or not (special NAME / special none)"),
+    "swap": msg("now is the time to choose the middle tile the building tile replaces (swap CELL)"),
 }
 
 _HANDLERS = {

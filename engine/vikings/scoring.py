@@ -1,16 +1,20 @@
 """Small, major and final scoring (V-32, V-33, V-37), special-tile effects included (V-47 … V-49).
 
-Each function works on homelands and purses only, returns what changed with human-readable
-lines, and is used both by the game and by ``python -m engine.vikings score``.
+Each function works on homelands and purses only, returns what changed with its lines (structured
+messages, :func:`engine.core.score_line`, translated by the host; ``ScoreResult.lines`` is their
+English text), and is used both by the game and by ``python -m engine.vikings score``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from engine.core import Msg, msg, msgn, score_line
 
 from .data import (
     BUILDING_TILES,
+    COLOUR_WORD,
     KIND_ROW,
     SAILOR,
     SCORING,
@@ -43,14 +47,29 @@ class Purse:
 class ScoreResult:
     gold: int = 0
     vp: int = 0
-    lines: list[str] = field(default_factory=list)
+    messages: list[Msg] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        """The lines in English (the CLI, the rulebook tests); the host translates ``messages``."""
+        return [str(m) for m in self.messages]
+
+    def add(self, what: Msg, amount: Msg, gold: int = 0, vp: int = 0) -> None:
+        self.messages.append(score_line(what, amount, gold=gold, vp=vp))
 
     def to_json(self) -> dict:
-        return {"gold": self.gold, "vp": self.vp, "lines": list(self.lines)}
+        return {"gold": self.gold, "vp": self.vp, "lines": [m.to_json() for m in self.messages]}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+NOTHING = msg("nothing")
+
+
+def _gain_gold(g: int) -> Msg:
+    return msg("+{gold} gold", gold=g)
+
+
+def _gain_vp(v: int) -> Msg:
+    return msg("+{vp} VP", vp=v)
 
 
 def _special_count(h: Homeland, name: str) -> int:
@@ -63,9 +82,10 @@ def _goldsmiths(h: Homeland, zone, res: ScoreResult, purse: Purse) -> None:
     if safe:
         g = purse.add_gold(safe * per)
         res.gold += g
-        res.lines.append(f"{_plural(safe, 'unthreatened goldsmith')} × {per} gold: +{g} gold")
+        res.add(msgn("{n} unthreatened goldsmith × {per} gold", "{n} unthreatened goldsmiths × {per} gold", safe,
+                     per=per), _gain_gold(g), gold=g)
     if hit:
-        res.lines.append(f"{_plural(hit, 'threatened goldsmith')}: nothing")
+        res.add(msgn("{n} threatened goldsmith", "{n} threatened goldsmiths", hit), NOTHING)
     # V-49: goldsmith special tiles act in small and major scorings (V-48: they add up)
     for name in ("goldsmith1", "goldsmith2"):
         n = _special_count(h, name)
@@ -73,15 +93,16 @@ def _goldsmiths(h: Homeland, zone, res: ScoreResult, purse: Purse) -> None:
             extra = SPECIAL_TILES[name]["gold"] * n * safe
             g = purse.add_gold(extra)
             res.gold += g
-            res.lines.append(f"special {name} ×{n}: +{g} gold for {_plural(safe, 'goldsmith')}")
+            res.add(msg("special {name} ×{count}", name=name, count=n),
+                    msgn("+{gold} gold for {n} goldsmith", "+{gold} gold for {n} goldsmiths", safe, gold=g), gold=g)
 
 
 def small_scoring(h: Homeland, purse: Purse) -> ScoreResult:
     """V-32: 3 gold per unthreatened goldsmith on an island."""
     res = ScoreResult()
     _goldsmiths(h, h.threat_zone(), res, purse)
-    if not res.lines:
-        res.lines.append("no goldsmith on an island: nothing")
+    if not res.messages:
+        res.add(msg("no goldsmith on an island"), NOTHING)
     return res
 
 
@@ -96,24 +117,28 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
             if ship["reward"] == "gold":
                 g = purse.add_gold(ship["amount"])
                 res.gold += g
-                res.lines.append(f"{ship['colour']} ship in column {col}, defended: +{g} gold")
+                res.add(msg("{colour} ship in column {col}, defended", colour=COLOUR_WORD[ship["colour"]], col=col),
+                        _gain_gold(g), gold=g)
             else:
                 v = purse.add_vp(ship["amount"])
                 res.vp += v
-                res.lines.append(f"{ship['colour']} ship in column {col}, defended: +{v} VP")
+                res.add(msg("{colour} ship in column {col}, defended", colour=COLOUR_WORD[ship["colour"]], col=col),
+                        _gain_vp(v), vp=v)
     # 2. nobles
     safe, hit = h.vikings_on_islands("N", zone)
     if safe:
         v = purse.add_vp(safe * SCORING["noble_vp"])
         res.vp += v
-        res.lines.append(f"{_plural(safe, 'unthreatened noble')} × {SCORING['noble_vp']} VP: +{v} VP")
+        res.add(msgn("{n} unthreatened noble × {per} VP", "{n} unthreatened nobles × {per} VP", safe,
+                     per=SCORING["noble_vp"]), _gain_vp(v), vp=v)
     if hit:
-        res.lines.append(f"{_plural(hit, 'threatened noble')}: nothing")
+        res.add(msgn("{n} threatened noble", "{n} threatened nobles", hit), NOTHING)
     n = _special_count(h, "noble1")
     if n and safe:
         v = purse.add_vp(SPECIAL_TILES["noble1"]["vp"] * n * safe)
         res.vp += v
-        res.lines.append(f"special noble1 ×{n}: +{v} VP for {_plural(safe, 'noble')}")
+        res.add(msg("special {name} ×{count}", name="noble1", count=n),
+                msgn("+{vp} VP for {n} noble", "+{vp} VP for {n} nobles", safe, vp=v), vp=v)
     # 3. scouts, with the goldsmith and fisher below them
     srow, grow, frow = KIND_ROW["S"], KIND_ROW["G"], KIND_ROW["F"]
     scouts = 0
@@ -123,7 +148,7 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
         if not tok.endswith("*"):
             continue
         if (srow, col) in zone:
-            res.lines.append(f"threatened scout in column {col}: nothing, nor for those below it")
+            res.add(msg("threatened scout in column {col}", col=col), msg("nothing, nor for those below it"))
             continue
         scouts += 1
         gain = SCORING["scout_vp"]
@@ -133,13 +158,14 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
             gain += SCORING["scout_column_bonus"]
         v = purse.add_vp(gain)
         scout_vp += v
-        res.lines.append(f"scout in column {col}: +{v} VP")
+        res.add(msg("scout in column {col}", col=col), _gain_vp(v), vp=v)
     res.vp += scout_vp
     n = _special_count(h, "scout1")
     if n and scouts:
         v = purse.add_vp(SPECIAL_TILES["scout1"]["vp"] * n * scouts)
         res.vp += v
-        res.lines.append(f"special scout1 ×{n}: +{v} VP for {_plural(scouts, 'scout')}")
+        res.add(msg("special {name} ×{count}", name="scout1", count=n),
+                msgn("+{vp} VP for {n} scout", "+{vp} VP for {n} scouts", scouts, vp=v), vp=v)
     # 4. goldsmiths
     _goldsmiths(h, zone, res, purse)
     # 5. fishers: nothing now, except the fisher special tile (V-49)
@@ -149,20 +175,22 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
         if safe:
             v = purse.add_vp(SPECIAL_TILES["fisher1"]["vp"] * n * safe)
             res.vp += v
-            res.lines.append(f"special fisher1 ×{n}: +{v} VP for {_plural(safe, 'fisher')}")
-    if not res.lines:
-        res.lines.append("nothing scores")
+            res.add(msg("special {name} ×{count}", name="fisher1", count=n),
+                    msgn("+{vp} VP for {n} fisher", "+{vp} VP for {n} fishers", safe, vp=v), vp=v)
+    if not res.messages:
+        res.messages.append(msg("nothing scores"))
     return res
 
 
-def _building_vp(h: Homeland, zone) -> list[tuple[str, int]]:
+def _building_vp(h: Homeland, zone) -> list[tuple[Msg, int]]:
     """V-49 building tiles on the grid: if not threatened, 1 VP per viking on it and the 8 around."""
     out = []
     for row, col, tok in h.island_cells():
         if tok.rstrip("*") not in BUILDING_TILES:
             continue
         if (row, col) in zone:
-            out.append((f"building tile {tok.rstrip('*')} at {cell_name(row, col)} is threatened", 0))
+            out.append((msg("building tile {tile} at {cell} is threatened", tile=tok.rstrip("*"),
+                            cell=cell_name(row, col)), 0))
             continue
         count = 0
         for dr in (-1, 0, 1):
@@ -171,7 +199,7 @@ def _building_vp(h: Homeland, zone) -> list[tuple[str, int]]:
                 if 1 <= r <= 5 and c >= 1 and h.has_viking(r, c):
                     count += 1
         count = min(count, SPECIALS["building_max_vp"])
-        out.append((f"building tile {tok.rstrip('*')} at {cell_name(row, col)}", count))
+        out.append((msg("building tile {tile} at {cell}", tile=tok.rstrip("*"), cell=cell_name(row, col)), count))
     return out
 
 
@@ -192,16 +220,21 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
                 lost_vp = -p.add_vp(-missing) if missing else 0
                 res.gold -= paid
                 res.vp -= lost_vp
-                parts = [f"-{paid} gold"] if paid else []
-                if missing:
-                    parts.append(f"-{lost_vp} VP for {missing} missing gold" + _floor_note(lost_vp, missing))
-                res.lines.append(f"undefended {ship['colour']} ship in column {col}: {' and '.join(parts)}")
+                if not missing:
+                    amount_msg = msg("-{gold} gold", gold=paid)
+                elif paid:
+                    amount_msg = _floor_note(msg("-{gold} gold and -{vp} VP for {missing} missing gold", gold=paid,
+                                                 vp=lost_vp, missing=missing), lost_vp, missing)
+                else:
+                    amount_msg = _floor_note(msg("-{vp} VP for {missing} missing gold", vp=lost_vp, missing=missing),
+                                             lost_vp, missing)
+                res.add(msg("undefended {colour} ship in column {col}", colour=COLOUR_WORD[ship["colour"]], col=col),
+                        amount_msg, gold=-paid, vp=-lost_vp)
             else:
                 lost = -p.add_vp(-amount)
                 res.vp -= lost
-                res.lines.append(
-                    f"undefended {ship['colour']} ship in column {col}: -{lost} VP" + _floor_note(lost, amount)
-                )
+                res.add(msg("undefended {colour} ship in column {col}", colour=COLOUR_WORD[ship["colour"]], col=col),
+                        _floor_note(msg("-{vp} VP", vp=lost), lost, amount), vp=-lost)
     # 2. gold into VP
     for h, p, res in zip(homelands, purses, results):
         per = SPECIAL_TILES["treasury"]["gold_per_vp"] if "treasury" in h.specials else SCORING["gold_per_vp"]
@@ -211,15 +244,18 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
             res.gold -= v * per
             p.add_vp(v)
             res.vp += v
-        res.lines.append(f"gold: {v * per} gold → +{v} VP (1 VP per {per} gold), {p.gold} gold kept")
+        res.add(msg("gold"), msg("{spent} gold → +{vp} VP (1 VP per {per} gold), {kept} gold kept", spent=v * per,
+                                 vp=v, per=per, kept=p.gold), gold=-v * per, vp=v)
     # 3. sailors majority (special sailor tiles count, V-49) [D-10]
     sailors = [h.base[SAILOR] + h.specials.count("sailor") for h in homelands]
-    _majority(sailors, purses, results, SCORING["sailor_majority_vp"], "most sailors")
+    _majority(sailors, purses, results, SCORING["sailor_majority_vp"], lambda n: msg("most sailors ({n})", n=n))
     # 4. completed islands majority [D-10]
     islands = [h.completed_islands() for h in homelands]
-    _majority([len(x) for x in islands], purses, results, SCORING["islands_majority_vp"], "most completed islands")
+    _majority([len(x) for x in islands], purses, results, SCORING["islands_majority_vp"],
+              lambda n: msg("most completed islands ({n})", n=n))
     # 5. longest completed island
-    _majority([max(x, default=0) for x in islands], purses, results, SCORING["longest_island_vp"], "longest island")
+    _majority([max(x, default=0) for x in islands], purses, results, SCORING["longest_island_vp"],
+              lambda n: msg("longest island ({n})", n=n))
     # 6. food, and the V-49 building tiles after it [D-13] (the order matters: VP stop at 0)
     if SPECIALS["building_after_food"]:
         _food(homelands, zones, purses, results)
@@ -247,14 +283,12 @@ def _food(homelands, zones, purses, results) -> None:
         if fed >= eaters:
             v = p.add_vp((fed - eaters) * surplus_vp)
             res.vp += v
-            res.lines.append(f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: +{v} VP")
+            res.add(_food_what(fishers, fed, eaters), _gain_vp(v), vp=v)
         else:
             owed = (eaters - fed) * SCORING["food_shortfall_vp"]
             v = -p.add_vp(-owed)
             res.vp -= v
-            res.lines.append(
-                f"food: {_plural(fishers, 'fisher')} feed {fed}, {eaters} vikings: -{v} VP" + _floor_note(v, owed)
-            )
+            res.add(_food_what(fishers, fed, eaters), _floor_note(msg("-{vp} VP", vp=v), v, owed), vp=-v)
 
 
 def _buildings(homelands, zones, purses, results) -> None:
@@ -264,17 +298,22 @@ def _buildings(homelands, zones, purses, results) -> None:
             if count:
                 v = p.add_vp(count)
                 res.vp += v
-                res.lines.append(f"{label}: +{v} VP")
+                res.add(label, _gain_vp(v), vp=v)
             else:
-                res.lines.append(f"{label}: nothing")
+                res.add(label, NOTHING)
 
 
-def _floor_note(real: int, meant: int) -> str:
+def _food_what(fishers: int, fed: int, eaters: int) -> Msg:
+    return msgn("food: {n} fisher feed {fed}, {eaters} vikings", "food: {n} fishers feed {fed}, {eaters} vikings",
+                fishers, fed=fed, eaters=eaters)
+
+
+def _floor_note(amount: Msg, real: int, meant: int) -> Msg:
     """V-4: a loss stops at zero; say so when it did."""
-    return f" (of {meant}: VP never go below 0)" if real < meant else ""
+    return msg("{amount} (of {meant}: VP never go below 0)", amount=amount, meant=meant) if real < meant else amount
 
 
-def _majority(values: list[int], purses, results, vp: int, label: str) -> None:
+def _majority(values: list[int], purses, results, vp: int, label: Callable[[int], Msg]) -> None:
     best = max(values)
     if best < SCORING["majority_minimum"]:  # [D-10] a majority of nothing scores nothing
         return
@@ -282,4 +321,4 @@ def _majority(values: list[int], purses, results, vp: int, label: str) -> None:
         if value == best:
             v = p.add_vp(vp)
             res.vp += v
-            res.lines.append(f"{label} ({value}): +{v} VP")
+            res.add(label(value), _gain_vp(v), vp=v)
