@@ -68,6 +68,7 @@ from bot.storage import (
     Seat,
     StaleVersionError,
     Storage,
+    StorageUnavailable,
     rebuild,
 )
 from bot.widgets import label_of
@@ -79,6 +80,7 @@ from engine.core import (
     Game,
     IllegalActionError,
     NotYourTurnError,
+    json_copy,
 )
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,7 @@ REFUSALS = (
     "duplicate",         # the same button clicked again after it was applied
     "unknown_rule",      # rules topic the game does not know
     "unknown_command",   # command() could not read the line
+    "storage_failed",    # the database could not be written (or read) just now; nothing changed
 )
 
 COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
@@ -198,6 +201,26 @@ class Refusal(Exception):
 
 def _refused(r: Refusal) -> Reply:
     return Reply(ok=False, code=r.code, private=[r.message])
+
+
+def _storage_safe(method):
+    """A storage failure (read-only or full disk, a lock held past the busy timeout, I/O) becomes a
+    ``storage_failed`` refusal; the transaction was rolled back and the tables in memory are as
+    before (issue 11)."""
+
+    @functools.wraps(method)
+    async def safe(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except StorageUnavailable as e:
+            log.error("%s", e)
+            if e.writing:
+                return _refused(Refusal("storage_failed", _(
+                    "That could not be saved, so nothing changed. Please try again in a moment.")))
+            return _refused(Refusal("storage_failed", _(
+                "The table could not be read just now. Please try again in a moment.")))
+
+    return safe
 
 
 def _names(names: Sequence[str]) -> str:
@@ -346,6 +369,7 @@ class HostService:
 
     # ------------------------------------------------------------------ lobby
 
+    @_storage_safe
     async def join(
         self, channel: str, user: str, name: str, *, guild: str | None = None, game: str | None = None
     ) -> Reply:
@@ -392,6 +416,7 @@ class HostService:
         return self._reply(table, public=[_("{name} joins the table ({count}/{max} seats).",
                                             name=shown, count=len(seats), max=limit)])
 
+    @_storage_safe
     async def leave(self, channel: str, user: str) -> Reply:
         try:
             async with self._lock(channel):
@@ -419,6 +444,7 @@ class HostService:
         except Refusal as r:
             return _refused(r)
 
+    @_storage_safe
     async def start(
         self, channel: str, user: str, game: str | None = None, options: Sequence[str] = (), *,
         seed: int | None = None, start_seat: int | None = None,
@@ -484,6 +510,7 @@ class HostService:
             image=await self._image(table, game, 0),
         )
 
+    @_storage_safe
     async def abandon(self, channel: str, user: str, *, is_admin: bool = False) -> Reply:
         """The creator or an admin ends the table at once; other players vote (majority ends it)."""
         try:
@@ -523,6 +550,7 @@ class HostService:
 
     # ------------------------------------------------------------------ looking
 
+    @_storage_safe
     async def status(self, channel: str) -> Reply:
         try:
             table = await self._open_table(channel)
@@ -556,6 +584,7 @@ class HostService:
                            needed=votes_needed(rec.seats)))
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
+    @_storage_safe
     async def board(self, channel: str, user: str | None = None, *, private: bool = False,
                     player: str | None = None) -> Reply:
         """The table as image and text; ``private`` shows ``user``'s own view (their seat);
@@ -590,6 +619,7 @@ class HostService:
         except Refusal as r:
             return _refused(r)
 
+    @_storage_safe
     async def rules(self, channel: str, topic: str | None = None, *, game: str | None = None) -> Reply:
         try:
             if game is None:
@@ -618,6 +648,7 @@ class HostService:
             raise KeyError(match_id)
         return rebuild(self.games[record.game].game_cls, record, await self.storage.actions(match_id))
 
+    @_storage_safe
     async def export(self, channel: str, match_id: int | None = None) -> Reply:
         """The action log of the channel's current (or last, or given) game as a text file."""
         try:
@@ -658,6 +689,7 @@ class HostService:
 
     # ------------------------------------------------------------------ playing
 
+    @_storage_safe
     async def act(self, channel: str, user: str, text: str, *, version: int | None = None) -> Reply:
         """Apply one action of ``user``'s seat; committed before this returns.
 
@@ -752,6 +784,9 @@ class HostService:
                 rec.id, expected_version=rec.version, seat=seat, action=action_text, snapshot=snapshot,
                 status=status, now=now, timers=timers,
             )
+        except StorageUnavailable:
+            table.game = table.adapter.game_cls.from_json(json_copy(rec.snapshot))  # back to the commit
+            raise
         except StaleVersionError:
             self._tables.pop(channel, None)
             raise Refusal("stale", _("The table has changed since that message. "
@@ -794,6 +829,7 @@ class HostService:
 
     # ------------------------------------------------------------------ text commands
 
+    @_storage_safe
     async def command(
         self, channel: str, user: str, line: str, *, name: str | None = None, guild: str | None = None,
         is_admin: bool = False,

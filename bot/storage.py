@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -113,6 +114,16 @@ MIGRATIONS: list[tuple[str, ...]] = [
 
 class StorageError(Exception):
     """The database cannot be used (e.g. it was written by a newer meadhall)."""
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be read or written just now (read-only, full disk, locked past the busy
+    timeout, I/O error); the transaction was rolled back, so nothing changed. ``writing`` tells whether
+    a write failed. The message names the database."""
+
+    def __init__(self, message: str, *, writing: bool) -> None:
+        self.writing = writing
+        super().__init__(message)
 
 
 class StaleVersionError(StorageError):
@@ -215,12 +226,23 @@ def _seats_json(seats: Iterable[Seat]) -> str:
 
 
 class Storage:
-    """One open database. Use :meth:`open`; calls are serialised on one connection."""
+    """One open database. Use :meth:`open`.
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    Writes are serialised on one connection; reads use a second connection (WAL lets them run while
+    a write waits), so a table whose commit waits for a lock never holds up other tables' reads. A
+    write that cannot get the database within ``busy_timeout`` seconds (counting the wait behind this
+    process's other writes) fails with :class:`StorageUnavailable`, as does any other failure of the
+    database (read-only, disk full, I/O); the transaction is rolled back.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection, path: Path,
+                 busy_timeout: float) -> None:
         self._conn = conn
+        self._reader = reader
         self.path = path
+        self.busy_timeout = busy_timeout
         self._lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -231,31 +253,43 @@ class Storage:
         *,
         migrations: Sequence[Sequence[str]] = MIGRATIONS,
         synchronous: str = "FULL",
+        busy_timeout: float = 5.0,
     ) -> Storage:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
         ``synchronous``: SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss after a
-        commit; ``NORMAL`` only survives a crash of the process).
+        commit; ``NORMAL`` only survives a crash of the process). ``busy_timeout``: seconds a write
+        waits for the database before it fails. A database that cannot be opened raises
+        :class:`StorageError` naming ``path``.
         """
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+        if not busy_timeout > 0:
+            raise ValueError(f"busy_timeout must be a positive number of seconds, not {busy_timeout!r}")
         path = Path(path)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        conns: list[aiosqlite.Connection] = []
         try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            store = cls(conn, path)
+            for _ in range(2):
+                conn = await aiosqlite.connect(path, isolation_level=None)
+                conns.append(conn)
+                await conn.execute("PRAGMA journal_mode=WAL")
+                await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+                await conn.execute("PRAGMA foreign_keys=ON")
+                await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+            store = cls(conns[0], conns[1], path, busy_timeout)
             await store._migrate(migrations)
-        except BaseException:
-            await conn.close()
+        except BaseException as e:
+            for conn in conns:
+                await conn.close()
+            if isinstance(e, sqlite3.Error):
+                raise StorageError(f"cannot open the database {path}: {e}") from e
             raise
         return store
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._lock, self._read_lock:
             await self._conn.close()
+            await self._reader.close()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -263,20 +297,44 @@ class Storage:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def _unavailable(self, e: sqlite3.Error, *, writing: bool) -> StorageUnavailable:
+        what = "write to" if writing else "read from"
+        return StorageUnavailable(f"could not {what} the database {self.path}: {e}", writing=writing)
+
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            await asyncio.wait_for(self._lock.acquire(), self.busy_timeout)
+        except TimeoutError:
+            raise StorageUnavailable(
+                f"could not write to the database {self.path}: busy for more than {self.busy_timeout} s",
+                writing=True) from None
+        try:
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise self._unavailable(e, writing=True) from e
             try:
                 yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._conn.execute("COMMIT")
+            except BaseException as e:
+                try:
+                    await self._conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # SQLite already rolled back (e.g. after SQLITE_FULL) or COMMIT failed
+                if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
+                    raise self._unavailable(e, writing=True) from e
                 raise
-            await self._conn.execute("COMMIT")
+        finally:
+            self._lock.release()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        async with self._read_lock:
+            try:
+                async with self._reader.execute(sql, params) as cur:
+                    return list(await cur.fetchall())
+            except sqlite3.Error as e:
+                raise self._unavailable(e, writing=False) from e
 
     async def _migrate(self, migrations: Sequence[Sequence[str]]) -> None:
         async with self._tx() as db:

@@ -83,8 +83,9 @@ async def test_a_failing_migration_step_changes_nothing(tmp_path):
     async with await Storage.open(path):
         pass
     broken = [*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL")]
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageError, match="THIS") as failed:
         await Storage.open(path, migrations=broken)
+    assert str(path) in str(failed.value)  # the startup error names the database
     async with await Storage.open(path) as store:
         assert await store.schema_version() == len(MIGRATIONS)
     with sqlite3.connect(path) as raw:
