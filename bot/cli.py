@@ -6,6 +6,7 @@
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
     meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
+    meadhall migrate-db --from sqlite:///meadhall.db --to postgresql://…   # copy every game, verify
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=None)
     demo.add_argument("--options", nargs="*", default=[], help="Vikings: advanced, auction, specials …")
     sub.add_parser("arena", help="computer players against each other", add_help=False)
+    migrate = sub.add_parser("migrate-db", help="copy every table, seat, action and timer to another database")
+    migrate.add_argument("--from", dest="source", required=True, help="a path, sqlite:///path or postgresql://…")
+    migrate.add_argument("--to", dest="target", required=True, help="an empty (or new) database, same spellings")
     return ap
 
 
@@ -90,17 +94,38 @@ def main(argv: list[str] | None = None) -> int:
         return _invite(args.application_id or config.application_id)
     if cmd == "demo":
         return asyncio.run(_demo(args))
+    if cmd == "migrate-db":
+        return asyncio.run(_migrate_db(args))
     return 2
+
+
+async def _migrate_db(args: argparse.Namespace) -> int:
+    from bot.adapters import default_registry
+    from bot.storage import StorageError
+    from bot.storage.migrate import migrate
+
+    try:
+        report = await migrate(args.source, args.target, default_registry(), progress=print)
+    except StorageError as e:
+        print(f"meadhall migrate-db: {e}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
 
 
 async def _play(args: argparse.Namespace, config) -> int:
     from bot.adapters import default_registry
     from bot.offline import OfflineTable, run_lines
     from bot.service import HostService
-    from bot.storage import Storage
+    from bot.storage import Storage, StorageError
 
     db = args.db or config.database
-    storage = await Storage.open(db)
+    try:
+        storage = await Storage.open(db, **({"busy_timeout": config.busy_timeout} if args.db else
+                                            config.storage_options))
+    except StorageError as e:
+        print(f"meadhall: {e}", file=sys.stderr)
+        return 2
     try:
         service = HostService(storage, default_registry(), images=not args.no_images,
                               reminder_delay=config.reminder_delay, reminder_limit=config.reminder_limit)

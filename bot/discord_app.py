@@ -91,7 +91,7 @@ class MeadhallBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self._storage = await Storage.open(self.config.database)
+            self._storage = await Storage.open(self.config.database, **self.config.storage_options)
             from bot.adapters import default_registry
 
             self.service = HostService(

@@ -80,8 +80,8 @@ async def play_bots(
             action = player.choose(view, legal)
         reply = await service.act(channel, user, str(action), version=version)
         if not reply.ok:
-            if reply.code == "stale":
-                continue  # somebody moved meanwhile: look again
+            if reply.code in ("stale", "duplicate"):
+                continue  # somebody (maybe another process on the same database) moved: look again
             raise RuntimeError(f"computer player at seat {seat} chose {action}: {reply.private}")
         replies.append(reply)
         if on_reply is not None:
