@@ -99,7 +99,7 @@ class MeadhallBot(commands.Bot):
                 reminder_limit=self.config.reminder_limit,
             )
             tables = await self.service.load()
-            log.info("opened %s: %d unfinished tables", self.config.database, tables)
+            log.info("opened %s: %d unfinished tables", self._storage.path, tables)
         await self.tree.set_translator(MeadhallTranslator())
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         self.cog = MeadhallCog(self)
