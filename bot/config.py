@@ -13,6 +13,7 @@ API::
     config.reminder_delay   # seconds before a player to act is reminded; None = no reminders
     config.reminder_limit   # reminders per turn at most
     config.language         # default language of the host's messages ("en")
+    config.cpu_workers      # worker processes for pictures and search players (0: a thread)
 
 ``repr(config)`` and ``str(config)`` never show the token. Unknown sections or keys and values
 of the wrong type raise :class:`ConfigError` naming the file and the key.
@@ -50,6 +51,7 @@ class Config:
     reminder_delay: float | None = 3600.0
     reminder_limit: int = 3
     language: str = "en"
+    cpu_workers: int = 0
 
     def __repr__(self) -> str:
         token = "<set>" if self.token else "<unset>"
@@ -75,7 +77,8 @@ class Config:
 _SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
     "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,), "application_id": (int,)},
     "storage": {"database": (str,), "busy_timeout_seconds": (int, float), "pool_size": (int,)},
-    "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "language": (str,)},
+    "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "language": (str,),
+             "cpu_workers": (int,)},
     "logging": {"level": (str,)},
 }
 
@@ -171,6 +174,9 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     minutes = host.get("reminder_delay_minutes", 60)
     if minutes < 0:
         raise ConfigError(f"{where}: host.reminder_delay_minutes must be 0 (off) or more")
+    cpu_workers = host.get("cpu_workers", 0)
+    if cpu_workers < 0:
+        raise ConfigError(f"{where}: host.cpu_workers must be 0 (a thread) or more worker processes")
     limit = host.get("reminder_limit", 3)
     if limit < 1:
         raise ConfigError(f"{where}: host.reminder_limit must be at least 1")
@@ -179,5 +185,5 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         token=token, database=database, busy_timeout=float(busy_timeout), pool_size=pool_size,
         dev_guild=dev_guild, application_id=application_id, log_level=level,
         reminder_delay=minutes * 60.0 if minutes else None, reminder_limit=limit,
-        language=host.get("language", "en"),
+        language=host.get("language", "en"), cpu_workers=cpu_workers,
     )

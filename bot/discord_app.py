@@ -71,6 +71,7 @@ class MeadhallBot(commands.Bot):
         self._given_service = service
         self.service: HostService = service  # type: ignore[assignment]  # set in setup_hook otherwise
         self._storage: Storage | None = None
+        self._cpu = None  # bot.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
@@ -93,10 +94,12 @@ class MeadhallBot(commands.Bot):
         if self.service is None:
             self._storage = await Storage.open(self.config.database, **self.config.storage_options)
             from bot.adapters import default_registry
+            from bot.cpu import CpuPool
 
+            self._cpu = CpuPool(self.config.cpu_workers)
             self.service = HostService(
                 self._storage, default_registry(), reminder_delay=self.config.reminder_delay,
-                reminder_limit=self.config.reminder_limit,
+                reminder_limit=self.config.reminder_limit, cpu=self._cpu,
             )
             tables = await self.service.load()
             log.info("opened %s: %d unfinished tables", self._storage.path, tables)
@@ -131,6 +134,9 @@ class MeadhallBot(commands.Bot):
         if self._storage is not None:
             await self._storage.close()
             self._storage = None
+        if self._cpu is not None:
+            self._cpu.close()
+            self._cpu = None
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

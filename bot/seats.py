@@ -74,7 +74,11 @@ async def play_bots(
         player = make_player(record.game, level, seed=(record.seed * 1009 + seat * 101 + record.version),
                              **options)
         view, legal, version = game.view(seat), game.legal_actions(seat), record.version
-        if level == "search":
+        cpu = getattr(service, "cpu", None)
+        if level == "search" and cpu is not None:  # a worker process: the event loop stays free
+            action = await cpu.choose(record.game, level, record.seed * 1009 + seat * 101 + record.version,
+                                      options, view, legal)
+        elif level == "search":
             action = await asyncio.to_thread(player.choose, view, legal)
         else:
             action = player.choose(view, legal)

@@ -8,7 +8,7 @@ API (every method is a coroutine; ``channel`` and ``user`` are opaque strings â€
 terminal names â€” and ``name`` is how people see a player)::
 
     svc = HostService(storage, registry, clock=time.time, reminder_delay=None, reminder_limit=3,
-                      images=True, seed_source=None)
+                      images=True, seed_source=None, cpu=None)   # cpu: bot.cpu.CpuPool
     await svc.load() -> int                              # warm up every unfinished table
     await svc.join(channel, user, name, *, guild=None, game=None) -> Reply
     await svc.leave(channel, user) -> Reply               # before the start only
@@ -52,6 +52,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.cpu import CpuPool
 from bot.games import (
     HOST_KEY,
     GameAdapter,
@@ -238,8 +239,10 @@ class HostService:
         reminder_limit: int = 3,
         images: bool = True,
         seed_source: Callable[[], int] | None = None,
+        cpu: CpuPool | None = None,
     ) -> None:
         self.storage = storage
+        self.cpu = cpu  # pictures (and bot.seats' search players) in worker processes; None: a thread
         self.games = games
         self.clock = clock
         self.reminder_delay = reminder_delay if reminder_delay and reminder_delay > 0 else None
@@ -334,15 +337,22 @@ class HostService:
         try:
             picture = getattr(table.adapter, "picture", None)
             if picture is None:
-                data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+                if self.cpu is not None:  # a worker process: the event loop stays free (issue 15)
+                    data = await self.cpu.render(table.adapter, game, seat)
+                else:
+                    data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
             else:
                 replay = None
                 if events and table.adapter.needs_replay(game, events):
                     rec = table.record
                     moves = [(a.seat, a.action) for a in await self.storage.actions(rec.id)]
                     replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
-                data = await asyncio.to_thread(functools.partial(
-                    picture, game, seat=seat, board=board, events=events or (), replay=replay, focus=focus))
+                kwargs = {"seat": seat, "board": board, "events": events or (), "replay": replay,
+                          "focus": focus}
+                if self.cpu is not None:
+                    data = await self.cpu.picture(table.adapter, game, **kwargs)
+                else:
+                    data = await asyncio.to_thread(functools.partial(picture, game, **kwargs))
         except Exception:
             log.exception("rendering match %s version %s failed", table.record.id, version)
             return None
