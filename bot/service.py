@@ -8,7 +8,8 @@ API (every method is a coroutine; ``channel`` and ``user`` are opaque strings â€
 terminal names â€” and ``name`` is how people see a player)::
 
     svc = HostService(storage, registry, clock=time.time, reminder_delay=None, reminder_limit=3,
-                      images=True, seed_source=None, cpu=None)   # cpu: bot.cpu.CpuPool
+                      images=True, seed_source=None, cpu=None, shards=None)
+                      # cpu: bot.cpu.CpuPool; shards: bot.shards.Shards this process serves
     await svc.load() -> int                              # warm up every unfinished table
     await svc.join(channel, user, name, *, guild=None, game=None) -> Reply
     await svc.leave(channel, user) -> Reply               # before the start only
@@ -63,6 +64,7 @@ from bot.games import (
     split_option_words,
 )
 from bot.i18n import _, ngettext
+from bot.shards import Shards
 from bot.storage import (
     MatchRecord,
     NewTimer,
@@ -240,9 +242,11 @@ class HostService:
         images: bool = True,
         seed_source: Callable[[], int] | None = None,
         cpu: CpuPool | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
         self.cpu = cpu  # pictures (and bot.seats' search players) in worker processes; None: a thread
+        self.shards = shards  # serve only these shards' guilds (load, reminders); None: every guild
         self.games = games
         self.clock = clock
         self.reminder_delay = reminder_delay if reminder_delay and reminder_delay > 0 else None
@@ -273,6 +277,8 @@ class HostService:
         """Bring every unfinished table into memory (in the state of its last commit)."""
         count = 0
         for record in await self.storage.unfinished_matches():
+            if self.shards is not None and not self.shards.owns(record.guild):
+                continue  # another process serves that guild's shard
             table = self._table_from(record)
             if table is not None:
                 self._tables[record.channel] = table
@@ -907,7 +913,8 @@ class HostService:
         """
         now = self.clock() if now is None else now
         out: list[Reminder] = []
-        for timer in await self.storage.take_due_timers(now, kind="reminder"):
+        owns = self.shards.owns if self.shards is not None else None
+        for timer in await self.storage.take_due_timers(now, kind="reminder", guilds=owns):
             record = await self.storage.get_match(timer.match)
             if record is None or record.status != "active":
                 continue

@@ -283,6 +283,17 @@ async def test_timers_are_taken_when_due_and_only_then(store):
     assert await store.timers() == [] and await store.next_timer_due() is None
 
 
+async def test_taking_due_timers_of_some_guilds_only(store):
+    """A shard process takes only its guilds' timers; the others stay for their own process."""
+    mine, _ = await started(store, "c1")  # guild "g"
+    rec = await store.create_lobby(channel="c2", game="toy", creator="u1", seats=SEATS, now=1.0, guild="other")
+    await store.add_timers(mine, [NewTimer("reminder", 5.0)])
+    await store.add_timers(rec.id, [NewTimer("reminder", 5.0), NewTimer("other", 5.0)])
+    assert [t.match for t in await store.take_due_timers(10.0, kind="reminder", guilds=lambda g: g == "g")] == [mine]
+    assert await store.take_due_timers(10.0, guilds=lambda g: g == "g") == []
+    assert sorted((t.match, t.kind) for t in await store.timers()) == [(rec.id, "other"), (rec.id, "reminder")]
+
+
 async def test_commit_replaces_timers_and_finishing_drops_them(store):
     mid, game = await started(store)
     await store.add_timers(mid, [NewTimer("reminder", 50.0, {"seat": 0})])

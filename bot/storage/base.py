@@ -38,7 +38,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.last_match(channel) -> MatchRecord | None
     await store.actions(match_id) -> list[LoggedAction]
     await store.timers(match_id=None) -> list[Timer]
-    await store.take_due_timers(now, kind=None) -> list[Timer]   # removes and returns them
+    await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
     await store.add_timers(match_id, timers)
     await store.next_timer_due() -> float | None
     await store.import_match(record, actions, timers)             # migrate-db: copy one match as is
@@ -58,7 +58,7 @@ a compare-and-set on the version (exactly one of two writers at the same version
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -492,19 +492,32 @@ class Storage:
             )
         return [_timer(r) for r in rows]
 
-    async def take_due_timers(self, now: float, kind: str | None = None) -> list[Timer]:
-        """Remove and return the timers due at ``now`` (``due <= now``), earliest first.
+    async def take_due_timers(
+        self, now: float, kind: str | None = None, guilds: Callable[[str | None], bool] | None = None
+    ) -> list[Timer]:
+        """Remove and return the timers due at ``now`` (``due <= now``), earliest first; with
+        ``guilds``, only timers of matches whose guild it accepts (a shard's own).
 
         One statement deletes and returns them, so when several processes take timers at once
         each timer goes to exactly one of them.
         """
-        sql = "DELETE FROM timers WHERE due <= ?"
+        where = "due <= ?"
         params: list[Any] = [float(now)]
         if kind is not None:
-            sql += " AND kind = ?"
+            where += " AND kind = ?"
             params.append(kind)
         async with self._tx() as db:
-            rows = await db.fetchall(sql + " RETURNING id, match, kind, due, payload", params)
+            if guilds is not None:
+                due = await db.fetchall(
+                    f"SELECT timers.id, matches.guild FROM timers JOIN matches ON matches.id = timers.match "
+                    f"WHERE {where.replace('due', 'timers.due').replace('kind', 'timers.kind')}", params)
+                ids = [row[0] for row in due if guilds(row[1])]
+                if not ids:
+                    return []
+                where += f" AND id IN ({', '.join('?' * len(ids))})"
+                params += ids
+            rows = await db.fetchall(f"DELETE FROM timers WHERE {where} RETURNING id, match, kind, due, payload",
+                                     params)
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id))
 
     async def next_timer_due(self) -> float | None:
