@@ -501,20 +501,20 @@ class Storage:
         One statement deletes and returns them, so when several processes take timers at once
         each timer goes to exactly one of them.
         """
-        where = "due <= ?"
-        params: list[Any] = [float(now)]
-        if kind is not None:
-            where += " AND kind = ?"
-            params.append(kind)
+        def due(table: str) -> str:
+            return f"{table}.due <= ?" + ("" if kind is None else f" AND {table}.kind = ?")
+
+        where = due("timers")
+        params: list[Any] = [float(now)] + ([] if kind is None else [kind])
         async with self._tx() as db:
             if guilds is not None:
-                due = await db.fetchall(
-                    f"SELECT timers.id, matches.guild FROM timers JOIN matches ON matches.id = timers.match "
-                    f"WHERE {where.replace('due', 'timers.due').replace('kind', 'timers.kind')}", params)
-                ids = [row[0] for row in due if guilds(row[1])]
+                rows = await db.fetchall(
+                    "SELECT timers.id, matches.guild FROM timers JOIN matches ON matches.id = timers.match "
+                    f"WHERE {where}", params)
+                ids = [row[0] for row in rows if guilds(row[1])]
                 if not ids:
                     return []
-                where += f" AND id IN ({', '.join('?' * len(ids))})"
+                where += f" AND timers.id IN ({', '.join('?' * len(ids))})"
                 params += ids
             rows = await db.fetchall(f"DELETE FROM timers WHERE {where} RETURNING id, match, kind, due, payload",
                                      params)

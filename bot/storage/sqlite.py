@@ -159,7 +159,8 @@ class SqliteStorage(Storage):
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[_SqliteTx]:
         try:
-            await asyncio.wait_for(self._lock.acquire(), self.busy_timeout)
+            async with asyncio.timeout(self.busy_timeout):
+                await self._lock.acquire()
         except TimeoutError:
             raise StorageUnavailable(
                 f"could not write to the database {self.path}: busy for more than {self.busy_timeout} s",
