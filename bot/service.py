@@ -254,6 +254,7 @@ class HostService:
         self.images = images
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._tables: dict[str, Table] = {}
+        self._resumed: set[str] = set()  # channels of tables load() found, not used since
         self._locks: dict[str, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ tables in memory
@@ -274,20 +275,26 @@ class HostService:
         return Table(record, adapter, game)
 
     async def load(self) -> int:
-        """Bring every unfinished table into memory (in the state of its last commit)."""
+        """Find every unfinished table this host serves; each comes back in the state of its last
+        commit when it is first used (one read of its record and snapshot), so that thousands of
+        tables resume in one light query (issue 15). Returns how many tables this host serves."""
         count = 0
-        for record in await self.storage.unfinished_matches():
+        for record in await self.storage.unfinished_matches(snapshots=False):
             if self.shards is not None and not self.shards.owns(record.guild):
                 continue  # another process serves that guild's shard
-            table = self._table_from(record)
-            if table is not None:
-                self._tables[record.channel] = table
-                count += 1
+            if self.games.get(record.game) is None:
+                log.warning("match %s in channel %s: game %r is not registered", record.id, record.channel,
+                            record.game)
+                continue
+            if record.channel not in self._tables:
+                self._resumed.add(record.channel)
+            count += 1
         return count
 
     async def _open_table(self, channel: str) -> Table | None:
         table = self._tables.get(channel)
         if table is None:
+            self._resumed.discard(channel)
             record = await self.storage.open_match(channel)
             if record is None:
                 return None

@@ -65,7 +65,7 @@ async def test_two_shard_processes_each_serve_only_their_guilds(pg_url):
         restarted = [HostService(s, GameRegistry([ToyAdapter()]), clock=clock, images=False, reminder_delay=600,
                                  shards=Shards.parse(2, str(k))) for k, s in enumerate(stores)]
         assert [await svc.load() for svc in restarted] == [1, 1]
-        assert [sorted(svc._tables) for svc in restarted] == [["chan-0"], ["chan-1"]]
+        assert [sorted(svc._resumed) for svc in restarted] == [["chan-0"], ["chan-1"]]
         clock.t += 601
         first = await restarted[1].due_reminders()  # shard 1 first: it must not take shard 0's timer
         second = await restarted[0].due_reminders()

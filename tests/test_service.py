@@ -630,7 +630,7 @@ async def test_load_brings_back_lobbies_and_games(database, clock):
     await seat(svc, "cat", channel="chan-2")
     await host.close()
     await host.open()
-    assert len(host.svc._tables) == 2  # load() warmed both up
+    assert len(host.svc._tables) + len(host.svc._resumed) == 2  # load() brought both back
     assert (await host.svc.table("chan-2")).record.names == ["Cat"]
     assert (await host.svc.act(CH, "bob", "take 1", version=1)).ok
     await host.close()

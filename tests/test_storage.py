@@ -261,6 +261,13 @@ async def test_unfinished_and_history(store):
     assert await store.last_match("nowhere") is None and await store.get_match(999) is None
 
 
+async def test_unfinished_matches_without_snapshots(store):
+    a, game = await started(store, "c1")
+    full, light = await store.unfinished_matches(), await store.unfinished_matches(snapshots=False)
+    assert [m.id for m in light] == [m.id for m in full] == [a] and full[0].snapshot == game.to_json()
+    assert light[0].snapshot is None and light[0].seats == full[0].seats and light[0].version == 0
+
+
 async def test_votes_are_stored(store):
     mid, _ = await started(store)
     await store.set_votes(mid, ["u2"], now=5.0)

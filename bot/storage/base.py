@@ -32,7 +32,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.close_match(match_id, status, now=)               # abandoned/finished; drops timers
     await store.get_match(match_id) -> MatchRecord | None
     await store.open_match(channel) -> MatchRecord | None          # lobby or active
-    await store.unfinished_matches() -> list[MatchRecord]
+    await store.unfinished_matches(snapshots=True) -> list[MatchRecord]
     await store.all_matches() -> list[MatchRecord]                # every match, by id
     await store.history(channel=None, guild=None, limit=20) -> list[MatchRecord]  # newest first
     await store.last_match(channel) -> MatchRecord | None
@@ -398,9 +398,12 @@ class Storage:
         )
         return _match(rows[0]) if rows else None
 
-    async def unfinished_matches(self) -> list[MatchRecord]:
+    async def unfinished_matches(self, *, snapshots: bool = True) -> list[MatchRecord]:
+        """Lobbies and running matches by id; ``snapshots=False`` leaves every ``snapshot`` None
+        (much less to read and parse when only the list is needed)."""
+        columns = _MATCH_COLUMNS if snapshots else _MATCH_COLUMNS.replace("snapshot,", "NULL,")
         rows = await self._fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'active') ORDER BY id"
+            f"SELECT {columns} FROM matches WHERE status IN ('lobby', 'active') ORDER BY id"
         )
         return [_match(r) for r in rows]
 
