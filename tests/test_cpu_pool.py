@@ -29,6 +29,27 @@ async def test_a_picture_drawn_in_a_worker_equals_one_drawn_here(pool):
     assert await pool.render(adapter, game, 1) == adapter.render(game, seat=1)
 
 
+async def test_a_turn_picture_drawn_in_a_worker_equals_one_drawn_here(pool):
+    adapter = default_registry()["vikings"]
+    game = adapter.game_cls.new(["Ann", "Bob", "Cnut"], seed=3)
+    seat = game.acting_seats()[0]
+    events = game.apply(seat, game.legal_actions(seat)[0])
+    kwargs = {"seat": None, "board": False, "events": events, "replay": None, "focus": None}
+    assert await pool.picture(adapter, game, **kwargs) == adapter.picture(game, **kwargs)
+
+
+async def test_the_service_draws_turn_pictures_in_the_pool(tmp_path, pool):
+    async with await Storage.open(tmp_path / "v.db") as store:
+        svc = HostService(store, default_registry(), cpu=pool)
+        for user in ("ann", "bob"):
+            await svc.join("c", user, user.title())
+        r = await svc.start("c", "ann", "vikings", seed=3, start_seat=0)
+        table = await svc.table("c")
+        move = str(table.game.legal_actions(0)[0])
+        r = await svc.act("c", "ann", move)
+        assert r.ok and r.image is not None and r.image.data.startswith(b"\x89PNG")
+
+
 async def test_a_search_move_chosen_in_a_worker_equals_one_chosen_here(pool):
     cls = default_registry()["brian-boru"].game_cls
     game = cls.new(["Ann", "Bob", "Cnut"], seed=5)
