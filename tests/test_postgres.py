@@ -123,7 +123,8 @@ async def test_a_computer_players_move_is_made_by_exactly_one_process(pg_url):
         moves_a, moves_b = await asyncio.gather(play_bots(a, CH), play_bots(b, CH))
         rec = (await a.storage.unfinished_matches())[0]
         versions = sorted(r.version for r in moves_a + moves_b)
-        assert versions and versions == list(range(1, rec.version + 1))  # every move made once
+        # every commit reported by exactly one process (a reply may carry forced moves too, issue 13)
+        assert versions and len(set(versions)) == len(versions) and versions[-1] == rec.version
         log = await a.storage.actions(rec.id)
         assert all(rec.seats[x.seat].user.startswith("bot:") for x in log)
         game = rebuild(default_registry()["vikings"].game_cls, rec, log)
