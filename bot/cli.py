@@ -2,10 +2,12 @@
 
     meadhall                      # Discord bot if a token is configured, else the offline table
     meadhall play [--db PATH] [--out DIR] [--as NAME] [--bots N --level L]
-    meadhall run [--sync-global]  # the Discord bot (needs a token)
+    meadhall run [--sync-global] [--shard-count N --shard-ids 0,1]   # the Discord bot (needs a token)
+    meadhall cluster --processes P [--shard-count N]   # P bot processes over all shards, restarted
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
     meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
+    meadhall migrate-db --from sqlite:///meadhall.db --to postgresql://…   # copy every game, verify
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--application-id", type=int, default=None,
                         help="the bot's application id (default: [discord] application_id of the config)")
+    run.add_argument("--shard-count", type=int, default=None, help="Discord shards in all (with --shard-ids)")
+    run.add_argument("--shard-ids", default=None, help="the shards this process serves, e.g. 0,1 (default: all)")
+    cluster = sub.add_parser("cluster", help="several bot processes over all shards, one database")
+    cluster.add_argument("--processes", type=int, required=True, help="bot processes to run")
+    cluster.add_argument("--shard-count", type=int, default=None, help="shards in all (default: --processes)")
     demo = sub.add_parser("demo", help="play a seeded game to the end and write its images")
     demo.add_argument("--game", choices=["vikings", "brian-boru"], default="vikings")
     demo.add_argument("--out", type=Path, required=True)
@@ -46,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=None)
     demo.add_argument("--options", nargs="*", default=[], help="Vikings: advanced, auction, specials …")
     sub.add_parser("arena", help="computer players against each other", add_help=False)
+    migrate = sub.add_parser("migrate-db", help="copy every table, seat, action and timer to another database")
+    migrate.add_argument("--from", dest="source", required=True, help="a path, sqlite:///path or postgresql://…")
+    migrate.add_argument("--to", dest="target", required=True, help="an empty (or new) database, same spellings")
     return ap
 
 
@@ -82,25 +92,68 @@ def main(argv: list[str] | None = None) -> int:
         if not config.token:
             print("meadhall run: no token; set MEADHALL_TOKEN or [discord] token in the config", file=sys.stderr)
             return 2
+        shards = None
+        if args.shard_count is not None or args.shard_ids is not None:
+            from bot.shards import Shards
+
+            if args.shard_count is None:
+                print("meadhall run: --shard-ids needs --shard-count", file=sys.stderr)
+                return 2
+            try:
+                shards = Shards.parse(args.shard_count, args.shard_ids)
+            except ValueError as e:
+                print(f"meadhall run: {e}", file=sys.stderr)
+                return 2
         from bot.discord_app import run_bot
 
-        asyncio.run(run_bot(config, sync_global=args.sync_global))
+        asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards))
         return 0
     if cmd == "invite":
         return _invite(args.application_id or config.application_id)
+    if cmd == "cluster":
+        from bot.cluster import Cluster, run_commands
+
+        try:
+            commands = run_commands(str(args.config) if args.config else None, args.shard_count or args.processes,
+                                    args.processes)
+        except ValueError as e:
+            print(f"meadhall cluster: {e}", file=sys.stderr)
+            return 2
+        return Cluster(commands).run()
     if cmd == "demo":
         return asyncio.run(_demo(args))
+    if cmd == "migrate-db":
+        return asyncio.run(_migrate_db(args))
     return 2
+
+
+async def _migrate_db(args: argparse.Namespace) -> int:
+    from bot.adapters import default_registry
+    from bot.storage import StorageError
+    from bot.storage.migrate import migrate
+
+    try:
+        report = await migrate(args.source, args.target, default_registry(), progress=print)
+    except StorageError as e:
+        print(f"meadhall migrate-db: {e}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
 
 
 async def _play(args: argparse.Namespace, config) -> int:
     from bot.adapters import default_registry
     from bot.offline import OfflineTable, run_lines
     from bot.service import HostService
-    from bot.storage import Storage
+    from bot.storage import Storage, StorageError
 
     db = args.db or config.database
-    storage = await Storage.open(db)
+    try:
+        storage = await Storage.open(db, **({"busy_timeout": config.busy_timeout} if args.db else
+                                            config.storage_options))
+    except StorageError as e:
+        print(f"meadhall: {e}", file=sys.stderr)
+        return 2
     try:
         service = HostService(storage, default_registry(), images=not args.no_images,
                               reminder_delay=config.reminder_delay, reminder_limit=config.reminder_limit)

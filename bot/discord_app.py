@@ -47,6 +47,7 @@ from bot.discord_refusals import ChannelWatch
 from bot.i18n import set_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
+from bot.shards import Shards
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -63,14 +64,18 @@ class MeadhallBot(commands.Bot):
         reminder_poll: float = 60.0,
         bot_pause: float = 1.5,
         bot_budget: float | None = None,
+        shards: Shards | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        sharding = {} if shards is None else {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
+        self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
         self.config = config or Config()
         self._given_service = service
         self.service: HostService = service  # type: ignore[assignment]  # set in setup_hook otherwise
         self._storage: Storage | None = None
+        self._cpu = None  # bot.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
@@ -91,15 +96,17 @@ class MeadhallBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self._storage = await Storage.open(self.config.database)
+            self._storage = await Storage.open(self.config.database, **self.config.storage_options)
             from bot.adapters import default_registry
+            from bot.cpu import CpuPool
 
+            self._cpu = CpuPool(self.config.cpu_workers)
             self.service = HostService(
                 self._storage, default_registry(), reminder_delay=self.config.reminder_delay,
-                reminder_limit=self.config.reminder_limit,
+                reminder_limit=self.config.reminder_limit, cpu=self._cpu, shards=self.shard_plan,
             )
             tables = await self.service.load()
-            log.info("opened %s: %d unfinished tables", self.config.database, tables)
+            log.info("opened %s: %d unfinished tables", self._storage.path, tables)
         await self.tree.set_translator(MeadhallTranslator())
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         self.cog = MeadhallCog(self)
@@ -131,6 +138,9 @@ class MeadhallBot(commands.Bot):
         if self._storage is not None:
             await self._storage.close()
             self._storage = None
+        if self._cpu is not None:
+            self._cpu.close()
+            self._cpu = None
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -146,10 +156,12 @@ class MeadhallBot(commands.Bot):
         missing one is logged by name now and told to the next player there), and computer players
         whose turn it is at a loaded table move."""
         try:
-            records = await self.service.storage.unfinished_matches()
+            records = await self.service.storage.unfinished_matches(snapshots=False)
         except Exception:
             log.exception("looking for tables with computer players failed")
             return
+        if self.shard_plan is not None:  # another process serves the other shards' guilds
+            records = [r for r in records if self.shard_plan.owns(r.guild)]
         for record in records:
             self.check_permissions(record.channel)
         for record in records:
@@ -298,7 +310,8 @@ def install_redaction(token: str, logger: logging.Logger | None = None) -> Redac
     return redact
 
 
-async def run_bot(config: Config, *, sync_global: bool = False, service: HostService | None = None) -> None:
+async def run_bot(config: Config, *, sync_global: bool = False, service: HostService | None = None,
+                  shards: Shards | None = None) -> None:
     """Log in with ``config.token`` and serve until the bot is closed (``meadhall run``)."""
     if not config.token:
         raise ValueError("no Discord token: set MEADHALL_TOKEN or [discord] token_file in the configuration")
@@ -308,7 +321,11 @@ async def run_bot(config: Config, *, sync_global: bool = False, service: HostSer
         logging.getLogger().setLevel(config.log_level_number)
     install_redaction(config.token)
     set_language(config.language)
-    bot = MeadhallBot(config, service, sync_global=sync_global)
+    if shards is None:
+        bot = MeadhallBot(config, service, sync_global=sync_global)
+    else:  # one process over several shards: discord.py's AutoShardedBot with our bot's behaviour
+        sharded = type("ShardedMeadhallBot", (MeadhallBot, commands.AutoShardedBot), {})
+        bot = sharded(config, service, sync_global=sync_global, shards=shards)
     log.info("starting meadhall on Discord with %s", config)
     async with bot:
         await bot.start(config.token)

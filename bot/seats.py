@@ -74,14 +74,18 @@ async def play_bots(
         player = make_player(record.game, level, seed=(record.seed * 1009 + seat * 101 + record.version),
                              **options)
         view, legal, version = game.view(seat), game.legal_actions(seat), record.version
-        if level == "search":
+        cpu = getattr(service, "cpu", None)
+        if level == "search" and cpu is not None:  # a worker process: the event loop stays free
+            action = await cpu.choose(record.game, level, record.seed * 1009 + seat * 101 + record.version,
+                                      options, view, legal)
+        elif level == "search":
             action = await asyncio.to_thread(player.choose, view, legal)
         else:
             action = player.choose(view, legal)
         reply = await service.act(channel, user, str(action), version=version)
         if not reply.ok:
-            if reply.code == "stale":
-                continue  # somebody moved meanwhile: look again
+            if reply.code in ("stale", "duplicate"):
+                continue  # somebody (maybe another process on the same database) moved: look again
             raise RuntimeError(f"computer player at seat {seat} chose {action}: {reply.private}")
         replies.append(reply)
         if on_reply is not None:

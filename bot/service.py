@@ -8,7 +8,8 @@ API (every method is a coroutine; ``channel`` and ``user`` are opaque strings â€
 terminal names â€” and ``name`` is how people see a player)::
 
     svc = HostService(storage, registry, clock=time.time, reminder_delay=None, reminder_limit=3,
-                      images=True, seed_source=None)
+                      images=True, seed_source=None, cpu=None, shards=None)
+                      # cpu: bot.cpu.CpuPool; shards: bot.shards.Shards this process serves
     await svc.load() -> int                              # warm up every unfinished table
     await svc.join(channel, user, name, *, guild=None, game=None) -> Reply
     await svc.leave(channel, user) -> Reply               # before the start only
@@ -52,6 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.cpu import CpuPool
 from bot.games import (
     HOST_KEY,
     GameAdapter,
@@ -62,12 +64,14 @@ from bot.games import (
     split_option_words,
 )
 from bot.i18n import _, ngettext, tr_msg
+from bot.shards import Shards
 from bot.storage import (
     MatchRecord,
     NewTimer,
     Seat,
     StaleVersionError,
     Storage,
+    StorageUnavailable,
     rebuild,
 )
 from bot.widgets import label_of
@@ -79,6 +83,7 @@ from engine.core import (
     Game,
     IllegalActionError,
     NotYourTurnError,
+    json_copy,
 )
 
 log = logging.getLogger(__name__)
@@ -105,6 +110,7 @@ REFUSALS = (
     "duplicate",         # the same button clicked again after it was applied
     "unknown_rule",      # rules topic the game does not know
     "unknown_command",   # command() could not read the line
+    "storage_failed",    # the database could not be written (or read) just now; nothing changed
 )
 
 COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
@@ -200,6 +206,26 @@ def _refused(r: Refusal) -> Reply:
     return Reply(ok=False, code=r.code, private=[r.message])
 
 
+def _storage_safe(method):
+    """A storage failure (read-only or full disk, a lock held past the busy timeout, I/O) becomes a
+    ``storage_failed`` refusal; the transaction was rolled back and the tables in memory are as
+    before (issue 11)."""
+
+    @functools.wraps(method)
+    async def safe(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except StorageUnavailable as e:
+            log.error("%s", e)
+            if e.writing:
+                return _refused(Refusal("storage_failed", _(
+                    "That could not be saved, so nothing changed. Please try again in a moment.")))
+            return _refused(Refusal("storage_failed", _(
+                "The table could not be read just now. Please try again in a moment.")))
+
+    return safe
+
+
 def _names(names: Sequence[str]) -> str:
     return ", ".join(names)
 
@@ -215,8 +241,12 @@ class HostService:
         reminder_limit: int = 3,
         images: bool = True,
         seed_source: Callable[[], int] | None = None,
+        cpu: CpuPool | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
+        self.cpu = cpu  # pictures (and bot.seats' search players) in worker processes; None: a thread
+        self.shards = shards  # serve only these shards' guilds (load, reminders); None: every guild
         self.games = games
         self.clock = clock
         self.reminder_delay = reminder_delay if reminder_delay and reminder_delay > 0 else None
@@ -224,6 +254,7 @@ class HostService:
         self.images = images
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._tables: dict[str, Table] = {}
+        self._resumed: set[str] = set()  # channels of tables load() found, not used since
         self._locks: dict[str, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ tables in memory
@@ -244,18 +275,26 @@ class HostService:
         return Table(record, adapter, game)
 
     async def load(self) -> int:
-        """Bring every unfinished table into memory (in the state of its last commit)."""
+        """Find every unfinished table this host serves; each comes back in the state of its last
+        commit when it is first used (one read of its record and snapshot), so that thousands of
+        tables resume in one light query (issue 15). Returns how many tables this host serves."""
         count = 0
-        for record in await self.storage.unfinished_matches():
-            table = self._table_from(record)
-            if table is not None:
-                self._tables[record.channel] = table
-                count += 1
+        for record in await self.storage.unfinished_matches(snapshots=False):
+            if self.shards is not None and not self.shards.owns(record.guild):
+                continue  # another process serves that guild's shard
+            if self.games.get(record.game) is None:
+                log.warning("match %s in channel %s: game %r is not registered", record.id, record.channel,
+                            record.game)
+                continue
+            if record.channel not in self._tables:
+                self._resumed.add(record.channel)
+            count += 1
         return count
 
     async def _open_table(self, channel: str) -> Table | None:
         table = self._tables.get(channel)
         if table is None:
+            self._resumed.discard(channel)
             record = await self.storage.open_match(channel)
             if record is None:
                 return None
@@ -311,15 +350,22 @@ class HostService:
         try:
             picture = getattr(table.adapter, "picture", None)
             if picture is None:
-                data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+                if self.cpu is not None:  # a worker process: the event loop stays free (issue 15)
+                    data = await self.cpu.render(table.adapter, game, seat)
+                else:
+                    data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
             else:
                 replay = None
                 if events and table.adapter.needs_replay(game, events):
                     rec = table.record
                     moves = [(a.seat, a.action) for a in await self.storage.actions(rec.id)]
                     replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
-                data = await asyncio.to_thread(functools.partial(
-                    picture, game, seat=seat, board=board, events=events or (), replay=replay, focus=focus))
+                kwargs = {"seat": seat, "board": board, "events": events or (), "replay": replay,
+                          "focus": focus}
+                if self.cpu is not None:
+                    data = await self.cpu.picture(table.adapter, game, **kwargs)
+                else:
+                    data = await asyncio.to_thread(functools.partial(picture, game, **kwargs))
         except Exception:
             log.exception("rendering match %s version %s failed", table.record.id, version)
             return None
@@ -346,6 +392,7 @@ class HostService:
 
     # ------------------------------------------------------------------ lobby
 
+    @_storage_safe
     async def join(
         self, channel: str, user: str, name: str, *, guild: str | None = None, game: str | None = None
     ) -> Reply:
@@ -392,6 +439,7 @@ class HostService:
         return self._reply(table, public=[_("{name} joins the table ({count}/{max} seats).",
                                             name=shown, count=len(seats), max=limit)])
 
+    @_storage_safe
     async def leave(self, channel: str, user: str) -> Reply:
         try:
             async with self._lock(channel):
@@ -419,6 +467,7 @@ class HostService:
         except Refusal as r:
             return _refused(r)
 
+    @_storage_safe
     async def start(
         self, channel: str, user: str, game: str | None = None, options: Sequence[str] = (), *,
         seed: int | None = None, start_seat: int | None = None,
@@ -484,6 +533,7 @@ class HostService:
             image=await self._image(table, game, 0),
         )
 
+    @_storage_safe
     async def abandon(self, channel: str, user: str, *, is_admin: bool = False) -> Reply:
         """The creator or an admin ends the table at once; other players vote (majority ends it)."""
         try:
@@ -523,6 +573,7 @@ class HostService:
 
     # ------------------------------------------------------------------ looking
 
+    @_storage_safe
     async def status(self, channel: str) -> Reply:
         try:
             table = await self._open_table(channel)
@@ -556,6 +607,7 @@ class HostService:
                            needed=votes_needed(rec.seats)))
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
+    @_storage_safe
     async def board(self, channel: str, user: str | None = None, *, private: bool = False,
                     player: str | None = None) -> Reply:
         """The table as image and text; ``private`` shows ``user``'s own view (their seat);
@@ -590,6 +642,7 @@ class HostService:
         except Refusal as r:
             return _refused(r)
 
+    @_storage_safe
     async def rules(self, channel: str, topic: str | None = None, *, game: str | None = None) -> Reply:
         try:
             if game is None:
@@ -618,6 +671,7 @@ class HostService:
             raise KeyError(match_id)
         return rebuild(self.games[record.game].game_cls, record, await self.storage.actions(match_id))
 
+    @_storage_safe
     async def export(self, channel: str, match_id: int | None = None) -> Reply:
         """The action log of the channel's current (or last, or given) game as a text file."""
         try:
@@ -658,6 +712,7 @@ class HostService:
 
     # ------------------------------------------------------------------ playing
 
+    @_storage_safe
     async def act(self, channel: str, user: str, text: str, *, version: int | None = None) -> Reply:
         """Apply one action of ``user``'s seat; committed before this returns.
 
@@ -752,6 +807,9 @@ class HostService:
                 rec.id, expected_version=rec.version, seat=seat, action=action_text, snapshot=snapshot,
                 status=status, now=now, timers=timers,
             )
+        except StorageUnavailable:
+            table.game = table.adapter.game_cls.from_json(json_copy(rec.snapshot))  # back to the commit
+            raise
         except StaleVersionError:
             self._tables.pop(channel, None)
             raise Refusal("stale", _("The table has changed since that message. "
@@ -794,6 +852,7 @@ class HostService:
 
     # ------------------------------------------------------------------ text commands
 
+    @_storage_safe
     async def command(
         self, channel: str, user: str, line: str, *, name: str | None = None, guild: str | None = None,
         is_admin: bool = False,
@@ -861,7 +920,8 @@ class HostService:
         """
         now = self.clock() if now is None else now
         out: list[Reminder] = []
-        for timer in await self.storage.take_due_timers(now, kind="reminder"):
+        owns = self.shards.owns if self.shards is not None else None
+        for timer in await self.storage.take_due_timers(now, kind="reminder", guilds=owns):
             record = await self.storage.get_match(timer.match)
             if record is None or record.status != "active":
                 continue

@@ -1,10 +1,11 @@
-"""Fixtures shared by the Discord end-to-end tests."""
+"""Fixtures shared by the Discord end-to-end tests, and the PostgreSQL ones (tests/pgserver.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.fakediscord import FakeDiscord
+from tests.pgserver import backend, database, pg_server, pg_url  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

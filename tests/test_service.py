@@ -57,8 +57,9 @@ def clock():
 
 
 @pytest.fixture
-async def host(tmp_path, clock):
-    h = Host(tmp_path / "host.db", clock)
+async def host(database, clock):
+    """A host on SQLite, then on PostgreSQL (the ``database`` fixture, tests/pgserver.py)."""
+    h = Host(database, clock)
     await h.open()
     yield h
     await h.close()
@@ -320,8 +321,8 @@ async def test_a_free_action_from_a_seat_not_to_move(host):
     assert await to_move(svc) == "ann"
 
 
-async def test_simultaneous_decisions_prompt_every_seat_that_must_act(tmp_path, clock):
-    host = Host(tmp_path / "s.db", clock, reminder_delay=600)
+async def test_simultaneous_decisions_prompt_every_seat_that_must_act(database, clock):
+    host = Host(database, clock, reminder_delay=600)
     svc = await host.open()
     r = await started(svc, "ann", "bob", "cat", options=("ready", "pile=10"))
     assert [(p.user, p.text) for p in r.prompts] == [("ann", "say ready"), ("bob", "say ready"),
@@ -621,15 +622,15 @@ async def test_restart_mid_game_equals_an_uninterrupted_run(tmp_path, seed):
     assert straight[0]["winner"] is not None
 
 
-async def test_load_brings_back_lobbies_and_games(tmp_path, clock):
-    host = Host(tmp_path / "l.db", clock)
+async def test_load_brings_back_lobbies_and_games(database, clock):
+    host = Host(database, clock)
     svc = await host.open()
     await started(svc, "ann", "bob")
     await svc.act(CH, "ann", "take 1")
     await seat(svc, "cat", channel="chan-2")
     await host.close()
     await host.open()
-    assert len(host.svc._tables) == 2  # load() warmed both up
+    assert len(host.svc._tables) + len(host.svc._resumed) == 2  # load() brought both back
     assert (await host.svc.table("chan-2")).record.names == ["Cat"]
     assert (await host.svc.act(CH, "bob", "take 1", version=1)).ok
     await host.close()
@@ -663,8 +664,8 @@ async def test_replay_of_a_whole_game_equals_the_snapshot(host):
 # ----------------------------------------------------------------------------- reminders
 
 
-async def test_reminder_after_the_delay_then_rearmed_up_to_the_limit(tmp_path, clock):
-    host = Host(tmp_path / "r.db", clock, reminder_delay=600, reminder_limit=2)
+async def test_reminder_after_the_delay_then_rearmed_up_to_the_limit(database, clock):
+    host = Host(database, clock, reminder_delay=600, reminder_limit=2)
     svc = await host.open()
     await started(svc, "ann", "bob")
     assert await svc.due_reminders(clock.t + 599) == []
@@ -677,8 +678,8 @@ async def test_reminder_after_the_delay_then_rearmed_up_to_the_limit(tmp_path, c
     await host.close()
 
 
-async def test_a_move_moves_the_reminder_to_the_next_player(tmp_path, clock):
-    host = Host(tmp_path / "r.db", clock, reminder_delay=600)
+async def test_a_move_moves_the_reminder_to_the_next_player(database, clock):
+    host = Host(database, clock, reminder_delay=600)
     svc = await host.open()
     await started(svc, "ann", "bob")
     clock.t += 500
@@ -688,8 +689,8 @@ async def test_a_move_moves_the_reminder_to_the_next_player(tmp_path, clock):
     await host.close()
 
 
-async def test_a_free_action_does_not_reset_the_turn_reminder(tmp_path, clock):
-    host = Host(tmp_path / "r.db", clock, reminder_delay=600)
+async def test_a_free_action_does_not_reset_the_turn_reminder(database, clock):
+    host = Host(database, clock, reminder_delay=600)
     svc = await host.open()
     await started(svc, "ann", "bob")
     start = clock.t

@@ -1,4 +1,7 @@
-"""Storage: migrations, WAL, atomic action commits, the append-only log, timers, history, replay."""
+"""Storage: migrations, WAL, atomic action commits, the append-only log, timers, history, replay.
+
+Every test that takes the ``database`` fixture runs on SQLite and on a real PostgreSQL
+(tests/pgserver.py); the rest are about SQLite itself."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ from bot.storage import (
     Seat,
     StaleVersionError,
     Storage,
+    StorageConflict,
     StorageError,
+    StorageUnavailable,
     rebuild,
 )
 from engine.core import Rng
@@ -22,10 +27,16 @@ SEATS = [Seat("u1", "alice"), Seat("u2", "bob")]
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Storage.open(tmp_path / "t.db")
+async def store(database):
+    s = await Storage.open(database)
     yield s
     await s.close()
+
+
+async def raw(store: Storage, sql: str, params=()) -> None:
+    """Run SQL on the store's own backend, in one transaction."""
+    async with store._tx() as db:
+        await db.execute(sql, params)
 
 
 async def started(store: Storage, channel: str = "c1", seed: int = 5, now: float = 100.0):
@@ -51,54 +62,68 @@ async def play(store: Storage, match_id: int, game: ToyGame, steps: int, now: fl
 # ----------------------------------------------------------------------------- schema
 
 
-async def test_new_database_is_migrated_and_in_wal_mode(tmp_path):
+async def test_new_database_is_migrated(database):
+    async with await Storage.open(database) as store:
+        assert await store.schema_version() == len(MIGRATIONS) == len(type(store).MIGRATIONS)
+
+
+async def test_a_sqlite_database_is_in_wal_mode(tmp_path):
     async with await Storage.open(tmp_path / "a.db") as store:
-        assert await store.schema_version() == len(MIGRATIONS)
         assert await store.journal_mode() == "wal"
 
 
-async def test_reopening_keeps_data_and_does_not_reapply_migrations(tmp_path):
-    path = tmp_path / "a.db"
-    async with await Storage.open(path) as store:
+@pytest.mark.parametrize("spelling", ["path", "url"])
+async def test_sqlite_is_opened_by_path_or_url(tmp_path, monkeypatch, spelling):
+    monkeypatch.chdir(tmp_path)
+    database = "a.db" if spelling == "path" else "sqlite:///a.db"
+    async with await Storage.open(database) as store:
+        await started(store)
+    async with await Storage.open(f"sqlite:///{tmp_path}/a.db") as store:
+        assert len(await store.unfinished_matches()) == 1
+
+
+@pytest.mark.parametrize("bad", ["sqlite://a.db", "mysql://host/db", "sqlite:///"])
+async def test_a_database_setting_of_no_known_kind_is_refused(bad):
+    with pytest.raises(StorageError, match="database"):
+        await Storage.open(bad)
+
+
+async def test_reopening_keeps_data_and_does_not_reapply_migrations(database):
+    async with await Storage.open(database) as store:
         mid, _ = await started(store)
-    async with await Storage.open(path) as store:
+    async with await Storage.open(database) as store:
         assert await store.schema_version() == len(MIGRATIONS)
         assert (await store.get_match(mid)).status == "active"
 
 
-async def test_a_new_migration_step_is_applied_once_on_reopen(tmp_path):
-    path = tmp_path / "a.db"
-    async with await Storage.open(path) as store:
+async def test_a_new_migration_step_is_applied_once_on_reopen(database):
+    async with await Storage.open(database) as store:
         mid, _ = await started(store)
-    extra = [*MIGRATIONS, ("ALTER TABLE matches ADD COLUMN note TEXT",)]
-    async with await Storage.open(path, migrations=extra) as store:
+        extra = [*type(store).MIGRATIONS, ("ALTER TABLE matches ADD COLUMN note TEXT",)]
+    async with await Storage.open(database, migrations=extra) as store:
         assert await store.schema_version() == len(MIGRATIONS) + 1
         assert (await store.get_match(mid)).status == "active"
-    async with await Storage.open(path, migrations=extra) as store:  # no "duplicate column" error
+    async with await Storage.open(database, migrations=extra) as store:  # no "duplicate column" error
         assert await store.schema_version() == len(extra)
 
 
-async def test_a_failing_migration_step_changes_nothing(tmp_path):
-    path = tmp_path / "a.db"
-    async with await Storage.open(path):
-        pass
-    broken = [*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL")]
-    with pytest.raises(sqlite3.OperationalError):
-        await Storage.open(path, migrations=broken)
-    async with await Storage.open(path) as store:
+async def test_a_failing_migration_step_changes_nothing(database):
+    async with await Storage.open(database) as store:
+        broken = [*type(store).MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL")]
+    with pytest.raises(StorageError, match="THIS") as failed:
+        await Storage.open(database, migrations=broken)
+    assert str(database) in str(failed.value)  # the startup error names the database
+    async with await Storage.open(database) as store:
         assert await store.schema_version() == len(MIGRATIONS)
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
+        with pytest.raises(StorageUnavailable, match="extra"):
+            await store._fetchall("SELECT x FROM extra")
 
 
-async def test_a_database_from_a_newer_meadhall_is_refused(tmp_path):
-    path = tmp_path / "a.db"
-    async with await Storage.open(path):
-        pass
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE schema_version SET version = 99")
+async def test_a_database_from_a_newer_meadhall_is_refused(database):
+    async with await Storage.open(database) as store:
+        await raw(store, "UPDATE schema_version SET version = 99")
     with pytest.raises(StorageError, match="newer"):
-        await Storage.open(path)
+        await Storage.open(database)
 
 
 async def test_bad_synchronous_setting_is_refused(tmp_path):
@@ -127,7 +152,7 @@ async def test_lobby_then_start_then_actions(store):
 
 async def test_only_one_open_match_per_channel(store):
     await store.create_lobby(channel="c1", game="toy", creator="u1", seats=SEATS, now=1.0)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageConflict):
         await store.create_lobby(channel="c1", game="toy", creator="u2", seats=SEATS, now=1.0)
     # the failed insert left the connection usable
     assert (await store.open_match("c1")).creator == "u1"
@@ -146,17 +171,28 @@ async def test_commit_with_a_stale_version_writes_nothing(store):
     assert len(await store.actions(mid)) == 1
 
 
-async def test_commit_is_one_transaction(store, tmp_path):
+async def test_commit_is_one_transaction(store):
     """If the log row cannot be written, the snapshot and version stay as they were."""
     mid, game = await started(store)
-    with sqlite3.connect(tmp_path / "t.db") as raw:
-        raw.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    await raw(store, "INSERT INTO actions (match, seq, seat, action, at) VALUES (?, 1, 0, 'x', 1.0)", (mid,))
     seat = game.acting_seats()[0]
-    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+    with pytest.raises(StorageConflict):
         await store.commit_action(mid, expected_version=0, seat=seat, action="take 1", snapshot={"x": 1},
                                   status="active", now=9.0)
     got = await store.get_match(mid)
     assert (got.version, got.snapshot) == (0, game.to_json())
+
+
+async def test_commit_is_one_transaction_sqlite_trigger(tmp_path):
+    async with await Storage.open(tmp_path / "t.db") as store:
+        mid, game = await started(store)
+        with sqlite3.connect(tmp_path / "t.db") as conn:
+            conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        with pytest.raises(StorageConflict, match="disk full"):
+            await store.commit_action(mid, expected_version=0, seat=game.acting_seats()[0], action="take 1",
+                                      snapshot={"x": 1}, status="active", now=9.0)
+        got = await store.get_match(mid)
+        assert (got.version, got.snapshot) == (0, game.to_json())
 
 
 async def test_commit_refuses_a_status_other_than_active_or_finished(store):
@@ -187,14 +223,25 @@ async def test_lobby_updates_refused_once_started(store):
                                 now=1.0)
 
 
-async def test_the_action_log_is_append_only(store, tmp_path):
+async def test_the_action_log_is_append_only(store):
     mid, game = await started(store)
     await play(store, mid, game, 1)
-    with sqlite3.connect(tmp_path / "t.db") as raw:
+    with pytest.raises(StorageConflict, match="append-only"):
+        await raw(store, "UPDATE actions SET action = 'take 3'")
+    with pytest.raises(StorageConflict, match="append-only"):
+        await raw(store, "DELETE FROM actions")
+    assert len(await store.actions(mid)) == 1
+
+
+async def test_the_action_log_is_append_only_for_other_sqlite_clients(tmp_path):
+    async with await Storage.open(tmp_path / "t.db") as store:
+        mid, game = await started(store)
+        await play(store, mid, game, 1)
+    with sqlite3.connect(tmp_path / "t.db") as conn:
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute("UPDATE actions SET action = 'take 3'")
+            conn.execute("UPDATE actions SET action = 'take 3'")
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute("DELETE FROM actions")
+            conn.execute("DELETE FROM actions")
 
 
 async def test_unfinished_and_history(store):
@@ -212,6 +259,13 @@ async def test_unfinished_and_history(store):
     assert (await store.last_match("c1")).status == "finished"
     assert await store.open_match("c1") is None
     assert await store.last_match("nowhere") is None and await store.get_match(999) is None
+
+
+async def test_unfinished_matches_without_snapshots(store):
+    a, game = await started(store, "c1")
+    full, light = await store.unfinished_matches(), await store.unfinished_matches(snapshots=False)
+    assert [m.id for m in light] == [m.id for m in full] == [a] and full[0].snapshot == game.to_json()
+    assert light[0].snapshot is None and light[0].seats == full[0].seats and light[0].version == 0
 
 
 async def test_votes_are_stored(store):
@@ -234,6 +288,17 @@ async def test_timers_are_taken_when_due_and_only_then(store):
     assert [t.kind for t in await store.timers(mid)] == ["other", "reminder"]
     assert [t.kind for t in await store.take_due_timers(100.0)] == ["other", "reminder"]
     assert await store.timers() == [] and await store.next_timer_due() is None
+
+
+async def test_taking_due_timers_of_some_guilds_only(store):
+    """A shard process takes only its guilds' timers; the others stay for their own process."""
+    mine, _ = await started(store, "c1")  # guild "g"
+    rec = await store.create_lobby(channel="c2", game="toy", creator="u1", seats=SEATS, now=1.0, guild="other")
+    await store.add_timers(mine, [NewTimer("reminder", 5.0)])
+    await store.add_timers(rec.id, [NewTimer("reminder", 5.0), NewTimer("other", 5.0)])
+    assert [t.match for t in await store.take_due_timers(10.0, kind="reminder", guilds=lambda g: g == "g")] == [mine]
+    assert await store.take_due_timers(10.0, guilds=lambda g: g == "g") == []
+    assert sorted((t.match, t.kind) for t in await store.timers()) == [(rec.id, "other"), (rec.id, "reminder")]
 
 
 async def test_commit_replaces_timers_and_finishing_drops_them(store):
@@ -263,8 +328,8 @@ async def test_closing_a_match_drops_its_timers(store):
     assert [t.match for t in await store.timers()] == [other]
 
 
-async def test_timers_survive_reopening(tmp_path):
-    path = tmp_path / "a.db"
+async def test_timers_survive_reopening(database):
+    path = database
     async with await Storage.open(path) as store:
         mid, _ = await started(store)
         await store.add_timers(mid, [NewTimer("reminder", 50.0, {"seat": 1, "user": "u2"})])

@@ -1,4 +1,6 @@
-"""Durable storage of meadhall tables: one SQLite file (aiosqlite, WAL), versioned migrations.
+"""Durable storage of meadhall tables behind one interface, with two backends: SQLite (aiosqlite,
+WAL; the default, one machine) and PostgreSQL (asyncpg; many processes and machines). Versioned
+migrations per backend; the same tables and guarantees on both.
 
 Tables (schema version 1):
 
@@ -12,11 +14,12 @@ Tables (schema version 1):
 * ``actions`` — the append-only log (``match``, ``seq`` 1…version, ``seat``, ``action`` text,
   ``at``); triggers refuse UPDATE and DELETE.
 * ``timers`` — durable timers (``match``, ``kind`` e.g. ``"reminder"``, ``due``, ``payload`` JSON).
-* ``schema_version`` — one row: how many steps of :data:`MIGRATIONS` have been applied.
+* ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 
 API (all coroutines unless noted; every write is one transaction)::
 
-    store = await Storage.open(path)              # migrates, WAL; also ``async with``
+    store = await Storage.open(database)     # a path, "sqlite:///path" or "postgresql://…";
+                                             # migrates; also ``async with``
     await store.close()
     await store.schema_version() -> int
     await store.create_lobby(channel=, game=, creator=, seats=, now=, guild=None) -> MatchRecord
@@ -29,31 +32,37 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.close_match(match_id, status, now=)               # abandoned/finished; drops timers
     await store.get_match(match_id) -> MatchRecord | None
     await store.open_match(channel) -> MatchRecord | None          # lobby or active
-    await store.unfinished_matches() -> list[MatchRecord]
+    await store.unfinished_matches(snapshots=True) -> list[MatchRecord]
+    await store.all_matches() -> list[MatchRecord]                # every match, by id
     await store.history(channel=None, guild=None, limit=20) -> list[MatchRecord]  # newest first
     await store.last_match(channel) -> MatchRecord | None
     await store.actions(match_id) -> list[LoggedAction]
     await store.timers(match_id=None) -> list[Timer]
-    await store.take_due_timers(now, kind=None) -> list[Timer]   # removes and returns them
+    await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
     await store.add_timers(match_id, timers)
     await store.next_timer_due() -> float | None
+    await store.import_match(record, actions, timers)             # migrate-db: copy one match as is
     rebuild(game_cls, match, actions) -> Game                     # plain function: replay the log
 
 ``timers`` arguments are sequences of :class:`NewTimer`; in ``start_match``/``commit_action`` they
 replace every timer of the match in the same transaction (``None`` leaves them alone).
+
+Failures: :class:`StorageUnavailable` (the database cannot be reached, read or written just now:
+read-only, disk full, locked past the busy timeout, connection lost; rolled back),
+:class:`StorageConflict` (a constraint refused the write), :class:`StaleVersionError` (another
+writer committed first). Many processes may share one PostgreSQL database: ``commit_action`` is
+a compare-and-set on the version (exactly one of two writers at the same version succeeds) and
+``take_due_timers`` hands each timer to exactly one caller.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, Protocol
 
 from bot.games import engine_options
 from engine.core import Game
@@ -61,58 +70,44 @@ from engine.core import Game
 STATUSES = ("lobby", "active", "finished", "abandoned")
 OPEN_STATUSES = ("lobby", "active")
 
-# Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1.
-# Never edit a released step: append a new one.
-MIGRATIONS: list[tuple[str, ...]] = [
-    (
-        """CREATE TABLE matches (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild TEXT,
-            channel TEXT NOT NULL,
-            game TEXT NOT NULL,
-            options TEXT NOT NULL DEFAULT '{}',
-            seed INTEGER NOT NULL DEFAULT 0,
-            start_seat INTEGER,
-            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
-            creator TEXT NOT NULL,
-            seats TEXT NOT NULL DEFAULT '[]',
-            votes TEXT NOT NULL DEFAULT '[]',
-            version INTEGER NOT NULL DEFAULT 0,
-            snapshot TEXT,
-            created REAL NOT NULL,
-            updated REAL NOT NULL
-        )""",
-        "CREATE UNIQUE INDEX matches_one_open_per_channel ON matches(channel) "
-        "WHERE status IN ('lobby', 'active')",
-        "CREATE INDEX matches_status ON matches(status)",
-        "CREATE INDEX matches_channel ON matches(channel, id)",
-        """CREATE TABLE actions (
-            match INTEGER NOT NULL REFERENCES matches(id),
-            seq INTEGER NOT NULL,
-            seat INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (match, seq)
-        )""",
-        "CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions "
-        "BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END",
-        "CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions "
-        "BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END",
-        """CREATE TABLE timers (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            match INTEGER NOT NULL REFERENCES matches(id),
-            kind TEXT NOT NULL,
-            due REAL NOT NULL,
-            payload TEXT NOT NULL DEFAULT '{}'
-        )""",
-        "CREATE INDEX timers_due ON timers(due)",
-        "CREATE INDEX timers_match ON timers(match)",
-    ),
-]
+
+def parse_database(database: str | Path) -> tuple[str, str | Path]:
+    """``("sqlite", Path)`` or ``("postgresql", url)`` for a database setting.
+
+    ``sqlite:///relative/path``, ``sqlite:////absolute/path`` (as SQLAlchemy spells them) and plain
+    paths are SQLite; ``postgresql://…`` and ``postgres://…`` are PostgreSQL.
+    """
+    if isinstance(database, Path):
+        return "sqlite", database
+    if database.startswith(("postgresql://", "postgres://")):
+        return "postgresql", database
+    if database.startswith("sqlite://"):
+        rest = database.removeprefix("sqlite://")
+        if not rest.startswith("/") or rest == "/":
+            raise StorageError(f"{database!r}: write the database as sqlite:///relative/path or sqlite:////absolute/path")
+        return "sqlite", Path(rest[1:])
+    if "://" in database:
+        raise StorageError(f"{database!r}: the database must be a path, sqlite:///path or postgresql://…")
+    return "sqlite", Path(database)
 
 
 class StorageError(Exception):
     """The database cannot be used (e.g. it was written by a newer meadhall)."""
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be read or written just now (read-only, full disk, locked past the busy
+    timeout, I/O error); the transaction was rolled back, so nothing changed. ``writing`` tells whether
+    a write failed. The message names the database."""
+
+    def __init__(self, message: str, *, writing: bool) -> None:
+        self.writing = writing
+        super().__init__(message)
+
+
+class StorageConflict(StorageError):
+    """A write the database's constraints refuse (a second open table in a channel, a change to the
+    append-only log); nothing was written."""
 
 
 class StaleVersionError(StorageError):
@@ -206,6 +201,10 @@ def _match(row: Sequence[Any]) -> MatchRecord:
     )
 
 
+def _timer(row: Sequence[Any]) -> Timer:
+    return Timer(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
@@ -214,48 +213,44 @@ def _seats_json(seats: Iterable[Seat]) -> str:
     return _dumps([s.to_json() for s in seats])
 
 
-class Storage:
-    """One open database. Use :meth:`open`; calls are serialised on one connection."""
+class Tx(Protocol):
+    """One open transaction of a backend; SQL uses ``?`` placeholders on every backend."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self.path = path
-        self._lock = asyncio.Lock()
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+
+class Storage:
+    """One open database; :meth:`open` picks the backend. Backends provide :meth:`_tx` (one
+    transaction), :meth:`_fetchall` (a read outside any write) and their migrations; every query
+    below is shared."""
+
+    path: Any  # what names the database in messages (a Path, or the URL without password)
+    MIGRATIONS: Sequence[Sequence[str]] = ()
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        migrations: Sequence[Sequence[str]] = MIGRATIONS,
-        synchronous: str = "FULL",
-    ) -> Storage:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+    async def open(cls, database: str | Path, **options: Any) -> Storage:
+        """Open the database (a path, ``sqlite:///…`` or ``postgresql://…``) and migrate it.
 
-        ``synchronous``: SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss after a
-        commit; ``NORMAL`` only survives a crash of the process).
+        Options are the backend's (SQLite: ``migrations``, ``synchronous``, ``busy_timeout``;
+        PostgreSQL: ``migrations``, ``busy_timeout``, ``pool_size``).
         """
-        if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-            raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
-        path = Path(path)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            store = cls(conn, path)
-            await store._migrate(migrations)
-        except BaseException:
-            await conn.close()
-            raise
-        return store
+        kind, where = parse_database(database)
+        if kind == "postgresql":
+            from bot.storage.postgres import PostgresStorage
+
+            return await PostgresStorage.connect(str(where), **options)
+        from bot.storage.sqlite import SqliteStorage
+
+        return await SqliteStorage.connect(where, **options)
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        raise NotImplementedError
 
     async def __aenter__(self) -> Storage:
         return self
@@ -263,31 +258,22 @@ class Storage:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+    def _tx(self) -> AbstractAsyncContextManager[Tx]:
+        raise NotImplementedError
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        raise NotImplementedError
 
     async def _migrate(self, migrations: Sequence[Sequence[str]]) -> None:
         async with self._tx() as db:
+            await self._lock_for_migration(db)
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            async with db.execute("SELECT version FROM schema_version") as cur:
-                row = await cur.fetchone()
-            if row is None:
+            rows = await db.fetchall("SELECT version FROM schema_version")
+            if not rows:
                 await db.execute("INSERT INTO schema_version (version) VALUES (0)")
                 current = 0
             else:
-                current = row[0]
+                current = rows[0][0]
             if current > len(migrations):
                 raise StorageError(
                     f"{self.path}: schema version {current} is newer than this meadhall knows "
@@ -298,12 +284,11 @@ class Storage:
                     await db.execute(statement)
             await db.execute("UPDATE schema_version SET version = ?", (len(migrations),))
 
+    async def _lock_for_migration(self, db: Tx) -> None:
+        """Make concurrent openers migrate one after the other (SQLite's write lock already does)."""
+
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
-        return rows[0][0]
-
-    async def journal_mode(self) -> str:
-        rows = await self._fetchall("PRAGMA journal_mode")
         return rows[0][0]
 
     # ------------------------------------------------------------------ matches
@@ -313,25 +298,23 @@ class Storage:
         guild: str | None = None,
     ) -> MatchRecord:
         async with self._tx() as db:
-            cur = await db.execute(
+            rows = await db.fetchall(
                 "INSERT INTO matches (guild, channel, game, status, creator, seats, created, updated) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild, channel, game, creator, _seats_json(seats), now, now),
+                f"VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING {_MATCH_COLUMNS}",
+                (guild, channel, game, creator, _seats_json(seats), float(now), float(now)),
             )
-            mid = cur.lastrowid
-            async with db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (mid,)) as c:
-                return _match(await c.fetchone())
+            return _match(rows[0])
 
     async def update_lobby(
         self, match_id: int, *, seats: Sequence[Seat], creator: str, game: str, now: float
     ) -> None:
         async with self._tx() as db:
-            cur = await db.execute(
+            rows = await db.fetchall(
                 "UPDATE matches SET seats = ?, creator = ?, game = ?, updated = ? "
-                "WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), creator, game, now, match_id),
+                "WHERE id = ? AND status = 'lobby' RETURNING id",
+                (_seats_json(seats), creator, game, float(now), match_id),
             )
-            if cur.rowcount != 1:
+            if len(rows) != 1:
                 raise StorageError(f"match {match_id} is not a lobby")
 
     async def start_match(
@@ -339,14 +322,14 @@ class Storage:
         seats: Sequence[Seat], snapshot: dict[str, Any], now: float, timers: Sequence[NewTimer] = (),
     ) -> None:
         async with self._tx() as db:
-            cur = await db.execute(
+            rows = await db.fetchall(
                 "UPDATE matches SET status = 'active', game = ?, options = ?, seed = ?, start_seat = ?, "
                 "seats = ?, version = 0, snapshot = ?, votes = '[]', updated = ? "
-                "WHERE id = ? AND status = 'lobby'",
-                (game, _dumps(options), seed, start_seat, _seats_json(seats), _dumps(snapshot), now,
+                "WHERE id = ? AND status = 'lobby' RETURNING id",
+                (game, _dumps(options), seed, start_seat, _seats_json(seats), _dumps(snapshot), float(now),
                  match_id),
             )
-            if cur.rowcount != 1:
+            if len(rows) != 1:
                 raise StorageError(f"match {match_id} is not a lobby")
             await self._replace_timers(db, match_id, timers)
 
@@ -357,24 +340,25 @@ class Storage:
         """Append one action, store the new snapshot and version (and timers) atomically.
 
         Returns the new version. Raises :class:`StaleVersionError` (writing nothing) when the
-        stored version is not ``expected_version`` or the match is not active.
+        stored version is not ``expected_version`` or the match is not active. The version check
+        and the update are one statement, so of two processes committing at the same version
+        exactly one succeeds.
         """
         if status not in ("active", "finished"):
             raise ValueError(f"an action leaves a match active or finished, not {status!r}")
         new_version = expected_version + 1
         async with self._tx() as db:
-            cur = await db.execute(
+            rows = await db.fetchall(
                 "UPDATE matches SET version = ?, snapshot = ?, status = ?, updated = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (new_version, _dumps(snapshot), status, now, match_id, expected_version),
+                "WHERE id = ? AND version = ? AND status = 'active' RETURNING id",
+                (new_version, _dumps(snapshot), status, float(now), match_id, expected_version),
             )
-            if cur.rowcount != 1:
-                async with db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)) as c:
-                    row = await c.fetchone()
-                raise StaleVersionError(match_id, expected_version, None if row is None else row[0])
+            if len(rows) != 1:
+                found = await db.fetchall("SELECT version FROM matches WHERE id = ?", (match_id,))
+                raise StaleVersionError(match_id, expected_version, found[0][0] if found else None)
             await db.execute(
                 "INSERT INTO actions (match, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (match_id, new_version, seat, action, now),
+                (match_id, new_version, seat, action, float(now)),
             )
             if status == "finished":
                 await self._replace_timers(db, match_id, ())
@@ -385,7 +369,8 @@ class Storage:
     async def set_votes(self, match_id: int, votes: Sequence[str], *, now: float) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE matches SET votes = ?, updated = ? WHERE id = ?", (_dumps(list(votes)), now, match_id)
+                "UPDATE matches SET votes = ?, updated = ? WHERE id = ?",
+                (_dumps(list(votes)), float(now), match_id),
             )
 
     async def close_match(self, match_id: int, status: str, *, now: float) -> None:
@@ -393,11 +378,12 @@ class Storage:
         if status not in ("abandoned", "finished"):
             raise ValueError(f"cannot close a match as {status!r}")
         async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE matches SET status = ?, updated = ? WHERE id = ? AND status IN ('lobby', 'active')",
-                (status, now, match_id),
+            rows = await db.fetchall(
+                "UPDATE matches SET status = ?, updated = ? WHERE id = ? AND status IN ('lobby', 'active') "
+                "RETURNING id",
+                (status, float(now), match_id),
             )
-            if cur.rowcount != 1:
+            if len(rows) != 1:
                 raise StorageError(f"match {match_id} is not open")
             await self._replace_timers(db, match_id, ())
 
@@ -412,10 +398,17 @@ class Storage:
         )
         return _match(rows[0]) if rows else None
 
-    async def unfinished_matches(self) -> list[MatchRecord]:
+    async def unfinished_matches(self, *, snapshots: bool = True) -> list[MatchRecord]:
+        """Lobbies and running matches by id; ``snapshots=False`` leaves every ``snapshot`` None
+        (much less to read and parse when only the list is needed)."""
+        columns = _MATCH_COLUMNS if snapshots else _MATCH_COLUMNS.replace("snapshot,", "NULL,")
         rows = await self._fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'active') ORDER BY id"
+            f"SELECT {columns} FROM matches WHERE status IN ('lobby', 'active') ORDER BY id"
         )
+        return [_match(r) for r in rows]
+
+    async def all_matches(self) -> list[MatchRecord]:
+        rows = await self._fetchall(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY id")
         return [_match(r) for r in rows]
 
     async def history(
@@ -449,20 +442,44 @@ class Storage:
         )
         return [LoggedAction(*r) for r in rows]
 
+    async def import_match(
+        self, record: MatchRecord, actions: Sequence[LoggedAction], timers: Sequence[Timer]
+    ) -> None:
+        """Copy one match as it is (same id, log and timers) into this database (``migrate-db``)."""
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, record.guild, record.channel, record.game, _dumps(record.options), record.seed,
+                 record.start_seat, record.status, record.creator, _seats_json(record.seats),
+                 _dumps(record.votes), record.version,
+                 None if record.snapshot is None else _dumps(record.snapshot),
+                 float(record.created), float(record.updated)),
+            )
+            await db.executemany(
+                "INSERT INTO actions (match, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                [(a.match, a.seq, a.seat, a.action, float(a.at)) for a in actions],
+            )
+            await db.executemany(
+                "INSERT INTO timers (id, match, kind, due, payload) VALUES (?, ?, ?, ?, ?)",
+                [(t.id, t.match, t.kind, float(t.due), _dumps(t.payload)) for t in timers],
+            )
+            await self._after_import(db)
+
+    async def _after_import(self, db: Tx) -> None:
+        """Move id sequences past imported ids (PostgreSQL); SQLite's AUTOINCREMENT follows by itself."""
+
     # ------------------------------------------------------------------ timers
 
-    async def _replace_timers(
-        self, db: aiosqlite.Connection, match_id: int, timers: Sequence[NewTimer]
-    ) -> None:
+    async def _replace_timers(self, db: Tx, match_id: int, timers: Sequence[NewTimer]) -> None:
         await db.execute("DELETE FROM timers WHERE match = ?", (match_id,))
         await self._insert_timers(db, match_id, timers)
 
     @staticmethod
-    async def _insert_timers(db: aiosqlite.Connection, match_id: int, timers: Sequence[NewTimer]) -> None:
+    async def _insert_timers(db: Tx, match_id: int, timers: Sequence[NewTimer]) -> None:
         if timers:
             await db.executemany(
                 "INSERT INTO timers (match, kind, due, payload) VALUES (?, ?, ?, ?)",
-                [(match_id, t.kind, t.due, _dumps(t.payload)) for t in timers],
+                [(match_id, t.kind, float(t.due), _dumps(t.payload)) for t in timers],
             )
 
     async def add_timers(self, match_id: int, timers: Sequence[NewTimer]) -> None:
@@ -476,21 +493,35 @@ class Storage:
             rows = await self._fetchall(
                 "SELECT id, match, kind, due, payload FROM timers WHERE match = ? ORDER BY due, id", (match_id,)
             )
-        return [Timer(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [_timer(r) for r in rows]
 
-    async def take_due_timers(self, now: float, kind: str | None = None) -> list[Timer]:
-        """Remove and return the timers due at ``now`` (``due <= now``), earliest first."""
-        sql = "SELECT id, match, kind, due, payload FROM timers WHERE due <= ?"
-        params: list[Any] = [now]
-        if kind is not None:
-            sql += " AND kind = ?"
-            params.append(kind)
+    async def take_due_timers(
+        self, now: float, kind: str | None = None, guilds: Callable[[str | None], bool] | None = None
+    ) -> list[Timer]:
+        """Remove and return the timers due at ``now`` (``due <= now``), earliest first; with
+        ``guilds``, only timers of matches whose guild it accepts (a shard's own).
+
+        One statement deletes and returns them, so when several processes take timers at once
+        each timer goes to exactly one of them.
+        """
+        def due(table: str) -> str:
+            return f"{table}.due <= ?" + ("" if kind is None else f" AND {table}.kind = ?")
+
+        where = due("timers")
+        params: list[Any] = [float(now)] + ([] if kind is None else [kind])
         async with self._tx() as db:
-            async with db.execute(sql + " ORDER BY due, id", params) as cur:
-                rows = list(await cur.fetchall())
-            if rows:
-                await db.executemany("DELETE FROM timers WHERE id = ?", [(r[0],) for r in rows])
-        return [Timer(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+            if guilds is not None:
+                rows = await db.fetchall(
+                    "SELECT timers.id, matches.guild FROM timers JOIN matches ON matches.id = timers.match "
+                    f"WHERE {where}", params)
+                ids = [row[0] for row in rows if guilds(row[1])]
+                if not ids:
+                    return []
+                where += f" AND timers.id IN ({', '.join('?' * len(ids))})"
+                params += ids
+            rows = await db.fetchall(f"DELETE FROM timers WHERE {where} RETURNING id, match, kind, due, payload",
+                                     params)
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id))
 
     async def next_timer_due(self) -> float | None:
         rows = await self._fetchall("SELECT MIN(due) FROM timers")

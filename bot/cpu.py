@@ -1,0 +1,90 @@
+"""CPU-heavy work off the event loop: table pictures and the search-level computer player.
+
+A thread (``asyncio.to_thread``) keeps the event loop's own code from waiting, but Python's GIL
+still makes every other coroutine — gateway heartbeats, other tables' clicks — wait behind a
+picture or a search. A :class:`CpuPool` of ``size`` worker processes runs them truly in parallel;
+``size`` 0 keeps the old behaviour (a thread of this process), e.g. for tests and tiny hosts.
+
+API::
+
+    cpu = CpuPool(size=2)                                   # size 0: threads; also ``with``/close()
+    png = await cpu.render(adapter, game, seat=None)        # adapter.render in a worker
+    png = await cpu.picture(adapter, game, **kwargs)        # adapter.picture in a worker
+    action = await cpu.choose(game_id, level, seed, options, view, legal)   # player.choose in a worker
+    cpu.close()
+
+Work crosses to a worker as plain data: the adapter's class (instantiated once per worker), the
+game's JSON, the view and the legal actions (pickled), and comes back as PNG bytes or an action.
+Workers are started with ``spawn`` (the parent runs threads and an event loop; fork would copy
+them half-way) and warmed at the first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+_ADAPTERS: dict[type, Any] = {}  # per worker process: one adapter instance per adapter class
+
+
+def _adapter(adapter_cls: type) -> Any:
+    adapter = _ADAPTERS.get(adapter_cls)
+    if adapter is None:
+        adapter = _ADAPTERS[adapter_cls] = adapter_cls()
+    return adapter
+
+
+def _render_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, seat: int | None) -> bytes | None:
+    return _adapter(adapter_cls).render(game_cls.from_json(snapshot), seat=seat)
+
+
+def _picture_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, kwargs: dict) -> bytes | None:
+    return _adapter(adapter_cls).picture(game_cls.from_json(snapshot), **kwargs)
+
+
+def _choose_in_worker(game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
+    from engine.players import make_player
+
+    return make_player(game_id, level, seed=seed, **options).choose(view, legal)
+
+
+class CpuPool:
+    def __init__(self, size: int = 0) -> None:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise ValueError(f"the CPU pool size must be 0 (threads) or more worker processes, not {size!r}")
+        self.size = size
+        self._pool: ProcessPoolExecutor | None = None
+        if size:
+            self._pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"))
+
+    async def _run(self, fn, *args: Any) -> Any:
+        if self._pool is None:
+            return await asyncio.to_thread(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def render(self, adapter: Any, game: Any, seat: int | None = None) -> bytes | None:
+        if self._pool is None:
+            return await asyncio.to_thread(adapter.render, game, seat=seat)
+        return await self._run(_render_in_worker, type(adapter), type(game), game.to_json(), seat)
+
+    async def picture(self, adapter: Any, game: Any, **kwargs: Any) -> bytes | None:
+        """``adapter.picture(game, **kwargs)`` (issue 14's turn/scoring/board pictures)."""
+        if self._pool is None:
+            return await asyncio.to_thread(lambda: adapter.picture(game, **kwargs))
+        return await self._run(_picture_in_worker, type(adapter), type(game), game.to_json(), kwargs)
+
+    async def choose(self, game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
+        return await self._run(_choose_in_worker, game_id, level, seed, options, view, legal)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> CpuPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
