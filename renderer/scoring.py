@@ -359,7 +359,8 @@ def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int
                         "total": [tr("{vp} VP", vp=fp.get("vp")),
                                   tr("was {vp} VP", vp=was) if was is not None else ""],
                         "lines": lines})
-    return draw_scoring(tr(TITLES["final"]), players, winners=winners, history=history, log=log)
+    title = TITLES["final"]
+    return draw_scoring(tr(title), players, winners=winners, history=history, log=log)
 
 
 @translated(MIN_TURN_TEXT)

@@ -796,7 +796,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if view.get("start_player") == seat:
         chip(tr("START PLAYER"), INK)
     if active:
-        chip(tr(PHASE_WORDS.get(str(view.get("phase")), ("", N_("TO PLAY")))[1]), ACTIVE)
+        words = PHASE_WORDS.get(str(view.get("phase")), ("", N_("TO PLAY")))
+        chip(tr(words[1]), ACTIVE)
     if view.get("seat") == seat:
         chip(tr("YOU"), _seat_colour(seat), WHITE)
     if p.get("start_tile_pending"):

@@ -770,7 +770,7 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
     catalogs.compile_po(po, lc / "meadhall.mo")
     i18n.set_locale_dir(tmp_path / "locale")
     try:
-        assert i18n.available_languages() == ["en", "xx"]
+        assert "xx" in i18n.available_languages()
         await seat(svc, "ann", "bob")
         with i18n.use_language("xx"):
             assert i18n.current_language() == "xx"
@@ -786,7 +786,7 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
     finally:
         i18n.set_language("en")
         i18n.set_locale_dir(None)
-    assert i18n.available_languages() == ["en"]
+    assert "xx" not in i18n.available_languages()
 
 
 def test_a_broken_po_file_is_reported_with_its_line(tmp_path):

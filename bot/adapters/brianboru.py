@@ -33,6 +33,18 @@ EXTRA_WHAT_PLURAL = {"church": N_("church discs"), "battle": N_("invader tokens"
 PRIVATE_KINDS = frozenset({"keep", "lead", "play", "active"})
 
 
+def princess_word(data: Mapping[str, Any]) -> str:
+    """The English word of a Princess choice (kept out of ``_()`` calls, where Babel would take the
+    dictionary keys for messages)."""
+    choice = data["choice"]
+    return PRINCESS_WORDS.get(choice, choice)
+
+
+def extra_what(pending: Mapping[str, Any]) -> str:
+    sym = pending.get("sym") or ""
+    return EXTRA_WHAT.get(sym, sym)
+
+
 def colour_word(colour: str) -> str:
     return _(COLOUR_WORDS.get(colour, colour))
 
@@ -193,7 +205,7 @@ class BrianBoruAdapter(BaseAdapter):
                      title=DATA.marriage[d["card"]].title)
         if k == "princess":
             return _("{name} and the Princess of Denmark: {choice}.", name=who,
-                     choice=_(PRINCESS_WORDS.get(d["choice"], d["choice"])))
+                     choice=_(princess_word(d)))
         if k == "raid":
             losers = ", ".join(names[s] for s in d["losers"])
             return ngettext("The Vikings raid ({n} invader left): {names} must lose a town.",
@@ -272,7 +284,7 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "extra":
             most = game.legal_actions(seat)[-1].args[0] if game.legal_actions(seat) else 0
             return _("pay 2 coins for each extra {what} (you have {coins} coins): /extra N, 0 to {most}",
-                     what=_(EXTRA_WHAT.get(p.get("sym"), p.get("sym", ""))), coins=v["players"][seat]["coins"],
+                     what=_(extra_what(p)), coins=v["players"][seat]["coins"],
                      most=most)
         if k == "expand":
             return _("pay 5 coins for a disc on a town next to one of yours (/expand NAME), or /expand no")

@@ -53,11 +53,22 @@ def tile_text(tile: str) -> str:
     if tile.startswith("^"):
         ship = SHIPS[tile[1]]
         reward = _("{n} gold", n=ship["amount"]) if ship["reward"] == "gold" else _("{n} VP", n=ship["amount"])
-        return _("a ship with a {colour} sail ({reward})", colour=_(ship["colour"]), reward=reward)
+        colour = ship["colour"]  # marked in data; bound first so Babel extracts no stray words
+        return _("a ship with a {colour} sail ({reward})", colour=_(colour), reward=reward)
     return _(TILE_NAMES.get(tile, tile))
 
 
 ROW_LABELS = ("ships", "W", "N", "S", "G", "F")
+
+
+def kind_of(data: Mapping[str, Any]) -> str:
+    return data["kind"]
+
+
+def name_of(data: Mapping[str, Any]) -> str:
+    """(Small readers like these keep dictionary keys out of ``_()`` calls, where Babel would take
+    them for messages.)"""
+    return data["name"]
 
 
 def homeland_grid(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -211,12 +222,12 @@ class VikingsAdapter(BaseAdapter):
             elif k == "laid":
                 out.append(ngettext("{name} lays out the {kind}.", "{name} lays out the {count} {kinds}.",
                                     d["count"], name=who, kind=kind_text(d["kind"]), count=d["count"],
-                                    kinds=_(KIND_TEXT_PLURAL[d["kind"]])))
+                                    kinds=_(KIND_TEXT_PLURAL[kind_of(d)])))
             elif k == "special":
-                out.append(_("{name} takes a special tile: {tile}.", name=who, tile=_(SPECIAL_TEXT[d["name"]])))
+                out.append(_("{name} takes a special tile: {tile}.", name=who, tile=_(SPECIAL_TEXT[name_of(d)])))
             elif k == "swapped":
                 out.append(_("{name} swaps the middle tile at {cell} for {tile}.", name=who, cell=d["cell"],
-                             tile=_(SPECIAL_TEXT[d["name"]])))
+                             tile=_(SPECIAL_TEXT[name_of(d)])))
         return out
 
     # ------------------------------------------------------------------ prompts and labels
@@ -311,8 +322,9 @@ class VikingsAdapter(BaseAdapter):
 
     def text(self, game: VikingsGame, seat: int | None = None) -> str:
         v = game.view(seat)
+        coming = v["scorings"][v["round"] - 1]
         lines = [_("Vikings — round {round} of 6, next scoring: {scoring}.", round=v["round"],
-                   scoring=_(v["scorings"][v["round"] - 1])) if not game.is_over else _("Vikings — game over.")]
+                   scoring=_(coming)) if not game.is_over else _("Vikings — game over.")]
         offer = []
         for p, c in enumerate(v["wheel"]):
             if c is None:

@@ -1,0 +1,28 @@
+"""The template holds messages, not stray words: a translation call's first argument is a literal,
+or an expression with no string in it (Babel would take a dictionary key inside ``_(d["kind"])``
+for a message and put "kind" in every catalog)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from bot.catalogs import KEYWORDS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_no_translation_call_hides_a_string_in_an_expression():
+    found = []
+    for path in sorted([*ROOT.glob("bot/**/*.py"), *ROOT.glob("renderer/**/*.py"), *ROOT.glob("engine/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in KEYWORDS
+                    and node.args):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant):
+                continue
+            strings = [c.value for c in ast.walk(first) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+            if strings:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(first)}")
+    assert found == []
