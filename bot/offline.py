@@ -33,6 +33,11 @@ LOBBY_USER = "player1"  # who a plain line speaks for while nobody has a decisio
 MAX_LISTED = 40  # more choices than this are listed in part; the rest can be typed
 
 
+def only_sees(name: str) -> str:
+    """The mark of a line meant for one player (outside an f-string, so Babel extracts it)."""
+    return _("(only {name} sees)", name=name)
+
+
 def choice_list(widgets: list[Widget]) -> tuple[list[tuple[str, str]], Widget | None]:
     """The widgets of one decision as one numbered list of ``(label, value)``.
 
@@ -177,7 +182,7 @@ class OfflineTable:
         for _seat, user, name, options, multi, private in await self._decisions():
             if only is not None and user != only:
                 continue
-            mark = f"({_('only {name} sees', name=name)}) " if private else ""
+            mark = only_sees(name) + " " if private else ""
             if multi is not None:
                 out.append(mark + ngettext("{name}, choose {n} — type its number:",
                                            "{name}, choose {n} — type their numbers, e.g. 1 2:",
@@ -217,13 +222,13 @@ class OfflineTable:
             return [_("{name} is not playing at this table.", name=user)]
         text_fn = getattr(table.adapter, "private_text", None)
         image_fn = getattr(table.adapter, "private_image", None)
-        out = [f"({_('only {name} sees', name=user)}) {line}"
+        out = [f"{only_sees(user)} {line}"
                for line in (text_fn(table.game, seat) if text_fn else table.adapter.text(table.game, seat)).splitlines()]
         if image_fn:
             data = image_fn(table.game, seat)
             if data:
                 path = self._write(f"hand-{user}-{table.record.version:04d}.png", data)
-                out.append(f"({_('only {name} sees', name=user)}) {_('image: {path}', path=path)}")
+                out.append(f"{only_sees(user)} " + _("image: {path}", path=path))
         return out
 
     async def _table_text(self) -> list[str]:
@@ -239,7 +244,7 @@ class OfflineTable:
     def _lines(self, reply: Reply, user: str | None) -> list[str]:
         out = list(reply.public)
         for line in reply.private:
-            out.append(f"({_('only {name} sees', name=user)}) {line}" if user else line)
+            out.append(f"{only_sees(user)} {line}" if user else line)
         for p in reply.prompts:
             out.append(f"@{p.name}: {p.text}")
         for att in (reply.image, reply.file):

@@ -26,3 +26,16 @@ def test_no_translation_call_hides_a_string_in_an_expression():
             if strings:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(first)}")
     assert found == []
+
+
+def test_no_translation_call_inside_an_f_string():
+    """Babel does not look inside f-strings (Python 3.11): ``f"({_('only {name} sees')})"`` never
+    reached the template, so that mark stayed English in every language."""
+    found = []
+    for path in sorted([*ROOT.glob("bot/**/*.py"), *ROOT.glob("renderer/**/*.py"), *ROOT.glob("engine/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in KEYWORDS:
+                        found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert found == []
