@@ -632,7 +632,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
         star(d, cx, yy + 7, 7, fill=GOLD)
         if phase == "draft":
             status = tr("kept") if p.get("chosen") else (tr("choosing") if s in acting else "")
-            status = f"{tr('hand {n}', n=p.get('hand_size', 0))}  {status}".strip()
+            status = (tr("hand {n}", n=p.get("hand_size", 0)) + "  " + status).strip()
         elif phase == "tricks":
             status = tr("hand {n}", n=p.get("hand_size", 0))
         else:
