@@ -77,10 +77,12 @@ def homeland_grid(rows: Sequence[Sequence[str]]) -> list[str]:
     width = max((len(r) for r in rows), default=0)
     if width == 0:
         return []
-    out = ["         " + "".join(f"{c:<4}" for c in range(1, width + 1)).rstrip()]
-    for label, row in zip(ROW_LABELS, rows):
+    labels = [_("ships"), *ROW_LABELS[1:]]
+    pad = max(5, *(len(label) for label in labels))
+    out = [" " * (pad + 4) + "".join(f"{c:<4}" for c in range(1, width + 1)).rstrip()]
+    for label, row in zip(labels, rows):
         cells = [*row, *["."] * (width - len(row))]
-        out.append(f"   {label:>5} " + "".join(f"{t:<4}" for t in cells).rstrip())
+        out.append(f"   {label:>{pad}} " + "".join(f"{t:<4}" for t in cells).rstrip())
     return out
 
 
@@ -338,12 +340,13 @@ class VikingsAdapter(BaseAdapter):
                 marks.append(_("start player"))
             if p["seat"] == v["active"]:
                 marks.append(_("to act"))
-            head = f"{p['name']}: {p['gold']} gold, {p['vp']} VP" + (f" ({', '.join(marks)})" if marks else "")
+            head = _("{name}: {gold} gold, {vp} VP", name=p["name"], gold=p["gold"], vp=p["vp"])
+            head += f" ({', '.join(marks)})" if marks else ""
             lines.append(head)
             lines += homeland_grid(p["rows"])
             base = " ".join(f"{k}{n}" for k, n in p["base"].items() if n)
             if base:
-                lines.append("    base: " + base)
+                lines.append("    " + _("base: {vikings}", vikings=base))
             if p["threatened"]:
                 lines.append("    " + _("threatened: {cells}", cells=" ".join(p["threatened"])))
             if p["specials"]:
