@@ -41,7 +41,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, mention
+from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
 from bot.discord_components import DYNAMIC_ITEMS
 from bot.discord_refusals import ChannelWatch
 from bot.i18n import set_language, use_language
@@ -271,7 +271,8 @@ class MeadhallBot(commands.Bot):
                 continue
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
-                await channel.send(f"{mention(r.user, r.name)} {r.text}", allowed_mentions=allowed_for([r.user]))
+                await channel.send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
+                                   allowed_mentions=allowed_for([r.user]))
                 sent += 1
                 self.watch.posted(r.channel)
             except discord.HTTPException as e:

@@ -30,6 +30,7 @@ import asyncio
 import functools
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -104,8 +105,31 @@ class MeadhallTranslator(app_commands.Translator):
 # --------------------------------------------------------------------------- replies → messages
 
 
+def escape_name(name: str) -> str:
+    """A display name as Discord must show it: no markdown (no heading, spoiler, bold…), no
+    mention (``<@id>``, ``@everyone``) — it reads as typed, and pings nobody."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def escape_names(text: str, names: Iterable[str]) -> str:
+    """``text`` with every occurrence of a player's name escaped (:func:`escape_name`).
+
+    The service's lines are plain text with people's names in them (``Reply.names``); only the
+    names are people's input, so only they are escaped, in one pass (longest name first, so
+    that one name inside another is not escaped twice)."""
+    risky = sorted({n for n in names if n and escape_name(n) != n}, key=len, reverse=True)
+    if not risky:
+        return text
+    return re.sub("|".join(map(re.escape, risky)), lambda m: escape_name(m.group(0)), text)
+
+
 def mention(user: str, name: str) -> str:
-    return f"<@{user}>" if user.isdigit() else f"@{name}"
+    return f"<@{user}>" if user.isdigit() else f"@{escape_name(name)}"
+
+
+def prompt_lines(reply: Reply) -> list[str]:
+    """``<@player>: what to decide`` for each prompt, names in the text escaped."""
+    return [f"{mention(p.user, p.name)}: {escape_names(p.text, reply.names)}" for p in reply.prompts]
 
 
 def split_content(lines: Iterable[str], limit: int = MAX_CONTENT) -> list[str]:
@@ -319,12 +343,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
     ) -> None:
         if not reply.ok:
-            await self.say_privately(interaction, "\n".join(reply.private) or _("That did not work."),
-                                     deferred=deferred)
+            await self.say_privately(interaction, escape_names("\n".join(reply.private), reply.names)
+                                     or _("That did not work."), deferred=deferred)
             return
-        prompts = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
         if private:
-            await self.say_privately(interaction, "\n".join([*reply.private, *reply.public, *prompts]),
+            text = escape_names("\n".join([*reply.private, *reply.public]), reply.names)
+            await self.say_privately(interaction, "\n".join([text, *prompt_lines(reply)]).strip("\n"),
                                      deferred=deferred, files=files_of(reply))
             return
         for i, kw in enumerate(await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)):
@@ -337,17 +361,16 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if deferred:
             await interaction.edit_original_response(content=_("Done: see the channel."))
         if reply.private:  # a success may carry lines for the actor alone
-            for chunk in split_content(reply.private):
+            for chunk in split_content([escape_names(line, reply.names) for line in reply.private]):
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def public_messages(self, channel: str, reply: Reply, *, widgets: bool = True) -> list[dict[str, Any]]:
         """A successful reply as keyword arguments of the messages to post: narration, the
         ``<@player>: what to decide`` lines, then the board PNG and the components on the last one."""
-        prompts = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
         view, complete = None, True
         if widgets:
             view, complete = await self.components(channel, reply)
-        lines = [*reply.public, *prompts]
+        lines = [*(escape_names(line, reply.names) for line in reply.public), *prompt_lines(reply)]
         if not complete:
             lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
         chunks = split_content(lines) or [_("Done.")]
@@ -407,7 +430,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             data = await asyncio.to_thread(image_fn, game, seat)
             if data:
                 files.append(discord.File(io.BytesIO(data), filename=f"hand-{record.id}-{record.version}.png"))
-        await self.say_privately(interaction, "\n".join(line for line in lines if line), files=files, view=view)
+        text = escape_names("\n".join(line for line in lines if line), record.names)
+        await self.say_privately(interaction, text, files=files, view=view)
 
     # ------------------------------------------------------------------ components
 
@@ -425,26 +449,11 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self._stale(interaction)
             return
         message = interaction.message
-        if table.record.version != version and message is not None and message.flags.ephemeral:
-            version = await self.carry_over(table, user, version, text)
-        await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version),
+        # a choice on the player's own (ephemeral) message is scoped to their seat: the service
+        # takes it, under the table's lock, when only other seats moved since (a draft)
+        scoped = message is not None and message.flags.ephemeral
+        await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version, scoped=scoped),
                        source=message)
-
-    async def carry_over(self, table: Table, user: str, version: int, text: str) -> int:
-        """The version to act at for a choice on a player's own (ephemeral) message offered at an
-        older ``version``: the table's current one when only other seats moved since and the choice
-        is still legal for the player (several seats decide at once, e.g. a draft: the others'
-        choices do not change this one's); else ``version`` (refused as stale)."""
-        game, record = table.game, table.record
-        seat = record.seat_of(user)
-        if game is None or seat is None or seat not in game.acting_seats() or version > record.version:
-            return version
-        if not game.is_legal(seat, text):
-            return version
-        since = [a for a in await self.svc.storage.actions(record.id) if a.seq > version]
-        if any(a.seat == seat for a in since):
-            return version  # this seat moved since: a repeated click is a duplicate, not a new choice
-        return record.version
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         """Show the presser their own choices (ephemeral) when several seats decide at once."""
@@ -599,11 +608,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
         await self.run(interaction, with_transport_commands, private=True)
 
-    @app_commands.command(name=T(N_("export")), description=T(N_("Post the game's action log as a file")))
+    @app_commands.command(name=T(N_("export")),
+                          description=T(N_("The game's action log as a file, for you only")))
     async def export(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
-            await self.run(interaction, lambda: self.svc.export(channel), widgets=False)
+            await self.run(interaction, lambda: self.svc.export(channel), private=True)  # to the asker only
 
     # ------------------------------------------------------------------ game moves
 

@@ -17,7 +17,10 @@ game-specific goes through a :class:`GameAdapter`:
 ``text(game, seat=None)``          the table as text (the offline table prints it)
 ``render(game, seat=None)``        PNG bytes of the table, or ``None`` (no image). Called in a
                                    worker thread; must not keep references to ``game``
-``notation(game)``                 the game's notation for ``export`` (or ``None``)
+``notation(game)``                 the game's notation for ``export`` (or ``None``); public
+``public_action(text)``            a logged action as every player may see it while the game
+                                   runs (``export``): a hidden decision (Brian Boru's ``keep``)
+                                   is written as hidden; the default shows the text
 ``rules(topic)``                   lines of rules summary (``topic=None``) or one rule
                                    ("V-14"); raises ``KeyError`` for an unknown topic
 ``text_key()``                     a line explaining the codes of ``text`` (or ``None``)
@@ -107,6 +110,8 @@ class GameAdapter(Protocol):
 
     def forced_action(self, game: Game, seat: int) -> Action | None: ...
 
+    def public_action(self, text: str) -> str: ...
+
 
 class BaseAdapter:
     """Plain defaults for every :class:`GameAdapter` member except ``game_cls`` and ``title``."""
@@ -148,6 +153,9 @@ class BaseAdapter:
 
     def notation(self, game: Game) -> str | None:
         return None
+
+    def public_action(self, text: str) -> str:
+        return text
 
     def rules(self, topic: str | None) -> list[str]:
         if topic is None:

@@ -19,13 +19,17 @@ the computer players have moved too (its key the first time and on /board). Mess
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bot.i18n import _, ngettext
 from bot.service import HostService, Reply, is_computer
+from bot.text import quote
 from bot.widgets import Widget, widgets_for
+
+log = logging.getLogger(__name__)
 
 _SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
 _NUMBERS = re.compile(r"^[0-9]{1,3}(?:[ ,]+[0-9]{1,3})*$")
@@ -82,6 +86,16 @@ class OfflineTable:
         return self.speaker
 
     async def handle(self, line: str) -> list[str]:
+        """What to print for one typed line. Never raises: a line that fails on the host's side is
+        logged and answered with an apology, and the table goes on with the next line."""
+        try:
+            return await self._handle(line)
+        except Exception:
+            log.exception("the offline table failed on the line %r", quote(line))
+            return [_("Something went wrong on my side with “{line}”; nothing else is affected. "
+                      "Use /status to see where the game stands.", line=quote(line))]
+
+    async def _handle(self, line: str) -> list[str]:
         line = line.strip()
         if not line or line.startswith("#"):
             return []

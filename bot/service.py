@@ -74,6 +74,7 @@ from bot.storage import (
     StorageUnavailable,
     rebuild,
 )
+from bot.text import QUOTE_LIMIT, quote
 from bot.widgets import label_of
 from engine.core import (
     Action,
@@ -162,6 +163,9 @@ class Reply:
     game: str | None = None
     status: str | None = None
     version: int | None = None
+    # the players' names this reply may show (chosen by people: a transport that renders
+    # markup, like Discord, escapes them in every line; the offline table prints them plain)
+    names: list[str] = field(default_factory=list)
 
     def lines(self, mention: Callable[[Prompt], str] = lambda p: f"@{p.name}") -> list[str]:
         """Public lines then one ``"<mention>: <prompt>"`` line per prompt (the offline table)."""
@@ -179,6 +183,7 @@ class Reminder:
     name: str
     text: str
     count: int
+    names: tuple[str, ...] = ()  # the table's player names (``text`` may show them; see Reply.names)
 
 
 @dataclass(slots=True)
@@ -195,15 +200,16 @@ class Table:
 
 
 class Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, names: Sequence[str] = ()) -> None:
         assert code in REFUSALS, code
         self.code = code
         self.message = message
+        self.names = list(names)  # players' names the message shows (see Reply.names)
         super().__init__(message)
 
 
 def _refused(r: Refusal) -> Reply:
-    return Reply(ok=False, code=r.code, private=[r.message])
+    return Reply(ok=False, code=r.code, private=[r.message], names=r.names)
 
 
 def _storage_safe(method):
@@ -228,6 +234,8 @@ def _storage_safe(method):
 
 def _names(names: Sequence[str]) -> str:
     return ", ".join(names)
+
+
 
 
 class HostService:
@@ -255,12 +263,21 @@ class HostService:
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._tables: dict[str, Table] = {}
         self._resumed: set[str] = set()  # channels of tables load() found, not used since
+        self._generation: dict[str, int] = {}  # bumped at every change of a channel's cache entry
         self._locks: dict[str, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ tables in memory
 
     def _lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
+
+    def _cache(self, channel: str, table: Table) -> None:
+        self._tables[channel] = table
+        self._generation[channel] = self._generation.get(channel, 0) + 1
+
+    def _uncache(self, channel: str) -> None:
+        self._tables.pop(channel, None)
+        self._generation[channel] = self._generation.get(channel, 0) + 1
 
     def _table_from(self, record: MatchRecord) -> Table | None:
         adapter = self.games.get(record.game)
@@ -292,18 +309,35 @@ class HostService:
         return count
 
     async def _open_table(self, channel: str) -> Table | None:
-        table = self._tables.get(channel)
-        if table is None:
+        """The channel's open table: from the cache, else read from the database and cached.
+
+        Readers do not take the channel's lock, so a writer may commit (and cache a newer table,
+        or drop a finished one) while this awaits the database: then the read may be older than
+        the cache and is never stored over it (the cache never goes backwards); it is read again.
+        """
+        for _attempt in range(3):
+            table = self._tables.get(channel)
+            if table is not None:
+                return table
             self._resumed.discard(channel)
+            generation = self._generation.get(channel, 0)
             record = await self.storage.open_match(channel)
+            if self._generation.get(channel, 0) != generation:
+                continue  # a writer changed this channel meanwhile: our read may be older
             if record is None:
                 return None
             table = self._table_from(record)
             if table is None:
                 raise Refusal("unknown_game", _(
                     "This channel's table plays {game}, which this host does not offer now.", game=record.game))
-            self._tables[channel] = table
-        return table
+            self._cache(channel, table)
+            return table
+        # writers keep changing this channel: answer from the newest read without caching it
+        table = self._tables.get(channel)
+        if table is not None:
+            return table
+        record = await self.storage.open_match(channel)
+        return None if record is None else self._table_from(record)
 
     async def table(self, channel: str) -> Table | None:
         try:
@@ -388,6 +422,7 @@ class HostService:
 
     def _reply(self, table: Table, **kw: object) -> Reply:
         rec = table.record
+        kw.setdefault("names", list(rec.names))
         return Reply(match_id=rec.id, game=rec.game, status=rec.status, version=rec.version, **kw)
 
     # ------------------------------------------------------------------ lobby
@@ -410,12 +445,12 @@ class HostService:
             adapter = self.games.get(game_id) if game_id else None
             if adapter is None:
                 raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
-                                                game=game or "", games=_names(self.games.ids())))
+                                                game=quote(game or ""), games=_names(self.games.ids())))
             record = await self.storage.create_lobby(
                 channel=channel, game=game_id, creator=user, seats=[Seat(user, name)], now=now, guild=guild
             )
             table = Table(record, adapter)
-            self._tables[channel] = table
+            self._cache(channel, table)
             return self._reply(table, public=[_(
                 "{name} opens a table for {game} ({count}/{max} seats). Others may join; then start.",
                 name=name, game=adapter.title, count=1, max=adapter.game_cls.MAX_PLAYERS)])
@@ -455,15 +490,16 @@ class HostService:
                 if not any(not is_computer(s.user) for s in seats):  # nobody but computer players left
                     await self.storage.close_match(rec.id, "abandoned", now=now)
                     rec.status = "abandoned"
-                    del self._tables[channel]
+                    self._uncache(channel)
                     return self._reply(table, public=[_("{name} leaves; no person is left at the table, so it is closed.",
-                                                        name=name)])
+                                                        name=name)], names=[*rec.names, name])
                 creator = rec.creator if rec.creator != user else seats[0].user
                 await self.storage.update_lobby(rec.id, seats=seats, creator=creator, game=rec.game, now=now)
                 rec.seats, rec.creator, rec.updated = seats, creator, now
                 return self._reply(table, public=[_("{name} leaves the table ({count}/{max} seats).",
                                                     name=name, count=len(seats),
-                                                    max=table.adapter.game_cls.MAX_PLAYERS)])
+                                                    max=table.adapter.game_cls.MAX_PLAYERS)],
+                                   names=[*rec.names, name])
         except Refusal as r:
             return _refused(r)
 
@@ -493,7 +529,7 @@ class HostService:
         adapter = self.games.get(game_id)
         if adapter is None:
             raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
-                                            game=game_id, games=_names(self.games.ids())))
+                                            game=quote(game_id), games=_names(self.games.ids())))
         cls = adapter.game_cls
         if len(rec.seats) < cls.MIN_PLAYERS:
             raise Refusal("too_few_players", _("{game} needs at least {min} players; {count} joined.",
@@ -505,14 +541,15 @@ class HostService:
         try:
             options = adapter.parse_options(game_words)
         except OptionError as e:
-            raise Refusal("bad_options", str(e)) from None
+            raise Refusal("bad_options", quote(str(e), 4 * QUOTE_LIMIT)) from None
         if start_seat is not None and not 0 <= start_seat < len(rec.seats):
             raise Refusal("bad_options", _("There is no seat {seat}.", seat=start_seat))
         seed = self._seed_source() if seed is None else seed
         try:
             game = cls.new(rec.names, seed=seed, options=options, start_seat=start_seat)
         except (EngineError, ValueError) as e:
-            raise Refusal("bad_options", _("These options do not work: {reason}", reason=str(e))) from None
+            raise Refusal("bad_options", _("These options do not work: {reason}",
+                                           reason=quote(str(e), 2 * QUOTE_LIMIT))) from None
         if host:
             options = {**options, HOST_KEY: host}
         now = self.clock()
@@ -568,7 +605,7 @@ class HostService:
         rec = table.record
         await self.storage.close_match(rec.id, "abandoned", now=now)
         rec.status, rec.updated = "abandoned", now
-        self._tables.pop(rec.channel, None)
+        self._uncache(rec.channel)
         return self._reply(table, public=[line])
 
     # ------------------------------------------------------------------ looking
@@ -582,15 +619,17 @@ class HostService:
         if table is None:
             last = await self.storage.last_match(channel)
             lines = [_("There is no table in this channel. Use join to open one.")]
+            names: list[str] = []
             if last is not None and last.status == "finished" and last.snapshot is not None:
                 adapter = self.games.get(last.game)
                 if adapter is not None:
                     game = adapter.game_cls.from_json(last.snapshot)
                     winners = [last.seats[s].name for s in game.winners()]
+                    names = list(last.names)
                     lines.append(ngettext("The last game of {game} was won by {names}.",
                                           "The last game of {game} was shared by {names}.",
                                           len(winners), game=adapter.title, names=_names(winners)))
-            return Reply(public=lines)
+            return Reply(public=lines, names=names)
         rec, adapter = table.record, table.adapter
         if table.game is None:
             cls = adapter.game_cls
@@ -651,12 +690,12 @@ class HostService:
             adapter = self.games.get(game) if game else None
             if adapter is None:
                 raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
-                                                game=game or "", games=_names(self.games.ids())))
+                                                game=quote(game or ""), games=_names(self.games.ids())))
             try:
                 return Reply(public=adapter.rules(topic), game=game)
             except KeyError:
                 raise Refusal("unknown_rule", _("{game} has no rule {topic}.", game=adapter.title,
-                                                topic=topic)) from None
+                                                topic=quote(topic or ""))) from None
         except Refusal as r:
             return _refused(r)
 
@@ -673,7 +712,14 @@ class HostService:
 
     @_storage_safe
     async def export(self, channel: str, match_id: int | None = None) -> Reply:
-        """The action log of the channel's current (or last, or given) game as a text file."""
+        """The action log of the channel's current (or last, or given) game as a text file.
+
+        While the game runs (or is only abandoned mid-way — it could be a "finished" one only
+        once it is over) the file holds only what every player may see: no seed (from it and
+        the log anyone rebuilds every hand and the future stacks), hidden decisions written as
+        hidden (the adapter's ``public_action``). Once the game is over the whole log is given,
+        seed included. The reply is meant for whoever asked (``private``).
+        """
         try:
             if match_id is None:
                 record = await self.storage.open_match(channel) or await self.storage.last_match(channel)
@@ -686,26 +732,31 @@ class HostService:
             if record.snapshot is None:
                 raise Refusal("not_started", _("The game has not started yet."))
             adapter = self.games.get(record.game)
+            whole = record.status == "finished"
+            public_action = getattr(adapter, "public_action", None)
+            shown = (lambda text: text) if whole or not callable(public_action) else public_action
             lines = [
                 "# meadhall action log",
                 f"# game: {record.game}",
                 f"# match: {record.id}  status: {record.status}  moves: {record.version}",
                 f"# options: {json.dumps(record.options, sort_keys=True)}",
-                f"# seed: {record.seed}  start seat: "
-                f"{'drawn' if record.start_seat is None else record.start_seat}",
+                (f"# seed: {record.seed}" if whole else "# seed: hidden until the game is over")
+                + f"  start seat: {'drawn' if record.start_seat is None else record.start_seat}",
             ]
+            if not whole:
+                lines.append("# hidden decisions are shown as hidden until the game is over")
             lines += [f"# seat {i}: {s.name}" for i, s in enumerate(record.seats)]
             for a in await self.storage.actions(record.id):
                 stamp = datetime.fromtimestamp(a.at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-                lines.append(f"{a.seq}\t{a.seat}\t{record.seats[a.seat].name}\t{a.action}\t{stamp}")
+                lines.append(f"{a.seq}\t{a.seat}\t{record.seats[a.seat].name}\t{shown(a.action)}\t{stamp}")
             notation = None
             if adapter is not None:
-                notation = adapter.notation(adapter.game_cls.from_json(record.snapshot))
+                notation = adapter.notation(adapter.game_cls.from_json(record.snapshot))  # public by contract
             if notation:
                 lines += ["", "# notation", notation]
             data = ("\n".join(lines) + "\n").encode("utf-8")
             return Reply(file=Attachment(data, f"meadhall-{record.game}-{record.id}.txt"),
-                         public=[_("The action log of game {id}.", id=record.id)], match_id=record.id,
+                         private=[_("The action log of game {id}.", id=record.id)], match_id=record.id,
                          game=record.game, status=record.status, version=record.version)
         except Refusal as r:
             return _refused(r)
@@ -713,15 +764,22 @@ class HostService:
     # ------------------------------------------------------------------ playing
 
     @_storage_safe
-    async def act(self, channel: str, user: str, text: str, *, version: int | None = None) -> Reply:
+    async def act(
+        self, channel: str, user: str, text: str, *, version: int | None = None, scoped: bool = False
+    ) -> Reply:
         """Apply one action of ``user``'s seat; committed before this returns.
 
         ``version``: the table version the action was offered at (buttons); another version is
         refused as ``stale`` (``duplicate`` if it is this very action, already applied).
+        ``scoped``: the version guards only this seat's own decision (its private choices while
+        several seats decide at once, e.g. the Brian Boru draft): when since ``version`` only
+        other seats moved, this seat still must act and the action is still legal, it is taken
+        at the current version — decided here, under the table's lock, so that players deciding
+        at the same moment never make each other's choices stale.
         """
         try:
             async with self._lock(channel):
-                return await self._forced_moves(channel, await self._act(channel, user, text.strip(), version))
+                return await self._forced_moves(channel, await self._act(channel, user, text.strip(), version, scoped))
         except Refusal as r:
             return _refused(r)
 
@@ -762,10 +820,24 @@ class HostService:
                 private=reply.private, prompts=made.prompts, mentions=made.mentions,
                 image=made.image or reply.image, file=reply.file, events=[*reply.events, *made.events],
                 match_id=made.match_id, game=made.game, status=made.status, version=made.version,
+                names=made.names,
             )
         return reply
 
-    async def _act(self, channel: str, user: str, text: str, version: int | None) -> Reply:
+    async def _only_others_moved(self, table: Table, seat: int, version: int, text: str) -> bool:
+        """Since ``version`` only other seats moved, ``seat`` still must act and ``text`` is legal."""
+        game, rec = table.game, table.record
+        if game is None or not 0 <= version < rec.version or seat not in game.acting_seats():
+            return False
+        try:
+            if not game.is_legal(seat, text):
+                return False
+        except Exception:  # unreadable text: refused as stale like any other old click
+            return False
+        since = [a for a in await self.storage.actions(rec.id) if a.seq > version]
+        return not any(a.seat == seat for a in since)
+
+    async def _act(self, channel: str, user: str, text: str, version: int | None, scoped: bool = False) -> Reply:
         table, game = await self._need_game(channel)
         rec = table.record
         seat = self._need_seat(table, user)
@@ -773,13 +845,18 @@ class HostService:
             last = table.last_action
             if last is not None and version == last[0] - 1 and last[1] == seat and last[2] == text:
                 raise Refusal("duplicate", _("That move was already made."))
-            raise Refusal("stale", _("The table has changed since that message. "
-                                     "Please choose again from the latest one."))
+            if not (scoped and await self._only_others_moved(table, seat, version, text)):
+                raise Refusal("stale", _("The table has changed since that message. "
+                                         "Please choose again from the latest one."))
         try:
             action = game.parse_action(text)
         except ActionSyntaxError as e:
             raise Refusal("malformed", _("I cannot read “{text}” as a move: {reason}.",
-                                         text=text, reason=tr_msg(e.msg))) from None
+                                         text=quote(text), reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT))) from None
+        except Exception:  # any parser failure is the input's fault, never the host's end
+            log.warning("parsing %r in match %s failed", quote(text), rec.id, exc_info=True)
+            raise Refusal("malformed", _("I cannot read “{text}” as a move of this game.",
+                                         text=quote(text))) from None
         acting = game.acting_seats()
         free = seat not in acting
         if free and not self._is_free_action(game, seat, action):
@@ -791,10 +868,12 @@ class HostService:
         except IllegalActionError as e:
             if e.rule:
                 raise Refusal("illegal", _("That move is not allowed: {reason} ({rule}).",
-                                           reason=tr_msg(e.msg), rule=e.rule)) from None
-            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=tr_msg(e.msg))) from None
+                                           reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT), rule=e.rule)) from None
+            raise Refusal("illegal", _("That move is not allowed: {reason}.",
+                                       reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT))) from None
         except EngineError as e:
-            raise Refusal("illegal", _("That move is not allowed: {reason}.", reason=str(e))) from None
+            raise Refusal("illegal", _("That move is not allowed: {reason}.",
+                                       reason=quote(str(e), 3 * QUOTE_LIMIT))) from None
         now = self.clock()
         status = "finished" if game.is_over else "active"
         new_version = rec.version + 1
@@ -811,18 +890,18 @@ class HostService:
             table.game = table.adapter.game_cls.from_json(json_copy(rec.snapshot))  # back to the commit
             raise
         except StaleVersionError:
-            self._tables.pop(channel, None)
+            self._uncache(channel)
             raise Refusal("stale", _("The table has changed since that message. "
                                      "Please choose again from the latest one.")) from None
         except BaseException:
-            self._tables.pop(channel, None)  # the live game is ahead of the database: reload it
+            self._uncache(channel)  # the live game is ahead of the database: reload it
             raise
         rec.version, rec.snapshot, rec.status, rec.updated = new_version, snapshot, status, now
         table.last_action = (new_version, seat, text)
         public = table.adapter.narrate(game, events)
         if game.is_over:
             public += self._winner_lines(table, game)
-            self._tables.pop(channel, None)
+            self._uncache(channel)
         prompts = self._prompts(table)
         return self._reply(
             table, public=public, prompts=prompts, mentions=[p.user for p in prompts], events=events,
@@ -835,7 +914,7 @@ class HostService:
         except EngineError:
             raise  # the protocol: nothing changed
         except BaseException:
-            self._tables.pop(channel, None)  # an engine bug may have half-changed the live game
+            self._uncache(channel)  # an engine bug may have half-changed the live game
             raise
 
     @staticmethod
@@ -848,7 +927,8 @@ class HostService:
     @staticmethod
     def _not_your_turn(table: Table, acting: list[int]) -> Refusal:
         names = [table.record.seats[s].name for s in acting]
-        return Refusal("not_your_turn", _("It is not your turn; waiting for {names}.", names=_names(names)))
+        return Refusal("not_your_turn", _("It is not your turn; waiting for {names}.", names=_names(names)),
+                       names=table.record.names)
 
     # ------------------------------------------------------------------ text commands
 
@@ -900,7 +980,7 @@ class HostService:
 
     @staticmethod
     def _unknown_command(line: str) -> Refusal:
-        return Refusal("unknown_command", _("I do not know the command “{line}”. Try help.", line=line.strip()))
+        return Refusal("unknown_command", _("I do not know the command “{line}”. Try help.", line=quote(line)))
 
     async def _help(self, channel: str) -> Reply:
         table = await self._open_table(channel)
@@ -940,7 +1020,7 @@ class HostService:
                     channel=record.channel, match_id=record.id, user=s.user, seat=seat, name=s.name,
                     text=_("Reminder: it is still your turn in {game}: {prompt}", game=table.adapter.title,
                            prompt=table.adapter.prompt(table.game, seat)),
-                    count=count,
+                    count=count, names=tuple(table.record.names),
                 ))
         return out
 

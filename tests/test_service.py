@@ -532,7 +532,9 @@ async def test_export_the_action_log(svc, clock):
     r = await svc.export(CH)
     assert r.ok and r.file.filename == f"meadhall-toy-{r.match_id}.txt"
     text = r.file.data.decode()
-    assert '# options: {"pile": 10}\n# seed: 7  start seat: 0' in text and "# seat 1: Bob" in text
+    # a running game: everything but the seed (from it anyone rebuilds the hidden state)
+    assert '# options: {"pile": 10}\n# seed: hidden until the game is over  start seat: 0' in text
+    assert "# seed: 7" not in text and "# seat 1: Bob" in text
     assert "1\t0\tAnn\ttake 2\t1970-01-02T00:00:00Z\n2\t0\tAnn\ttaunt\t1970-01-02T00:00:00Z" in text
     assert text.endswith("# notation\ntoy pile 8\n")
     refused(await svc.export(CH, match_id=r.match_id + 1), "no_table")
@@ -543,7 +545,9 @@ async def test_export_of_a_finished_game(svc):
     await started(svc, "ann", "bob", options=("pile=1",))
     await svc.act(CH, "ann", "take 1")
     r = await svc.export(CH)
-    assert "status: finished  moves: 1" in r.file.data.decode()
+    text = r.file.data.decode()
+    assert "status: finished  moves: 1" in text and "# seed: " in text and "seed: hidden" not in text
+    assert r.private == [f"The action log of game {r.match_id}."] and not r.public  # to the asker
 
 
 # ----------------------------------------------------------------------------- typed commands

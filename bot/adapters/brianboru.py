@@ -499,6 +499,12 @@ class BrianBoruAdapter(BaseAdapter):
     def notation(self, game: BrianBoruGame) -> str | None:
         return game.notation()
 
+    def public_action(self, text: str) -> str:
+        """B-14: the two cards a player keeps are face down; while the game runs the log shows only
+        that they kept two. Every other decision (towns, led and played cards, options) is public."""
+        verb = text.split(maxsplit=1)[0] if text.strip() else ""
+        return "keep (hidden)" if verb == "keep" else text
+
     # ------------------------------------------------------------------ rules
 
     def rules(self, topic: str | None) -> list[str]:

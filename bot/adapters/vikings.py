@@ -8,6 +8,7 @@ from typing import Any
 from bot.games import BaseAdapter, OptionError
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
+from bot.text import quote
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
@@ -116,7 +117,7 @@ class VikingsAdapter(BaseAdapter):
             key = w.lower().strip(",")
             if key not in OPTION_WORDS:
                 raise OptionError(
-                    _("Vikings has no option “{word}”. Options: {options}.", word=w, options=", ".join(OPTION_WORDS))
+                    _("Vikings has no option “{word}”. Options: {options}.", word=quote(w), options=", ".join(OPTION_WORDS))
                 )
             out.update(OPTION_WORDS[key])
         normalise_options(out)

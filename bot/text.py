@@ -1,0 +1,16 @@
+"""Small text helpers every part of the host shares (no discord, no engine)."""
+
+from __future__ import annotations
+
+QUOTE_LIMIT = 100  # characters of someone's input a reply quotes back at most
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Someone's input as a reply may quote it: control characters as spaces, at most ``limit``
+    characters (then "…"). A 6,000-character option must not come back as four messages.
+
+    >>> quote("buy\\x00 3"), quote("x" * 500)[-3:], len(quote("x" * 500))
+    ('buy  3', 'xx…', 100)
+    """
+    text = "".join(c if c.isprintable() else " " for c in text.strip())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
