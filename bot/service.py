@@ -236,6 +236,15 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(names)
 
 
+def _shortened(reason: str, text: str) -> str:
+    """An engine's reason, which may quote the input again, with every long word of the input
+    in it shortened, and at most 3 × ``QUOTE_LIMIT`` characters."""
+    for word in sorted(set(text.split()), key=len, reverse=True):
+        if len(word) > 30:
+            reason = reason.replace(word, quote(word, 30))
+    return quote(reason, 3 * QUOTE_LIMIT)
+
+
 
 
 class HostService:
@@ -848,11 +857,16 @@ class HostService:
             if not (scoped and await self._only_others_moved(table, seat, version, text)):
                 raise Refusal("stale", _("The table has changed since that message. "
                                          "Please choose again from the latest one."))
+        if any(c.isdigit() and not c.isascii() for c in text):
+            # "buy ١" must not become "buy 1" (int() reads every script's digits): no game's
+            # actions use other digits than 0-9, whatever its parser makes of them
+            raise Refusal("malformed", _("I cannot read “{text}” as a move: {reason}.", text=quote(text),
+                                         reason=_("numbers are written with the digits 0 to 9")))
         try:
             action = game.parse_action(text)
         except ActionSyntaxError as e:
             raise Refusal("malformed", _("I cannot read “{text}” as a move: {reason}.",
-                                         text=quote(text), reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT))) from None
+                                         text=quote(text), reason=_shortened(tr_msg(e.msg), text))) from None
         except Exception:  # any parser failure is the input's fault, never the host's end
             log.warning("parsing %r in match %s failed", quote(text), rec.id, exc_info=True)
             raise Refusal("malformed", _("I cannot read “{text}” as a move of this game.",
@@ -868,12 +882,12 @@ class HostService:
         except IllegalActionError as e:
             if e.rule:
                 raise Refusal("illegal", _("That move is not allowed: {reason} ({rule}).",
-                                           reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT), rule=e.rule)) from None
+                                           reason=_shortened(tr_msg(e.msg), text), rule=e.rule)) from None
             raise Refusal("illegal", _("That move is not allowed: {reason}.",
-                                       reason=quote(tr_msg(e.msg), 3 * QUOTE_LIMIT))) from None
+                                       reason=_shortened(tr_msg(e.msg), text))) from None
         except EngineError as e:
             raise Refusal("illegal", _("That move is not allowed: {reason}.",
-                                       reason=quote(str(e), 3 * QUOTE_LIMIT))) from None
+                                       reason=_shortened(str(e), text))) from None
         now = self.clock()
         status = "finished" if game.is_over else "active"
         new_version = rec.version + 1
