@@ -33,7 +33,8 @@ def public_reply(r: Reply) -> tuple:
     return (r.ok, r.code, r.public, r.private, [(p.user, p.seat, p.name, p.text) for p in r.prompts],
             r.mentions, r.match_id, r.game, r.status, r.version, r.names,
             None if r.file is None else (r.file.filename, r.file.data),
-            None if r.image is None else r.image.filename)
+            None if r.image is None else r.image.filename,
+            [(e.kind, e.seat, json.dumps(e.data, sort_keys=True)) for e in r.events])
 
 
 class Side:
@@ -195,6 +196,10 @@ async def compare_while_public_is_equal(a: Side, b: Side, verbs: list[str], same
         assert public_reply(ra) == public_reply(rb), (xa, xb)
         steps += 1
     assert steps >= min_steps, steps
+    adapter = (await a.svc.table(CH)).adapter
+    ga, gb = await live(a.svc), await live(b.svc)
+    if json.dumps(ga.view(None), sort_keys=True) == json.dumps(gb.view(None), sort_keys=True):
+        assert adapter.render(ga) == adapter.render(gb)  # the image, at the end too
     return steps
 
 
