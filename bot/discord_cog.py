@@ -17,9 +17,11 @@ pinged), the board PNG and the components for the pending decision (bot.discord_
 the acting seat's widgets, or — when several seats decide at once or the adapter's optional
 ``private_choices(game, seat)`` says the choices show hidden cards — one button that gives each
 presser their own choices in an ephemeral message (pressed on an older message, it still shows
-an acting player their current choices; a choice on such an ephemeral message still counts when
-only other seats moved since and it is still legal, so players deciding at once do not make each
-other's choices stale). Computer players get no components; after every reply that changed a
+an acting player their current choices; a choice on such an ephemeral message is sent as
+``act(..., scoped=True)``: the service takes it when only other seats moved since and it is still
+legal, decided under the table's lock, so players deciding at once never make each other's choices
+stale). Players' names are escaped (markdown, mentions) in every message (:func:`escape_names`
+with ``Reply.names``); ``/export`` answers the asker only. Computer players get no components; after every reply that changed a
 table the bot lets them move in a task (``MeadhallBot.schedule_bots``) and :meth:`MeadhallCog.post`
 posts their moves like anyone's.
 """
