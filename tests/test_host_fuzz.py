@@ -42,10 +42,12 @@ fragments = st.one_of(
     st.text(alphabet=st.characters(categories=("Nd", "No", "Cc", "Cf", "Zs", "Sm")), max_size=12),
     st.integers(min_value=-10**30, max_value=10**30).map(str),
 )
+HOST_WORDS = ["join", "leave", "start", "status", "board", "rules", "export", "help", "/rules", "/board"]
 junk_text = st.one_of(
     fragments,
     st.tuples(st.sampled_from(VERBS), fragments).map(" ".join),
     st.tuples(st.sampled_from(VERBS), fragments, fragments).map(" ".join),
+    st.tuples(st.sampled_from(HOST_WORDS), fragments).map(" ".join),  # never abandon: that may end it
 )
 step = st.one_of(
     st.tuples(st.just("legal"), st.integers(min_value=0, max_value=10**6)),
