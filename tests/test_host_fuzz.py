@@ -103,7 +103,7 @@ async def drive(game: str, users: list[str], options: list[str], seed: int, step
             await store.close()
 
 
-FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 derandomize=True)
 
 
