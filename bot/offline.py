@@ -121,7 +121,7 @@ class OfflineTable:
             self.user = words[1] if len(words) == 2 else None
             if self.user is None:
                 return [_("Plain lines now speak for whoever must act.")]
-            return [_("You are now {name}.", name=self.user)]
+            return [_("You are now {name}.", name=quote(self.user))]
         if word == "choices":
             return await self._choices(only=user)
         if word == "hand":
@@ -233,7 +233,7 @@ class OfflineTable:
             return [_("There is no game running here.")]
         seat = next((i for i, s in enumerate(table.record.seats) if s.user == user), None)
         if seat is None:
-            return [_("{name} is not playing at this table.", name=user)]
+            return [_("{name} is not playing at this table.", name=quote(user))]
         text_fn = getattr(table.adapter, "private_text", None)
         image_fn = getattr(table.adapter, "private_image", None)
         out = [f"{only_sees(user)} {line}"

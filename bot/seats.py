@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.i18n import _
 from bot.service import COMPUTER_PREFIX, HostService, Reply
+from bot.text import quote
 from engine.players import LEVELS, make_player
 
 BOT_PREFIX = COMPUTER_PREFIX
@@ -38,7 +39,7 @@ async def add_bot(service: HostService, channel: str, level: str = "heuristic", 
     """Seat a computer player at the channel's table (before the start)."""
     if level not in LEVELS:
         return Reply(ok=False, code="bad_options",
-                     private=[_("There is no computer level “{level}”. Levels: {levels}.", level=level,
+                     private=[_("There is no computer level “{level}”. Levels: {levels}.", level=quote(level),
                                 levels=", ".join(LEVELS))])
     table = await service.table(channel)
     taken = {s.user for s in table.record.seats} if table else set()

@@ -129,6 +129,8 @@ def votes_needed(seats) -> int:
 
 MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, not a rule)
 
+MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display name)
+
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
 
 
@@ -448,6 +450,9 @@ class HostService:
 
     async def _join(self, channel: str, user: str, name: str, guild: str | None, game: str | None) -> Reply:
         now = self.clock()
+        # a name is shown in every message: at most MAX_NAME characters (Discord's own limit for
+        # display names), no control characters; an empty one becomes the user's id
+        name = quote(name, MAX_NAME) or quote(user, MAX_NAME)
         table = await self._open_table(channel)
         if table is None:
             game_id = game or self.games.default

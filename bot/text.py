@@ -12,5 +12,5 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     >>> quote("buy\\x00 3"), quote("x" * 500)[-3:], len(quote("x" * 500))
     ('buy  3', 'xx…', 100)
     """
-    text = "".join(c if c.isprintable() else " " for c in text.strip())
+    text = "".join(c if c.isprintable() else " " for c in text).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

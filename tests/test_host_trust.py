@@ -254,3 +254,15 @@ async def test_unscoped_old_versions_and_changed_own_situations_are_still_stale(
     assert (await svc.act(CH, "bob", "keep 0 0", version=version, scoped=True)).code == "stale"  # not legal
     assert (await svc.act(CH, "bob", bob, version=version, scoped=True)).ok
     assert (await svc.act(CH, users[0], ann_second, version=version, scoped=True)).code == "stale"  # ann already kept since: her situation changed
+
+
+async def test_names_and_levels_are_cut_too(host):
+    svc, _path = host
+    r = await svc.join(CH, "ann", "N" * 6000 + "\x00", game="vikings")
+    assert r.ok and len(r.names[0]) == 32 and len(r.public[0]) < 200
+    r = await svc.join(CH, "bob", "\x01\x02 ")
+    assert r.ok and r.names[1] == "bob"  # nothing printable left: the user's id
+    from bot.seats import add_bot
+
+    r = await add_bot(svc, CH, "L" * 6000)
+    assert r.code == "bad_options" and len(r.private[0]) < 200
