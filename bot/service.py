@@ -684,7 +684,8 @@ class HostService:
             if player:
                 names = [n.casefold() for n in table.record.names]
                 if player.strip().casefold() not in names:
-                    raise Refusal("unknown_player", _("There is no player called {name} at this table.", name=player))
+                    raise Refusal("unknown_player", _("There is no player called {name} at this table.",
+                                                      name=quote(player)))
                 focus = names.index(player.strip().casefold())
             game, version = table.game, table.record.version
             text = "\n".join(filter(None, [table.adapter.text(game, seat), table.adapter.text_key()]))

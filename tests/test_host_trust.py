@@ -142,6 +142,8 @@ async def test_refusals_quote_at_most_100_characters_of_the_input(host):
     assert r.code == "unknown_command" and len(r.private[0]) < 200
     r = await svc.rules(CH, huge)
     assert r.code == "unknown_rule" and len(r.private[0]) < 200
+    r = await svc.board(CH, "ann", player=huge)
+    assert r.code == "unknown_player" and len(r.private[0]) < 200
 
 
 # ----------------------------------------------------------------------------- 5. names

@@ -33,7 +33,7 @@ def public_reply(r: Reply) -> tuple:
     return (r.ok, r.code, r.public, r.private, [(p.user, p.seat, p.name, p.text) for p in r.prompts],
             r.mentions, r.match_id, r.game, r.status, r.version, r.names,
             None if r.file is None else (r.file.filename, r.file.data),
-            None if r.image is None else r.image.filename,
+            None if r.image is None else (r.image.filename, r.image.data),
             [(e.kind, e.seat, json.dumps(e.data, sort_keys=True)) for e in r.events])
 
 
@@ -146,7 +146,7 @@ async def sides(tmp_path):
     for name in ("a", "b"):
         clock = Clock()
         path = tmp_path / f"{name}.db"
-        svc, store = await open_service(path, clock=clock, reminder_delay=60.0)
+        svc, store = await open_service(path, clock=clock, reminder_delay=60.0, images=True)
         out.append(Side(svc, store, path, clock))
     yield out
     for side in out:
