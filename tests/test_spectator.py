@@ -50,7 +50,8 @@ class Side:
         for call in (svc.status(CH), svc.board(CH), svc.board(CH, STRANGER, private=True), svc.rules(CH),
                      svc.rules(CH, "B-14"), svc.rules(CH, "V-6"), svc.export(CH),
                      svc.command(CH, STRANGER, "help"), svc.command(CH, STRANGER, "status"),
-                     svc.command(CH, STRANGER, "board private"), svc.abandon(CH, STRANGER)):
+                     svc.command(CH, STRANGER, "board private"), svc.abandon(CH, STRANGER),
+                     svc.board(CH, STRANGER, player="Bob"), svc.board(CH, STRANGER, player="Nobody")):
             seen.append(public_reply(await call))
         for text in legal_texts:  # a stranger trying every move a player could make now
             seen.append(public_reply(await svc.act(CH, STRANGER, text)))
