@@ -81,8 +81,12 @@ class OfflineTable:
         return self.speaker  # the lobby, or several deciding at once: the last one who spoke
 
     async def prompt_name(self) -> str:
-        """The name shown before the input line: who a plain line would speak for."""
-        self.speaker = await self._default_speaker()
+        """The name shown before the input line: who a plain line would speak for. Never raises
+        (the terminal must go on): if the table cannot be read, the last speaker."""
+        try:
+            self.speaker = await self._default_speaker()
+        except Exception:
+            log.exception("the offline table could not tell who speaks next")
         return self.speaker
 
     async def handle(self, line: str) -> list[str]:

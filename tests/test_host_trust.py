@@ -110,8 +110,11 @@ async def test_the_offline_table_survives_a_line_that_fails(host, tmp_path, monk
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(svc, "command", boom)
+    monkeypatch.setattr(svc, "table", boom)
     out = await table.handle("bob: /join")
     assert len(out) == 1 and "went wrong on my side" in out[0] and not table.finished
+    hot_seat = OfflineTable(svc, tmp_path / "out", user=None)  # asks the table who must act
+    assert await hot_seat.prompt_name() == "player1"  # the input prompt goes on too
     monkeypatch.undo()
     assert any("joins the table" in line for line in await table.handle("bob: /join"))  # it goes on
 
