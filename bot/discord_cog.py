@@ -286,8 +286,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         status = await self.svc.status(channel)
         if not status.ok or not (status.public or status.prompts):
             return []
-        return [_("Where the table stands:"), *status.public,
-                *(f"{mention(p.user, p.name)}: {p.text}" for p in status.prompts)]
+        return [_("Where the table stands:"), *(escape_names(line, status.names) for line in status.public),
+                *prompt_lines(status)]
 
     async def after_answer(self, interaction: discord.Interaction, channel: str, reply: Reply) -> None:
         """After an answer that reached Discord: a person acted here, so computer players waiting
