@@ -34,6 +34,7 @@ async def host(tmp_path: Path):
             await fd.stop_bot(bot)
             await store.close()
         assert fd.internal_errors == [] and fd.unhandled == []
+        fd.assert_schema_clean()  # the escaped names and private exports are valid requests too
 
 
 async def draft_table(fd: FakeDiscord, svc: HostService) -> str:
