@@ -117,7 +117,10 @@ def catalog_problems(po_path: Path) -> list[str]:
             continue
         fields = placeholders(ids[-1]) | placeholders(ids[0])
         for s in strings:
-            if not placeholders(s) <= fields | {"n"} or not placeholders(ids[0]) - {"n"} <= placeholders(s):
+            # a plural form may use the singular's or the plural's fields (English "the {kind}" /
+            # "the {count} {kinds}"); a plain message keeps exactly its own
+            wrong = not placeholders(s) <= fields | {"n"} if len(ids) > 1 else placeholders(s) != fields
+            if wrong:
                 problems.append(f"placeholders {sorted(placeholders(s))} differ from {sorted(fields)}: {label}")
     return problems
 

@@ -12,7 +12,7 @@ from bot.text import quote
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
-from engine.vikings.data import KIND_NAME, KIND_PLURAL, SCORING_AFTER, SHIPS, cell_name
+from engine.vikings.data import KIND_NAME, KIND_PLURAL, KIND_WORD, KIND_WORDS, SCORING_AFTER, SHIPS, cell_name
 
 TILE_NAMES = {
     "L": N_("a left island end"),
@@ -22,8 +22,8 @@ TILE_NAMES = {
     "Mc": N_("a middle tile (temple)"),
     "Md": N_("a middle tile (market)"),
 }
-KIND_TEXT = {k: N_(v) for k, v in KIND_NAME.items()}
-KIND_TEXT_PLURAL = {k: N_(v) for k, v in KIND_PLURAL.items()}
+KIND_TEXT = {k: KIND_WORD[k].id for k in KIND_NAME}  # the engine's marked words (in the catalogs)
+KIND_TEXT_PLURAL = {k: KIND_WORDS[k].id for k in KIND_PLURAL}
 SPECIAL_TEXT = {
     "gold5": N_("5 gold at once"),
     "goldsmith1": N_("+1 gold per goldsmith"),
@@ -60,6 +60,11 @@ def tile_text(tile: str) -> str:
 
 
 ROW_LABELS = ("ships", "W", "N", "S", "G", "F")
+
+
+def upper_first(text: str) -> str:
+    """The first letter upper case, the rest as translated (``capitalize`` would lower German nouns)."""
+    return text[:1].upper() + text[1:]
 
 
 def kind_of(data: Mapping[str, Any]) -> str:
@@ -169,7 +174,7 @@ class VikingsAdapter(BaseAdapter):
                 out.append(_("{name} places the start tile at {cell}.", name=who, cell=d["cell"]))
             elif k == "discarded":
                 out.append(_("{tile} fits nowhere in {name}'s homeland and leaves the game; the {kind} goes "
-                             "to the base.", tile=tile_text(d["tile"]).capitalize(), name=who,
+                             "to the base.", tile=upper_first(tile_text(d["tile"])), name=who,
                              kind=kind_text(d["viking"])))
             elif k == "sailor":
                 out.append(_("{name} sends out a sailor with a boat.", name=who) if d["boat"]
