@@ -98,7 +98,9 @@ class MeadhallTranslator(app_commands.Translator):
         lang = language_for(locale)
         if lang is None:
             return None
-        msgid = string.extras.get("msgid", string.message)
+        msgid = string.extras.get("msgid")
+        if msgid is None:  # not marked with T(): a game's typed verb (/free, /expand) keeps its name
+            return None
         with use_language(lang):
             text = _(msgid, **string.extras.get("fmt", {}))
         return text if text != string.message else None
