@@ -99,7 +99,7 @@ class MeadhallTranslator(app_commands.Translator):
         if lang is None:
             return None
         msgid = string.extras.get("msgid")
-        if msgid is None:  # not marked with T(): a game's typed verb (/free, /expand) keeps its name
+        if msgid is None:  # not marked with T(): a move command's own word stays as players type it
             return None
         with use_language(lang):
             text = _(msgid, **string.extras.get("fmt", {}))
