@@ -100,6 +100,36 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
         i18n.set_locale_dir(None)
 
 
+async def test_a_verb_keeps_its_typed_name_when_a_catalog_translates_the_same_word(tmp_path):
+    """Issue 16: a picture word ("free", "monastery") may share its msgid with a game's verb; the
+    verb is a typed command (its prompts say /free), so only strings marked with T() are localized."""
+    locale = tmp_path / "locale"
+    po = locale / "pl" / "LC_MESSAGES" / "meadhall.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgid "free"\nmsgstr "za darmo"\n\nmsgid "monastery"\nmsgstr "Klasztor"\n\n'
+                  'msgid "board"\nmsgstr "plansza"\n', encoding="utf-8")
+    catalogs.compile_po(po, po.with_suffix(".mo"))
+    i18n.set_locale_dir(locale)
+    try:
+        async with FakeDiscord() as fd:
+            store = await Storage.open(tmp_path / "sync.db")
+            bot = MeadhallBot(Config(dev_guild=fd.guild_id), HostService(store, default_registry()))
+            try:
+                await fd.start_bot(bot)
+                [(_guild, sent)] = fd.sync_log
+                assert check_commands(sent) == []
+                by_name = {c["name"]: c for c in sent}
+                assert not by_name["free"].get("name_localizations")
+                assert not by_name["monastery"].get("name_localizations")
+                assert by_name["board"]["name_localizations"] == {"pl": "plansza"}
+            finally:
+                await fd.stop_bot(bot)
+                await store.close()
+    finally:
+        i18n.set_locale_dir(None)
+
+
 def test_verbs_of_several_games_are_united_and_host_words_kept_apart(caplog):
     class Clash(ToyAdapter):
         verbs = {"take": "take", "start": "take", "buy": "take"}
