@@ -39,3 +39,12 @@ def test_no_translation_call_inside_an_f_string():
                     if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in KEYWORDS:
                         found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
     assert found == []
+
+
+def test_the_final_standings_of_each_player_are_a_message():
+    """Babel missed a call inside a generator inside another call's argument: the standings read
+    "ala 35 VP, 0 gold" in every language. The template now has the line."""
+    from bot.catalogs import load_catalog, pot_path
+
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalog(pot_path())}
+    assert "{name} {vp} VP, {gold} gold" in ids

@@ -196,9 +196,9 @@ class VikingsAdapter(BaseAdapter):
                 out.append(_("{name} is the start player now.", name=who))
             elif k == "game_over":
                 standings = sorted(range(len(names)), key=lambda s: (-d["vp"][s], -d["gold"][s]))
-                out.append(_("Final standings: {table}.", table="; ".join(
-                    _("{name} {vp} VP, {gold} gold", name=names[s], vp=d["vp"][s], gold=d["gold"][s])
-                    for s in standings)))
+                table = [_("{name} {vp} VP, {gold} gold", name=names[s], vp=d["vp"][s], gold=d["gold"][s])
+                         for s in standings]
+                out.append(_("Final standings: {table}.", table="; ".join(table)))
                 top = max(d["vp"])
                 tied = [s for s in range(len(names)) if d["vp"][s] == top]
                 if len(tied) > 1 and len(d["winners"]) == 1:
