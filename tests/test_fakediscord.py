@@ -24,6 +24,7 @@ from PIL import Image
 from tests.fakediscord import (
     EPHEMERAL,
     FakeDiscord,
+    FakeDiscordError,
     InteractionNotAnswered,
     check_commands,
     check_message,
@@ -655,3 +656,80 @@ def test_the_speed_rewrite_of_unions_refuses_what_the_published_unions_refuse():
     original = Draft202012Validator({"$ref": "urn:p" + message_type}, registry=registry)
     for value in (0, 19, 20, 13, 99, "0"):
         assert original.is_valid(value) == schema._validator(message_type).is_valid(value), value
+
+
+# --------------------------------------------------------------------------- shards (issue 15)
+
+
+class ShardBot(commands.AutoShardedBot):
+    """One process's bot over some of the shards; /whoami says which shards answered."""
+
+    def __init__(self, shard_ids: list[int], shard_count: int = 2):
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), shard_count=shard_count,
+                         shard_ids=shard_ids)
+        self.answered: list[int] = []
+
+    async def setup_hook(self) -> None:
+        @self.tree.command(name="whoami", description="Which shards answer here")
+        async def whoami(interaction: discord.Interaction) -> None:
+            self.answered.append(interaction.guild_id)
+            await interaction.response.send_message(
+                f"shards {self.shard_ids}: guild {interaction.guild_id} on shard {interaction.guild.shard_id}")
+
+        await self.tree.sync()
+
+
+async def test_shards_identify_get_their_guilds_and_only_their_guilds_events():
+    async with FakeDiscord(shard_count=2, lifetime=60) as fake:
+        north = fake.add_guild("North", ["fjord"], shard=0)
+        south = fake.add_guild("South", ["strand"], shard=1)
+        assert [(g.id >> 22) % 2 for g in (north, south)] == [0, 1]  # Discord's formula
+        bots = [ShardBot([0]), ShardBot([1])]
+        for bot in bots:
+            await fake.start_bot(bot)
+        assert sorted(p["shard"] for p in fake.identify_payloads) == [[0, 2], [1, 2]]
+        ready = [(shard, d) for (event, d), (_, shard, _) in zip(fake.dispatched, fake.dispatched_to, strict=True)
+                 if event == "READY"]
+        assert sorted(tuple(d["shard"]) for _, d in ready) == [(0, 2), (1, 2)]
+        for shard, data in ready:  # READY names exactly the guilds of that shard
+            assert data["shard"] == list(shard)
+            assert {int(g["id"]) for g in data["guilds"]} == {g.id for g in fake.guilds.values()
+                                                            if (g.id >> 22) % 2 == shard[0]}
+        assert north.id in {g.id for g in bots[0].guilds} and north.id not in {g.id for g in bots[1].guilds}
+        assert south.id in {g.id for g in bots[1].guilds} and south.id not in {g.id for g in bots[0].guilds}
+        assert [c.name for c in bots[1].get_guild(south.id).text_channels] == ["strand"]
+
+        r = await fake.slash("alice", "whoami", channel="fjord")
+        assert r.shard == (0, 2) and r.text == f"shards [0]: guild {north.id} on shard 0"
+        r = await fake.slash("bob", "whoami", channel="strand")
+        assert r.shard == (1, 2) and r.text == f"shards [1]: guild {south.id} on shard 1"
+        assert bots[0].answered.count(south.id) == 0 and bots[1].answered.count(north.id) == 0
+        assert r.messages[0].guild_id == south.id
+
+        gateway = await bots[0].http.get_bot_gateway()
+        assert gateway[0] == 2  # /gateway/bot recommends the fake's shard count
+
+        await fake.stop_bot(bots[1])  # shard 1 is down: Discord would not deliver its events
+        with pytest.raises(FakeDiscordError, match="shard 1"):
+            await fake.slash("bob", "whoami", channel="strand")
+        assert (await fake.slash("alice", "whoami", channel="fjord")).shard == (0, 2)
+        later = ShardBot([1])  # the restarted process gets its guild again
+        await fake.start_bot(later)
+        r = await fake.slash("bob", "whoami", channel="strand")
+        assert r.shard == (1, 2) and later.answered == [south.id]
+        assert fake.internal_errors == [] and fake.unhandled == []
+
+
+async def test_an_identify_with_an_impossible_shard_is_closed_4010():
+    async with FakeDiscord(shard_count=2, lifetime=30) as fake, ClientSession() as http:
+        with pytest.raises(ValueError):
+            fake.add_guild("Nowhere", ["void"], shard=2)
+        with pytest.raises(ValueError):
+            fake.add_guild("Again", ["general"])  # channel names are unique across the fake
+        async with http.ws_connect(fake.gateway_url) as ws:
+            hello = await ws.receive_json()
+            assert hello["op"] == 10
+            await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "shard": [2, 2],
+                                               "properties": {}}})
+            await ws.receive()
+            assert ws.close_code == 4010

@@ -62,13 +62,22 @@ A ``Message`` has ``content``, ``attachments`` (``filename``, ``data`` bytes), `
 ``custom_ids``, ``embeds``, ``ephemeral``, ``visible_to``, ``mentions`` (ids written as
 ``<@id>``), ``pinged`` (those ``allowed_mentions`` lets through), ``history`` (before edits).
 
+Shards (issue 15): ``FakeDiscord(shard_count=N)`` (what ``/gateway/bot`` recommends) and
+``fd.add_guild(name, channels, shard=k)`` (an id on shard k: ``(guild_id >> 22) % N``). A session
+IDENTIFYing with ``shard: [k, N]`` gets READY and GUILD_CREATE for exactly its shard's guilds, and
+every event of a guild (interactions, messages, channel updates) goes to the newest session of
+that guild's shard; none connected raises ``FakeDiscordError``. ``InteractionResult.shard`` and
+``fd.dispatched_to`` say which session got what. An impossible shard is closed with 4010. Bots
+in other processes (``tests/fakediscord/remote.py``) work too: then an interaction counts as
+handled once answered (a defer completed) and quiet for ``settle`` seconds.
+
 Restarting: ``await fd.stop_bot(bot)`` then ``await fd.start_bot(new_bot)``; the fake keeps its
 messages, so a click on a button posted before the restart reaches the new bot.
 
 Bounds: the server binds 127.0.0.1 only, every wait has a timeout, and the fake shuts itself
 (and the bots it started) down after ``lifetime`` seconds (120 by default). Only one FakeDiscord
 may run at a time, since discord.py's endpoints are process-wide. Not modelled: DMs, threads,
-roles beyond @everyone/Admin, modals submits, reactions beyond an accepted PUT, sharding.
+roles beyond @everyone/Admin, modals submits, reactions beyond an accepted PUT.
 """
 
 from .limits import check_autocomplete, check_choice, check_commands, check_message

@@ -379,6 +379,7 @@ class InteractionResult:
     * ``posted``: plain channel messages (``channel.send``) the bot posted while handling it
       (from the push until it went quiet; concurrent interactions may share them).
     * ``requests``: every request that used this interaction's id or token.
+    * ``shard``: ``(shard_id, num_shards)`` of the gateway session it was dispatched to.
     """
 
     id: int
@@ -399,6 +400,7 @@ class InteractionResult:
     original_id: int | None = None
     inflight: int = 0
     last_activity: float = 0.0
+    shard: tuple[int, int] | None = None
 
     @property
     def answered(self) -> bool:

@@ -114,7 +114,36 @@ class _Session:
         self.seq = 0
         self.intents = 0
         self.identified = False
+        self.shard: tuple[int, int] = (0, 1)  # [shard_id, num_shards] of its IDENTIFY
         self.received: list[dict[str, Any]] = []
+
+    def serves(self, guild_id: int) -> bool:
+        """Discord sends a guild's events to shard ``(guild_id >> 22) % num_shards``."""
+        return shard_of(guild_id, self.shard[1]) == self.shard[0]
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives ``guild_id``'s events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass
+class FakeGuild:
+    """A guild of the fake; its channels are in ``FakeDiscord.channels`` (``guild_id`` says whose)."""
+
+    id: int
+    name: str
+    owner: FakeUser
+
+    def shard(self, shard_count: int) -> int:
+        return shard_of(self.id, shard_count)
+
+
+def guild_id_on(shard: int, shard_count: int) -> int:
+    """A fresh snowflake whose guild lands on ``shard`` of ``shard_count`` (its time moved back < N ms)."""
+    s = snowflake()
+    t = s >> 22
+    return ((t - (t - shard) % shard_count) << 22) | (s & 0x3FFFFF)
 
 
 class FakeDiscord:
@@ -142,6 +171,7 @@ class FakeDiscord:
         settle: float = 0.05,
         attachment_size_limit: int = 10 * 1024 * 1024,
         bot_permissions: int = BOT_ROLE_PERMISSIONS,
+        shard_count: int = 1,
     ):
         self.token = token
         self.heartbeat_interval = heartbeat_interval
@@ -152,7 +182,10 @@ class FakeDiscord:
 
         self.bot_user = FakeUser(snowflake(), "meadhall-test", bot=True)
         self.application_id = self.bot_user.id
-        self.guild_id = snowflake()
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
+        self.shard_count = shard_count  # what /gateway/bot recommends; sessions say their own in IDENTIFY
+        self.guild_id = snowflake()  # the default guild: where channels=… are, and slash/click go by default
         self.guild_name = guild_name
         self.admin_role_id = snowflake()
         self.bot_role_id = snowflake()
@@ -163,6 +196,7 @@ class FakeDiscord:
         self.channels: dict[str, FakeChannel] = {
             name: FakeChannel(snowflake(), name, self.guild_id, position=i) for i, name in enumerate(channels)
         }
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, guild_name, self.owner)}
 
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
@@ -180,6 +214,7 @@ class FakeDiscord:
         self.identify_payloads: list[dict[str, Any]] = []
         self.presence_updates: list[dict[str, Any]] = []
         self.dispatched: list[tuple[str, dict[str, Any]]] = []  # gateway events sent, in order
+        self.dispatched_to: list[tuple[str, tuple[int, int], str]] = []  # event, [shard, count], session id
         self._messages: dict[int, Message] = {}
         self._by_token: dict[str, InteractionResult] = {}
         self._injected: list[_Injected] = []
@@ -329,6 +364,46 @@ class FakeDiscord:
         """The first (default) text channel."""
         return next(iter(self.channels.values()))
 
+    def add_guild(self, name: str, channels: Iterable[str], *, shard: int | None = None) -> FakeGuild:
+        """Another guild the bot is in, owned by the admin, with every user a member and text
+        ``channels`` (names unique across the fake). ``shard``: its id lands on that shard of
+        ``shard_count``. A bot already connected on that shard gets its GUILD_CREATE when
+        :meth:`announce_guild` is awaited."""
+        names = list(channels)
+        taken = [n for n in names if n in self.channels]
+        if taken or not names:
+            raise ValueError(f"a new guild needs channels with new names; taken: {taken}")
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} is not one of the {self.shard_count} shards")
+        gid = guild_id_on(shard, self.shard_count) if shard is not None else snowflake()
+        guild = self.guilds[gid] = FakeGuild(gid, name, self.owner)
+        for i, cname in enumerate(names):
+            self.channels[cname] = FakeChannel(snowflake(), cname, gid, position=i)
+        return guild
+
+    async def announce_guild(self, guild: FakeGuild) -> None:
+        """GUILD_CREATE to the session of ``guild``'s shard (the bot was invited to it)."""
+        session = self._session_for(guild.id)
+        if session is not None:
+            await self.dispatch("GUILD_CREATE", self._guild_payload(session.intents, guild), guild_id=guild.id)
+
+    def guild(self, where: int | str | FakeChannel | FakeGuild | None = None) -> FakeGuild:
+        """A guild by id or name, the guild of a channel, or the default guild."""
+        if isinstance(where, FakeGuild):
+            return where
+        if where is None:
+            return self.guilds[self.guild_id]
+        if isinstance(where, int) and where in self.guilds:
+            return self.guilds[where]
+        for g in self.guilds.values():
+            if g.name == where:
+                return g
+        return self.guilds[self._channel(where).guild_id]
+
+    def guild_channels(self, guild: int | str | FakeGuild | None = None) -> list[FakeChannel]:
+        gid = self.guild(guild).id
+        return [ch for ch in self.channels.values() if ch.guild_id == gid]
+
     def user(self, who: str | int | FakeUser) -> FakeUser:
         if isinstance(who, FakeUser):
             return who
@@ -364,7 +439,7 @@ class FakeDiscord:
         if perms & ADMINISTRATOR:
             return ALL_PERMISSIONS
         for o in channel.overwrites if channel is not None else []:
-            if int(o["id"]) in (self.guild_id, user.id) or (user is self.bot_user and int(o["id"]) == self.bot_role_id):
+            if int(o["id"]) in (channel.guild_id, user.id) or (user is self.bot_user and int(o["id"]) == self.bot_role_id):
                 perms = (perms & ~int(o["deny"])) | int(o["allow"])
         return perms
 
@@ -374,8 +449,8 @@ class FakeDiscord:
         ch = self._channel(channel)
         ch.overwrites = [o for o in ch.overwrites if int(o["id"]) != self.bot_user.id]
         ch.overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(permissions)})
-        if self._current is not None:
-            await self.dispatch("CHANNEL_UPDATE", ch.payload())
+        if self._session_for(ch.guild_id) is not None:
+            await self.dispatch("CHANNEL_UPDATE", ch.payload(), guild_id=ch.guild_id)
 
     def _may(self, ch: FakeChannel, *, files: bool = False) -> None:
         """Refuse like Discord a bot post in ``ch`` its permissions do not allow."""
@@ -405,17 +480,19 @@ class FakeDiscord:
             out["permissions"] = str(self.permissions(user, channel))
         return out
 
-    def _guild_payload(self, intents: int) -> dict[str, Any]:
+    def _guild_payload(self, intents: int, guild: FakeGuild | None = None) -> dict[str, Any]:
+        guild = guild or self.guild()
+        gid = guild.id
         members = self.all_users() if intents & INTENT_GUILD_MEMBERS else [self.bot_user]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(gid),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
             "banner": None,
             "description": None,
-            "owner_id": str(self.owner.id),
+            "owner_id": str(guild.owner.id),
             "afk_channel_id": None,
             "afk_timeout": 300,
             "verification_level": 0,
@@ -448,7 +525,7 @@ class FakeDiscord:
             "emojis": [],
             "stickers": [],
             "roles": [
-                {"id": str(self.guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
+                {"id": str(gid), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
                  "position": 0, "color": 0, "icon": None, "unicode_emoji": None,
                  "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
                 {"id": str(self.admin_role_id), "name": "Admin", "permissions": str(ADMINISTRATOR),
@@ -465,7 +542,7 @@ class FakeDiscord:
             "unavailable": False,
             "member_count": len(self.all_users()),
             "members": [self._member(u) for u in members],
-            "channels": [ch.payload() for ch in self.channels.values()],
+            "channels": [ch.payload() for ch in self.guild_channels(guild)],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -490,18 +567,34 @@ class FakeDiscord:
             self._sessions.remove(session)
             if self._current is session:
                 self._current = None
+            session.identified = False
         return ws
 
     async def _send(self, session: _Session, payload: dict[str, Any]) -> None:
         await session.ws.send_str(json.dumps(payload))
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send a gateway DISPATCH event to the connected bot; returns its sequence number."""
-        session = self._current
+    def _session_for(self, guild_id: int | None = None) -> _Session | None:
+        """The newest identified session whose shard receives ``guild_id``'s events (None: the
+        default guild)."""
+        gid = self.guild_id if guild_id is None else guild_id
+        for session in reversed(self._sessions):
+            if session.identified and session.serves(gid):
+                return session
+        return None
+
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> int:
+        """Send a gateway DISPATCH event to the bot session of the event's guild (``guild_id``,
+        else the payload's ``guild_id``, else the default guild); returns its sequence number."""
+        if guild_id is None and isinstance(data, dict) and data.get("guild_id"):
+            guild_id = int(data["guild_id"])
+        session = self._session_for(guild_id)
         if session is None:
-            raise FakeDiscordError("no bot is connected to the fake gateway")
+            gid = self.guild_id if guild_id is None else guild_id
+            raise FakeDiscordError(
+                f"no bot is connected to the fake gateway for guild {gid} (shard {shard_of(gid, self.shard_count)})")
         session.seq += 1
         self.dispatched.append((event, data))
+        self.dispatched_to.append((event, session.shard, session.id))
         await self._send(session, {"op": 0, "t": event, "s": session.seq, "d": data})
         return session.seq
 
@@ -515,21 +608,28 @@ class FakeDiscord:
             if d.get("token") != self.token:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = d.get("shard") or [0, 1]
+            if not (isinstance(shard, list) and len(shard) == 2 and 0 <= int(shard[0]) < int(shard[1])):
+                await session.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            session.shard = (int(shard[0]), int(shard[1]))
             session.intents = int(d.get("intents") or 0)
             session.identified = True
             self._current = session
-            await self.dispatch("READY", {
+            mine = [g for g in self.guilds.values() if session.serves(g.id)]
+            await self._send_ready(session, {
                 "v": 10,
                 "user": self.bot_user.private_payload(),
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
                 "session_id": session.id,
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": list(session.shard),
                 "application": {"id": str(self.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
             })
-            await self.dispatch("GUILD_CREATE", self._guild_payload(session.intents))
+            for g in mine:
+                await self._send_ready(session, self._guild_payload(session.intents, g), "GUILD_CREATE")
         elif op == 6:  # resume: nothing was missed in a test, so just confirm
             if d.get("token") != self.token:
                 await self._send(session, {"op": 9, "d": False})
@@ -541,16 +641,24 @@ class FakeDiscord:
         elif op == 3:
             self.presence_updates.append(d)
         elif op == 8:  # request guild members
+            gid = int(d.get("guild_id") or self.guild_id)
             wanted = {int(u) for u in (d.get("user_ids") or [])}
             query = (d.get("query") or "").lower()
             members = [
                 self._member(u) for u in self.all_users()
                 if (not wanted or u.id in wanted) and u.username.lower().startswith(query)
             ]
-            chunk = {"guild_id": str(self.guild_id), "members": members, "chunk_index": 0, "chunk_count": 1}
+            chunk = {"guild_id": str(gid), "members": members, "chunk_index": 0, "chunk_count": 1}
             if d.get("nonce"):
                 chunk["nonce"] = d["nonce"]
-            await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+            await self._send_ready(session, chunk, "GUILD_MEMBERS_CHUNK")
+
+    async def _send_ready(self, session: _Session, data: dict[str, Any], event: str = "READY") -> None:
+        """A DISPATCH on this very session (READY, its shard's GUILD_CREATEs, chunks asked on it)."""
+        session.seq += 1
+        self.dispatched.append((event, data))
+        self.dispatched_to.append((event, session.shard, session.id))
+        await self._send(session, {"op": 0, "t": event, "s": session.seq, "d": data})
 
     @property
     def intents(self) -> int:
@@ -558,7 +666,9 @@ class FakeDiscord:
 
     async def _announce(self, event: str, msg: Message) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE for public messages, when the bot asked for them."""
-        if self._current is None or msg.ephemeral or not self.intents & INTENT_GUILD_MESSAGES:
+        session = self._session_for(msg.guild_id)
+        intents = session.intents if session is not None else 0
+        if session is None or msg.ephemeral or not intents & INTENT_GUILD_MESSAGES:
             return
         if event == "MESSAGE_DELETE":
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)}
@@ -566,11 +676,11 @@ class FakeDiscord:
             data = msg.payload(self._users_by_id())
             if msg.author is not self.bot_user:
                 data["member"] = {k: v for k, v in self._member(msg.author).items() if k != "user"}
-                no_content = not self.intents & INTENT_MESSAGE_CONTENT
+                no_content = not intents & INTENT_MESSAGE_CONTENT
                 if no_content and self.bot_user.id not in msg.mentions:
                     data.update(content="", embeds=[], attachments=[], components=[])
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await self.dispatch(event, data)
+            await self.dispatch(event, data, guild_id=msg.guild_id)
 
     # ------------------------------------------------------------------ REST plumbing
     def fail_next(
@@ -730,7 +840,7 @@ class FakeDiscord:
             "flags_new": "0",
             "redirect_uris": [],
             "role_connections_verification_url": None,
-            "approximate_guild_count": 1,
+            "approximate_guild_count": len(self.guilds),
             "approximate_user_install_count": 0,
             "approximate_user_authorization_count": 0,
             "explicit_content_filter": 0,
@@ -739,7 +849,7 @@ class FakeDiscord:
 
     async def _get_gateway(self, rec, files):
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return 200, {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     def _check_app(self, app_id: str) -> None:
         if int(app_id) != self.application_id:
@@ -775,7 +885,7 @@ class FakeDiscord:
 
     async def _put_guild_commands(self, rec, files, app_id, gid):
         self._check_app(app_id)
-        if int(gid) != self.guild_id:
+        if int(gid) not in self.guilds:
             raise _HTTPError(403, 50001, "Missing Access")
         return 200, self._store_commands(rec.json, int(gid))
 
@@ -789,21 +899,23 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST: guild, channels
     async def _get_guild(self, rec, files, gid):
-        if int(gid) != self.guild_id:
+        if int(gid) not in self.guilds:
             raise _HTTPError(404, 10004, "Unknown Guild")
-        data = self._guild_payload(0)
+        data = self._guild_payload(0, self.guilds[int(gid)])
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             data.pop(key)
         return 200, data
 
     async def _get_member(self, rec, files, gid, uid):
         for u in self.all_users():
-            if u.id == int(uid) and int(gid) == self.guild_id:
+            if u.id == int(uid) and int(gid) in self.guilds:
                 return 200, self._member(u)
         raise _HTTPError(404, 10007, "Unknown Member")
 
     async def _get_channels(self, rec, files, gid):
-        return 200, [ch.payload() for ch in self.channels.values()]
+        if int(gid) not in self.guilds:
+            raise _HTTPError(404, 10004, "Unknown Guild")
+        return 200, [ch.payload() for ch in self.guild_channels(int(gid))]
 
     async def _get_channel(self, rec, files, cid):
         return 200, self._channel_or_404(cid).payload()
@@ -864,9 +976,16 @@ class FakeDiscord:
 
     def _new_message(self, channel_id: int, origin: str, author: FakeUser | None = None, **kw: Any) -> Message:
         return Message(
-            id=snowflake(), channel_id=channel_id, guild_id=self.guild_id, author=author or self.bot_user,
+            id=snowflake(), channel_id=channel_id, guild_id=self._guild_of(channel_id),
+            author=author or self.bot_user,
             origin=origin, **kw,
         )
+
+    def _guild_of(self, channel_id: int) -> int:
+        for ch in self.channels.values():
+            if ch.id == channel_id:
+                return ch.guild_id
+        return self.guild_id
 
     def _store(self, msg: Message) -> Message:
         self._messages[msg.id] = msg
@@ -1090,15 +1209,15 @@ class FakeDiscord:
     ]
 
     # ------------------------------------------------------------------ test API: interactions
-    def _find_command(self, path: list[str]) -> tuple[dict[str, Any], bool]:
+    def _find_command(self, path: list[str], guild_id: int) -> tuple[dict[str, Any], bool]:
         top = path[0]
-        for cmd in self.guild_commands.get(self.guild_id, []):
+        for cmd in self.guild_commands.get(guild_id, []):
             if cmd["name"] == top and cmd.get("type", 1) == 1:
                 return cmd, True
         for cmd in self.global_commands:
             if cmd["name"] == top and cmd.get("type", 1) == 1:
                 return cmd, False
-        known = sorted({c["name"] for c in [*self.global_commands, *self.guild_commands.get(self.guild_id, [])]})
+        known = sorted({c["name"] for c in [*self.global_commands, *self.guild_commands.get(guild_id, [])]})
         raise LookupError(f"/{top} is not a synced command (Discord would not offer it); synced: {known}")
 
     def _option_value(self, spec: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
@@ -1130,10 +1249,12 @@ class FakeDiscord:
         return value
 
     def _command_data(
-        self, command: str, options: dict[str, Any], focused: str | None = None, typed: str = ""
+        self, command: str, options: dict[str, Any], focused: str | None = None, typed: str = "",
+        guild_id: int | None = None,
     ) -> dict[str, Any]:
+        guild_id = self.guild_id if guild_id is None else guild_id
         path = command.strip().lstrip("/").split()
-        cmd, is_guild = self._find_command(path)
+        cmd, is_guild = self._find_command(path, guild_id)
         specs = cmd.get("options") or []
         wrappers: list[tuple[int, str]] = []
         for part in path[1:]:
@@ -1167,7 +1288,7 @@ class FakeDiscord:
             given = [{"name": wname, "type": wtype, "options": given}]
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": given}
         if is_guild:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(guild_id)
         if resolved:
             data["resolved"] = resolved
         return data
@@ -1192,8 +1313,8 @@ class FakeDiscord:
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(ch.guild_id),
+            "guild": {"id": str(ch.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(ch.id),
             "channel": ch.payload(),
             "member": self._member(who, with_permissions=True, channel=ch),
@@ -1203,16 +1324,18 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(ch.guild_id)},
             "context": 0,
             "attachment_size_limit": self.attachment_size_limit,
         }
         if message is not None:
             payload["message"] = message.payload(self._users_by_id())
         before = set(self._messages)
-        seq = await self.dispatch("INTERACTION_CREATE", payload)
+        session = self._session_for(ch.guild_id)
+        seq = await self.dispatch("INTERACTION_CREATE", payload, guild_id=ch.guild_id)
+        inter.shard = session.shard if session is not None else None
         try:
-            await self._settle(inter, seq, timeout)
+            await self._settle(inter, seq, timeout, session)
         finally:
             inter.posted = [
                 m for m in self.messages(ephemeral=None, origin="channel", include_deleted=True) if m.id not in before
@@ -1222,20 +1345,36 @@ class FakeDiscord:
     def _bot_busy(self) -> bool:
         return any(not t.done() and t.get_name().startswith(_HANDLER_TASKS) for t in asyncio.all_tasks())
 
-    def _bot_saw(self, seq: int) -> bool:
-        ws = getattr(self.bot, "ws", None)
-        return ws is None or (ws.sequence or 0) >= seq
+    def _bot_websockets(self) -> list[Any]:
+        out = []
+        for bot, _task in self._bots:
+            shards = getattr(bot, "_AutoShardedClient__shards", None)  # discord.py's sharded client
+            out += [s.ws for s in shards.values()] if shards else [getattr(bot, "ws", None)]
+        return [ws for ws in out if ws is not None]
 
-    async def _settle(self, inter: InteractionResult, seq: int, timeout: float) -> None:
+    def _bot_saw(self, seq: int, session: _Session | None = None) -> bool:
+        """Whether the in-process bot connection of ``session`` has read event ``seq``."""
+        sockets = self._bot_websockets()
+        if session is not None:
+            sockets = [ws for ws in sockets if getattr(ws, "session_id", None) == session.id]
+        elif self.bot is not None:
+            sockets = sockets[-1:]
+        return not sockets or all((ws.sequence or 0) >= seq for ws in sockets)
+
+    async def _settle(self, inter: InteractionResult, seq: int, timeout: float, session: _Session | None = None
+                      ) -> None:
         """Wait until the bot has answered ``inter`` and gone quiet; complain like Discord would."""
         loop = asyncio.get_running_loop()
         deadline = inter.pushed_at + timeout
         while True:
             now = loop.time()
             quiet = (
-                self._bot_saw(seq) and not self._bot_busy() and inter.inflight == 0
+                self._bot_saw(seq, session) and not self._bot_busy() and inter.inflight == 0
                 and now - inter.last_activity >= self.settle
             )
+            if not self._bots:  # a bot in another process: its tasks are out of sight, so wait for
+                # the answer itself, and for a deferred one to be completed (or time out below)
+                quiet = quiet and inter.callback is not None and not any(m.loading for m in inter.messages)
             if quiet:
                 break
             if inter.callback is None and now - inter.pushed_at > self.callback_deadline:
@@ -1275,7 +1414,7 @@ class FakeDiscord:
         schema, as Discord's client would enforce. Returns once the bot has answered and gone
         quiet; raises InteractionNotAnswered if it did not answer within 3 s.
         """
-        data = self._command_data(command, options or {})
+        data = self._command_data(command, options or {}, guild_id=self._channel(channel).guild_id)
         return await self._push(2, user, channel, data, None, timeout)
 
     async def autocomplete(
@@ -1290,7 +1429,8 @@ class FakeDiscord:
         timeout: float = 15.0,
     ) -> list[dict[str, Any]]:
         """``user`` types ``value`` into option ``focused`` of ``/command``; returns the choices offered."""
-        data = self._command_data(command, options or {}, focused=focused, typed=value)
+        data = self._command_data(command, options or {}, focused=focused, typed=value,
+                                  guild_id=self._channel(channel).guild_id)
         inter = await self._push(4, user, channel, data, None, timeout)
         return inter.choices
 
