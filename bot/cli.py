@@ -200,9 +200,6 @@ async def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
 
 def _invite(application_id: int | None) -> int:
     """Print the invite URL with exactly the permissions of bot.discord_permissions.NEEDED."""
@@ -220,3 +217,7 @@ def _invite(application_id: int | None) -> int:
     print(url)
     print(f"scopes: {' '.join(SCOPES)}; permissions: {', '.join(display_name(n) for n, _ in NEEDED)}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
