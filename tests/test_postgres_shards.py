@@ -2,14 +2,18 @@
 (tables loaded, reminders sent), ``meadhall run --shard-count/--shard-ids`` checks its flags, and
 ``meadhall cluster`` restarts a process that dies.
 
-The end-to-end test through a sharded fake Discord is not here yet (the fake gateway does not
-know shards); see docs/deploy.md.
+The end-to-end test through the sharded fake Discord, two real processes and a SIGKILL is
+tests/test_shards_e2e.py.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +107,34 @@ def test_the_cluster_restarts_a_process_that_dies(tmp_path):
     assert all(p is None or p.poll() is not None for p in cluster.procs)  # everything stopped
     time.sleep(0.2)
     assert len(marker.read_text()) >= 2
+
+
+def test_the_cluster_starts_a_killed_process_again_and_leaves_the_others_alone():
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    cluster = Cluster([sleeper, sleeper], restart_delay=0.05, stable_after=0.0, poll=0.02)
+    seen: dict[str, object] = {}
+    deadline = time.monotonic() + 30
+
+    def until() -> bool:  # polled by the cluster's loop: kill process 0 once, then wait for its successor
+        alive = [p.pid if p is not None and p.poll() is None else None for p in cluster.procs]
+        if "killed" not in seen and all(alive):
+            seen["first"] = alive
+            os.kill(alive[0], signal.SIGKILL)
+            seen["killed"] = True
+        elif "killed" in seen and alive[0] not in (None, seen["first"][0]):
+            seen["after"] = alive
+            return True
+        return time.monotonic() > deadline
+
+    assert cluster.run(until=until) == 0
+    first, after = seen["first"], seen["after"]
+    assert after[0] != first[0] and after[1] == first[1]  # a new process 0; process 1 untouched
+    assert cluster.restarts == [1, 0]
+    assert all(p is None or p.poll() is not None for p in cluster.procs)  # the cluster stopped them all
+
+
+def test_python_m_bot_cli_runs_every_command():
+    # the cluster starts ``python -m bot.cli run …``: every command must work that way too
+    out = subprocess.run([sys.executable, "-m", "bot.cli", "invite", "--application-id", "123"],
+                         capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert out.returncode == 0 and "client_id=123" in out.stdout, out.stderr
