@@ -80,6 +80,16 @@ def versions(msg: Message) -> list[int]:
             if c.get("custom_id", "").startswith(f"{PREFIX}:")]
 
 
+def said(r: InteractionResult) -> list[Message]:
+    """The public messages answering ``r``: its own, or (deferred under load) those posted meanwhile."""
+    own = [m for m in r.messages if m.public]
+    if r.deferred:
+        assert r.ephemeral_messages and "Done" in r.ephemeral_messages[0].content, r.text
+        return own + [m for m in r.posted if m.channel_id == r.channel_id]
+    assert r.callback_type == 4 and r.ephemeral_messages == [], r.text  # answered publicly
+    return own
+
+
 class Game:
     """One human against a random computer player in one channel, moved by the test."""
 
@@ -88,29 +98,29 @@ class Game:
         self.uid = fd.users[human].id
         self.rng = random.Random(f"{SEED}-{channel}")
         self.moves = 0
-        self.last: Message | None = None
+        self.last: Message | None = None  # the newest message the test has looked at
         self.answers: list[InteractionResult] = []
 
     async def open(self) -> None:
         r = await self.fd.slash(self.human, "join", {"game": "vikings"}, channel=self.channel)
-        assert "opens a table" in r.public_messages[0].content, r.text
+        assert "opens a table" in said(r)[0].content, r.text
         r = await self.fd.slash(self.human, "addbot", {"level": "random"}, channel=self.channel)
-        assert "(computer, random)" in r.public_messages[0].content, r.text
+        assert "(computer, random)" in said(r)[0].content, r.text
         r = await self.fd.slash(self.human, "start", channel=self.channel)
         self.answers.append(r)
-        self.last = [m for m in r.messages if m.public][-1]
+        self.last = said(r)[0]
         assert self.last.content.startswith("Vikings begins"), self.last.content
 
     def _my_turn(self, m: Message) -> bool:
         return "Final standings" in m.content or (m.pinged == [self.uid] and bool(offered(m)))
 
     async def prompt(self, timeout: float = 30.0) -> Message:
-        """The newest message asking the human to decide (after computer moves), or the end."""
+        """The first message since the last one looked at that asks the human to decide (after the
+        computer player's moves), or ends the game."""
         assert self.last is not None
-        if self._my_turn(self.last):
-            return self.last
-        self.last = await self.fd.wait_for_message(self._my_turn, channel=self.channel, after=self.last,
-                                                   timeout=timeout)
+        if not self._my_turn(self.last):
+            self.last = await self.fd.wait_for_message(self._my_turn, channel=self.channel, after=self.last,
+                                                       timeout=timeout)
         return self.last
 
     async def move(self) -> bool:
@@ -120,9 +130,8 @@ class Game:
             return False
         kind, cid, value = self.rng.choice(offered(msg))
         r = await press(self.fd, self.human, kind, cid, value, msg)
-        assert r.ephemeral_messages == [] and r.callback_type == 4, r.text  # answered publicly at once
         self.answers.append(r)
-        self.last = [m for m in r.messages if m.public][-1]
+        self.last = said(r)[0]  # its first message: prompt() looks on from there
         self.moves += 1
         assert self.moves < 300
         return True
