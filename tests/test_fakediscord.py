@@ -717,7 +717,22 @@ async def test_shards_identify_get_their_guilds_and_only_their_guilds_events():
         await fake.start_bot(later)
         r = await fake.slash("bob", "whoami", channel="strand")
         assert r.shard == (1, 2) and later.answered == [south.id]
+
+        identified = len(fake.identify_payloads)
+        await fake.drop_connection(shard=1)  # the bot RESUMEs: same session, same shard
+        await asyncio.wait_for(_resumed(fake), 10)
+        assert len(fake.identify_payloads) == identified
+        assert [sh for (event, _), (_, sh, _) in zip(fake.dispatched, fake.dispatched_to, strict=True)
+                if event == "RESUMED"] == [(1, 2)]
+        r = await fake.slash("bob", "whoami", channel="strand")
+        assert r.shard == (1, 2) and later.answered == [south.id, south.id]
         assert fake.internal_errors == [] and fake.unhandled == []
+
+
+async def _resumed(fake: FakeDiscord) -> None:
+    while not any(event == "RESUMED" for event, _ in fake.dispatched) or len(
+            [s for s in fake._sessions if s.identified]) < 2:
+        await asyncio.sleep(0.02)
 
 
 async def test_an_identify_with_an_impossible_shard_is_closed_4010():

@@ -220,6 +220,7 @@ class FakeDiscord:
         self._injected: list[_Injected] = []
         self._sessions: list[_Session] = []
         self._current: _Session | None = None
+        self._identified: dict[str, tuple[tuple[int, int], int]] = {}  # session id → shard, intents (RESUME)
         self._bots: list[tuple[discord.Client, asyncio.Task[None]]] = []
         self._runner: web.AppRunner | None = None
         self._watchdog: asyncio.Task[None] | None = None
@@ -573,6 +574,14 @@ class FakeDiscord:
     async def _send(self, session: _Session, payload: dict[str, Any]) -> None:
         await session.ws.send_str(json.dumps(payload))
 
+    async def drop_connection(self, shard: int = 0, code: int = 4000) -> None:
+        """Close the gateway connection of ``shard`` as Discord does now and then (4000: the bot
+        reconnects and RESUMEs its session, which keeps its shard)."""
+        for session in list(self._sessions):
+            if session.identified and session.shard[0] == shard:
+                session.identified = False
+                await session.ws.close(code=code, message=b"Unknown error.")
+
     def _session_for(self, guild_id: int | None = None) -> _Session | None:
         """The newest identified session whose shard receives ``guild_id``'s events (None: the
         default guild)."""
@@ -614,6 +623,7 @@ class FakeDiscord:
                 return
             session.shard = (int(shard[0]), int(shard[1]))
             session.intents = int(d.get("intents") or 0)
+            self._identified[session.id] = (session.shard, session.intents)
             session.identified = True
             self._current = session
             mine = [g for g in self.guilds.values() if session.serves(g.id)]
@@ -631,13 +641,15 @@ class FakeDiscord:
             for g in mine:
                 await self._send_ready(session, self._guild_payload(session.intents, g), "GUILD_CREATE")
         elif op == 6:  # resume: nothing was missed in a test, so just confirm
-            if d.get("token") != self.token:
+            earlier = self._identified.get(d.get("session_id") or "")
+            if d.get("token") != self.token or earlier is None:
                 await self._send(session, {"op": 9, "d": False})
                 return
+            session.id, session.shard, session.intents = d["session_id"], *earlier  # the same shard again
             session.identified = True
             session.seq = int(d.get("seq") or 0)
             self._current = session
-            await self.dispatch("RESUMED", {})
+            await self._send_ready(session, {}, "RESUMED")
         elif op == 3:
             self.presence_updates.append(d)
         elif op == 8:  # request guild members
