@@ -13,6 +13,9 @@ in its own process). For the tests it also
   (0.1; discord.py waits 2 s) and, if ``FAKEDISCORD_BOT_PAUSE`` is set, the computer players'
   pause before a move (``MeadhallBot.bot_pause``, 1.5 s) to that many seconds.
 
+Bounded: the process ends itself when its parent (the test's cluster) is gone or after
+``FAKEDISCORD_LIFETIME`` seconds (300), so a test killed midway leaves no bot behind.
+
 Nothing else of the bot is changed: configuration, database and shards come from the arguments
 and the environment as in production (``meadhall cluster`` can start this module instead of
 ``bot.cli``, see tests/test_shards_e2e.py).
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 
 import aiohttp
 import discord.gateway
@@ -63,12 +68,24 @@ def point_at_fake(url: str, argv: list[str]) -> None:
     MeadhallBot.setup_hook = quick_setup_hook  # type: ignore[method-assign]
 
 
+def _watchdog(lifetime: float) -> None:
+    parent, end = os.getppid(), time.monotonic() + lifetime
+
+    def watch() -> None:
+        while os.getppid() == parent and time.monotonic() < end:
+            time.sleep(0.5)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="fakediscord-remote-watchdog", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     url = os.environ.get("FAKEDISCORD_URL")
     if not url or not url.startswith("http://127.0.0.1:"):
         print("tests.fakediscord.remote: set FAKEDISCORD_URL to the fake's http://127.0.0.1:PORT", file=sys.stderr)
         return 2
+    _watchdog(float(os.environ.get("FAKEDISCORD_LIFETIME", "300")))
     point_at_fake(url, argv)
     return cli.main(argv)
 
