@@ -683,7 +683,7 @@ async def test_shards_identify_get_their_guilds_and_only_their_guilds_events():
     async with FakeDiscord(shard_count=2, lifetime=60) as fake:
         north = fake.add_guild("North", ["fjord"], shard=0)
         south = fake.add_guild("South", ["strand"], shard=1)
-        assert [(g.id >> 22) % 2 for g in (north, south)] == [0, 1]  # Discord's formula
+        assert [(g.id >> 22) % 2 for g in (north, south)] == [0, 1] == [north.shard(2), south.shard(2)]
         bots = [ShardBot([0]), ShardBot([1])]
         for bot in bots:
             await fake.start_bot(bot)
@@ -726,6 +726,14 @@ async def test_shards_identify_get_their_guilds_and_only_their_guilds_events():
                 if event == "RESUMED"] == [(1, 2)]
         r = await fake.slash("bob", "whoami", channel="strand")
         assert r.shard == (1, 2) and later.answered == [south.id, south.id]
+
+        east = fake.add_guild("East", ["shore"], shard=1)  # invited later: GUILD_CREATE on shard 1 only
+        await fake.announce_guild(east)
+        async with asyncio.timeout(5):
+            while later.get_guild(east.id) is None:
+                await asyncio.sleep(0.01)
+        assert bots[0].get_guild(east.id) is None
+        assert (await fake.slash("carol", "whoami", channel="shore")).shard == (1, 2)
         assert fake.internal_errors == [] and fake.unhandled == []
 
 
@@ -748,3 +756,9 @@ async def test_an_identify_with_an_impossible_shard_is_closed_4010():
                                                "properties": {}}})
             await ws.receive()
             assert ws.close_code == 4010
+        async with http.ws_connect(fake.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "shard": ["0", 2],
+                                               "properties": {}}})
+            await ws.receive()
+            assert ws.close_code == 4010 and fake.identify_payloads[-1]["shard"] == ["0", 2]

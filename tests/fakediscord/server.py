@@ -618,10 +618,12 @@ class FakeDiscord:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             shard = d.get("shard") or [0, 1]
-            if not (isinstance(shard, list) and len(shard) == 2 and 0 <= int(shard[0]) < int(shard[1])):
+            valid = (isinstance(shard, list) and len(shard) == 2 and all(type(x) is int for x in shard)
+                     and 0 <= shard[0] < shard[1])
+            if not valid:
                 await session.ws.close(code=4010, message=b"Invalid shard.")
                 return
-            session.shard = (int(shard[0]), int(shard[1]))
+            session.shard = (shard[0], shard[1])
             session.intents = int(d.get("intents") or 0)
             self._identified[session.id] = (session.shard, session.intents)
             session.identified = True
