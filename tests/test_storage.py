@@ -373,3 +373,54 @@ async def test_replay_detects_a_gap_in_the_log(store):
     actions = await store.actions(mid)
     with pytest.raises(StorageError, match="gap"):
         rebuild(ToyGame, rec, [actions[0], actions[2]])
+
+
+# ----------------------------------------------------------------------------- ratings data (issue 17)
+
+
+async def test_a_version_1_database_gains_the_link_column_and_keeps_its_matches(database):
+    from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+
+    first_step = (PG_MIGRATIONS if "postgresql" in str(database) else MIGRATIONS)[:1]
+    async with await Storage.open(database, migrations=first_step) as store:
+        assert await store.schema_version() == 1
+        await raw(store, "INSERT INTO matches (channel, game, status, creator, created, updated) "
+                  "VALUES ('c1', 'toy', 'lobby', 'u1', 1.0, 1.0)")
+    async with await Storage.open(database) as store:
+        assert await store.schema_version() == len(MIGRATIONS) == 2
+        (rec,) = await store.unfinished_matches()
+        assert rec.status == "lobby" and rec.link is None
+
+
+async def test_a_match_link_is_stored_cleared_and_refused_for_no_match(store):
+    mid, _ = await started(store)
+    await store.set_link(mid, "https://discord.com/channels/1/2")
+    assert (await store.get_match(mid)).link == "https://discord.com/channels/1/2"
+    await store.set_link(mid, None)
+    assert (await store.get_match(mid)).link is None
+    with pytest.raises(StorageError, match="no match"):
+        await store.set_link(mid + 100, "x")
+    assert (await store.get_match(mid)).link is None
+
+
+def until_over(game: ToyGame) -> int:
+    """How many first-legal moves end the toy game (played on a copy)."""
+    copy, n = ToyGame.from_json(game.to_json()), 0
+    while not copy.is_over:
+        seat = copy.acting_seats()[0]
+        copy.apply(seat, copy.legal_actions(seat)[0])
+        n += 1
+    return n
+
+
+async def test_finished_matches_in_the_order_they_ended_by_game_and_guild(store):
+    first, g1 = await started(store, channel="c1")
+    second, g2 = await started(store, channel="c2")
+    third, _ = await started(store, channel="c3")
+    await play(store, second, g2, until_over(g2), now=300.0)   # ends first
+    await play(store, first, g1, until_over(g1), now=400.0)
+    await store.close_match(third, "abandoned", now=500.0)   # never rated
+    assert [m.id for m in await store.finished_matches()] == [second, first]
+    assert [m.id for m in await store.finished_matches(game="toy", guild="g")] == [second, first]
+    assert await store.finished_matches(game="vikings") == []
+    assert await store.finished_matches(guild="other") == []

@@ -14,6 +14,8 @@ Tables (schema version 1):
 * ``actions`` — the append-only log (``match``, ``seq`` 1…version, ``seat``, ``action`` text,
   ``at``); triggers refuse UPDATE and DELETE.
 * ``timers`` — durable timers (``match``, ``kind`` e.g. ``"reminder"``, ``due``, ``payload`` JSON).
+* schema version 2 adds ``matches.link`` (nullable text: where the match is played, e.g. the
+  URL of its Discord thread; shown by profiles and history).
 * ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 
 API (all coroutines unless noted; every write is one transaction)::
@@ -36,6 +38,8 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.all_matches() -> list[MatchRecord]                # every match, by id
     await store.history(channel=None, guild=None, limit=20) -> list[MatchRecord]  # newest first
     await store.last_match(channel) -> MatchRecord | None
+    await store.finished_matches(game=None, guild=None) -> list[MatchRecord]  # in the order they ended
+    await store.set_link(match_id, link)                          # where it is played (thread URL)
     await store.actions(match_id) -> list[LoggedAction]
     await store.timers(match_id=None) -> list[Timer]
     await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
@@ -146,6 +150,7 @@ class MatchRecord:
     snapshot: dict[str, Any] | None
     created: float
     updated: float
+    link: str | None = None  # where the game was played (a Discord thread's link), schema 2
 
     @property
     def names(self) -> list[str]:
@@ -185,19 +190,19 @@ class Timer:
 
 _MATCH_COLUMNS = (
     "id, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version, "
-    "snapshot, created, updated"
+    "snapshot, created, updated, link"
 )
 
 
 def _match(row: Sequence[Any]) -> MatchRecord:
     (mid, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version,
-     snapshot, created, updated) = row
+     snapshot, created, updated, link) = row
     return MatchRecord(
         id=mid, guild=guild, channel=channel, game=game, options=json.loads(options), seed=seed,
         start_seat=start_seat, status=status, creator=creator,
         seats=[Seat(s["user"], s["name"]) for s in json.loads(seats)], votes=json.loads(votes),
         version=version, snapshot=None if snapshot is None else json.loads(snapshot),
-        created=created, updated=updated,
+        created=created, updated=updated, link=link,
     )
 
 
@@ -430,6 +435,29 @@ class Storage:
         )
         return [_match(r) for r in rows]
 
+    async def finished_matches(self, *, game: str | None = None, guild: str | None = None) -> list[MatchRecord]:
+        """Finished matches (never abandoned ones) in the order they ended (``updated``, then id),
+        optionally of one game and/or guild: what the ratings are computed from."""
+        where = ["status = 'finished'"]
+        params: list[Any] = []
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        if guild is not None:
+            where.append("guild = ?")
+            params.append(guild)
+        rows = await self._fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {' AND '.join(where)} ORDER BY updated, id", params
+        )
+        return [_match(r) for r in rows]
+
+    async def set_link(self, match_id: int, link: str | None) -> None:
+        """Record where the match is played (e.g. its Discord thread's URL); ``None`` clears it."""
+        async with self._tx() as db:
+            rows = await db.fetchall("UPDATE matches SET link = ? WHERE id = ? RETURNING id", (link, match_id))
+            if len(rows) != 1:
+                raise StorageError(f"there is no match {match_id}")
+
     async def last_match(self, channel: str) -> MatchRecord | None:
         rows = await self._fetchall(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel = ? ORDER BY id DESC LIMIT 1", (channel,)
@@ -448,12 +476,12 @@ class Storage:
         """Copy one match as it is (same id, log and timers) into this database (``migrate-db``)."""
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.guild, record.channel, record.game, _dumps(record.options), record.seed,
                  record.start_seat, record.status, record.creator, _seats_json(record.seats),
                  _dumps(record.votes), record.version,
                  None if record.snapshot is None else _dumps(record.snapshot),
-                 float(record.created), float(record.updated)),
+                 float(record.created), float(record.updated), record.link),
             )
             await db.executemany(
                 "INSERT INTO actions (match, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",

@@ -70,6 +70,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "CREATE INDEX timers_due ON timers(due)",
         "CREATE INDEX timers_match ON timers(match)",
     ),
+    # 2: where a match is played (a Discord thread link), for profiles and history (issue 17)
+    ("ALTER TABLE matches ADD COLUMN link TEXT",),
 ]
 
 MIGRATION_LOCK = 0x6D65_6164  # pg_advisory_xact_lock key: openers migrate one at a time

@@ -67,6 +67,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "CREATE INDEX timers_due ON timers(due)",
         "CREATE INDEX timers_match ON timers(match)",
     ),
+    # 2: where a match is played (a Discord thread link), for profiles and history (issue 17)
+    ("ALTER TABLE matches ADD COLUMN link TEXT",),
 ]
 
 
