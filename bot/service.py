@@ -19,7 +19,10 @@ terminal names — and ``name`` is how people see a player)::
     await svc.board(channel, user=None, *, private=False) -> Reply   # image + text of the table
     await svc.act(channel, user, text, *, version=None) -> Reply     # one game action
     await svc.rules(channel, topic=None, *, game=None) -> Reply
-    await svc.export(channel, match_id=None) -> Reply     # .file = the action log as text
+    await svc.export(channel, match_id=None, *, guild=None) -> Reply  # .file = the action log as text
+    await svc.leaderboard(game=None, scope=None, *, guild=None) -> Reply   # issue 17 (bot.ratings)
+    await svc.profile(who, *, guild=None) -> Reply        # who: user id or name
+    await svc.game_history(*, guild=None) -> Reply        # finished games; .file = the list as TSV
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
     await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
@@ -64,6 +67,7 @@ from bot.games import (
     split_option_words,
 )
 from bot.i18n import _, ngettext, tr_msg
+from bot.ratings import Records, Standing
 from bot.shards import Shards
 from bot.storage import (
     MatchRecord,
@@ -112,6 +116,8 @@ REFUSALS = (
     "unknown_rule",      # rules topic the game does not know
     "unknown_command",   # command() could not read the line
     "storage_failed",    # the database could not be written (or read) just now; nothing changed
+    "bad_scope",         # /leaderboard with a scope other than server or all
+    "no_games",          # /profile of somebody who finished no game (here)
 )
 
 COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
@@ -132,6 +138,8 @@ MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, 
 MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display name)
 
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
+RECORD_COMMANDS = ("leaderboard", "profile", "history")  # issue 17: what the table remembers
+SCOPES = ("server", "all")  # /leaderboard scope: this server's games, or every server's
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +176,7 @@ class Reply:
     # the players' names this reply may show (chosen by people: a transport that renders
     # markup, like Discord, escapes them in every line; the offline table prints them plain)
     names: list[str] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)  # /leaderboard rows (issue 17)
 
     def lines(self, mention: Callable[[Prompt], str] = lambda p: f"@{p.name}") -> list[str]:
         """Public lines then one ``"<mention>: <prompt>"`` line per prompt (the offline table)."""
@@ -276,6 +285,7 @@ class HostService:
         self._resumed: set[str] = set()  # channels of tables load() found, not used since
         self._generation: dict[str, int] = {}  # bumped at every change of a channel's cache entry
         self._locks: dict[str, asyncio.Lock] = {}
+        self.records = Records(storage, games)  # ratings, profiles, history (issue 17)
 
     # ------------------------------------------------------------------ tables in memory
 
@@ -726,7 +736,7 @@ class HostService:
         return rebuild(self.games[record.game].game_cls, record, await self.storage.actions(match_id))
 
     @_storage_safe
-    async def export(self, channel: str, match_id: int | None = None) -> Reply:
+    async def export(self, channel: str, match_id: int | None = None, *, guild: str | None = None) -> Reply:
         """The action log of the channel's current (or last, or given) game as a text file.
 
         While the game runs (or is only abandoned mid-way — it could be a "finished" one only
@@ -740,7 +750,9 @@ class HostService:
                 record = await self.storage.open_match(channel) or await self.storage.last_match(channel)
             else:
                 record = await self.storage.get_match(match_id)
-                if record is not None and record.channel != channel:
+                same_server = guild is not None and record is not None and record.guild == guild
+                if record is not None and record.channel != channel and not (
+                        record.status == "finished" and same_server):  # /history's exports (issue 17)
                     record = None
             if record is None:
                 raise Refusal("no_table", _("There is no game to export in this channel."))
@@ -775,6 +787,109 @@ class HostService:
                          game=record.game, status=record.status, version=record.version)
         except Refusal as r:
             return _refused(r)
+
+    # ------------------------------------------------------------------ records (issue 17)
+
+    @staticmethod
+    def _rating_text(st: Standing) -> str:
+        return _("{ordinal} (μ {mu} ± {sigma})", ordinal=f"{st.ordinal:.1f}", mu=f"{st.mu:.1f}",
+                 sigma=f"{st.sigma:.1f}")
+
+    def _game_adapter(self, game: str | None) -> GameAdapter:
+        adapter = self.games.get(game or self.games.default)
+        if adapter is None:
+            raise Refusal("unknown_game", _("I do not know the game {game}. I know: {games}.",
+                                            game=quote(game or ""), games=_names(self.games.ids())))
+        return adapter
+
+    @_storage_safe
+    async def leaderboard(self, game: str | None = None, scope: str | None = None, *,
+                          guild: str | None = None, limit: int = 20) -> Reply:
+        """The ratings of ``game`` (default: the first game) on this server (``scope`` ``server``,
+        the default where there is a server) or on ``all``: rank, name, ordinal (μ ± σ), games.
+        ``Reply.standings`` holds the :class:`bot.ratings.Standing` rows for a picture or embed."""
+        try:
+            adapter = self._game_adapter(game)
+            scope = (scope or ("server" if guild is not None else "all")).lower()
+            if scope not in SCOPES:
+                raise Refusal("bad_scope", _("The scope is server or all, not {scope}.", scope=quote(scope)))
+            where = guild if scope == "server" else None
+            rows = await self.records.leaderboard(adapter.game_cls.GAME_ID, where)
+            title = (_("{game} leaderboard, this server", game=adapter.title) if where is not None
+                     else _("{game} leaderboard, all servers", game=adapter.title))
+            lines = [title]
+            if not rows:
+                lines.append(_("Nobody has finished a rated game yet."))
+            for st in rows[:limit]:
+                lines.append(ngettext("{rank}. {name}: {rating}, {count} game",
+                                      "{rank}. {name}: {rating}, {count} games", st.games, rank=st.rank,
+                                      name=st.name, rating=self._rating_text(st), count=st.games))
+            return Reply(public=lines, game=adapter.game_cls.GAME_ID, names=[st.name for st in rows[:limit]],
+                         standings=rows[:limit])
+        except Refusal as r:
+            return _refused(r)
+
+    @_storage_safe
+    async def profile(self, who: str, *, guild: str | None = None) -> Reply:
+        """A person's record (by user id or name): games and wins per game, rating here and on all
+        servers, best and average final VP, the most recent games with their links."""
+        try:
+            prof = await self.records.profile(who, guild)
+            if prof is None or not prof.games:
+                raise Refusal("no_games", _("{name} has not finished a game here yet.", name=quote(who)))
+            lines = [_("Profile of {name}", name=prof.name)]
+            for game, rec in prof.games.items():
+                adapter = self.games.get(game)
+                title = adapter.title if adapter else game
+                lines.append(ngettext("{game}: {count} game, {wins} won", "{game}: {count} games, {wins} won",
+                                      rec.games, game=title, count=rec.games, wins=rec.wins))
+                if rec.rating is not None:
+                    lines.append(_("  rating {rating}", rating=self._rating_text(rec.rating)))
+                if rec.rating_all is not None and guild is not None:
+                    lines.append(_("  rating on all servers {rating}", rating=self._rating_text(rec.rating_all)))
+                if rec.best_vp is not None:
+                    lines.append(_("  final VP: best {best}, average {average}", best=rec.best_vp,
+                                   average=f"{rec.average_vp:.1f}"))
+            lines.append(_("Most recent games:"))
+            for g in prof.recent:
+                adapter = self.games.get(g.game)
+                when = datetime.fromtimestamp(g.ended, UTC).strftime("%Y-%m-%d")
+                line = (_("  game {id} ({game}, {date}): won", id=g.match_id,
+                          game=adapter.title if adapter else g.game, date=when) if g.won else
+                        _("  game {id} ({game}, {date}): place {place} of {players}", id=g.match_id,
+                          game=adapter.title if adapter else g.game, date=when, place=g.place, players=g.players))
+                if g.vp is not None:
+                    line += _(", {vp} VP", vp=g.vp)
+                if g.link:
+                    line += f" {g.link}"
+                lines.append(line)
+            return Reply(public=lines, names=[prof.name])
+        except Refusal as r:
+            return _refused(r)
+
+    @_storage_safe
+    async def game_history(self, *, guild: str | None = None, limit: int = 20) -> Reply:
+        """The finished games of this server (``guild``; ``None``: every game this host keeps),
+        newest first: players with final VP, the winners, the link to its thread, and how to get
+        its export (``/export ID``). ``Reply.file`` holds the same as tab-separated text."""
+        entries = await self.records.history(guild, limit)
+        lines = [_("Finished games:")] if entries else [_("No game has been finished here yet.")]
+        rows = ["match	game	ended	players	winners	link"]
+        names: list[str] = []
+        for e in entries:
+            rec = e.record
+            adapter = self.games.get(rec.game)
+            players = _names([s.name + ("" if vp is None else f" {vp}")
+                              for s, vp in zip(rec.seats, e.result.vps, strict=True)])
+            when = datetime.fromtimestamp(rec.updated, UTC).strftime("%Y-%m-%d")
+            line = _("game {id} ({game}, {date}): {players}; won by {winners}; export: /export {id}",
+                     id=rec.id, game=adapter.title if adapter else rec.game, date=when, players=players,
+                     winners=_names(e.winners))
+            lines.append(line + (f" {rec.link}" if rec.link else ""))
+            names += rec.names
+            rows.append("\t".join([str(rec.id), rec.game, when, players, _names(e.winners), rec.link or ""]))
+        data = ("\n".join(rows) + "\n").encode("utf-8")
+        return Reply(public=lines, names=names, file=Attachment(data, "meadhall-history.tsv"))
 
     # ------------------------------------------------------------------ playing
 
@@ -988,7 +1103,19 @@ class HostService:
         if word == "rules":
             return await self.rules(channel, args[0] if args else None)
         if word == "export":
-            return await self.export(channel)
+            if args and not (len(args) == 1 and args[0].isascii() and args[0].isdigit()):
+                raise Refusal("unknown_command", _("Write /export, or /export ID of a finished game."))
+            return await self.export(channel, int(args[0]) if args else None, guild=guild)
+        if word == "leaderboard":
+            if len(args) > 2:
+                raise Refusal("unknown_command", _("Write /leaderboard [game] [server|all]."))
+            game = next((a for a in args if a.lower() not in SCOPES), None)
+            scope = next((a for a in args if a.lower() in SCOPES), None)
+            return await self.leaderboard(game, scope, guild=guild)
+        if word == "profile":
+            return await self.profile(" ".join(args) if args else user, guild=guild)
+        if word == "history":
+            return await self.game_history(guild=guild)
         if word == "help":
             return await self._help(channel)
         table = await self._open_table(channel)
@@ -1008,6 +1135,7 @@ class HostService:
         for adapter in [table.adapter] if table else list(self.games):
             if adapter.verbs:
                 lines.append(_("{game} moves: {verbs}.", game=adapter.title, verbs=_names(adapter.verbs)))
+        lines.append(_("Records: {commands}.", commands=_names(RECORD_COMMANDS)))
         return Reply(public=lines)
 
     # ------------------------------------------------------------------ reminders

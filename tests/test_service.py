@@ -570,7 +570,8 @@ async def test_typed_commands_drive_a_game(svc):
     assert (await say("bob", "rules")).ok and (await say("bob", "export")).file is not None
     assert (await say("bob", "help")).public == [
         "Table commands: join, leave, start, abandon, status, board, rules, export, help.",
-        "Take-away moves: take, taunt."]
+        "Take-away moves: take, taunt.",
+        "Records: leaderboard, profile, history."]
     second = await to_move(svc)
     r = await say(second, "take 1")
     assert r.status == "finished"

@@ -1,0 +1,197 @@
+"""Ratings, leaderboards, profiles, history and the end-of-game recap (issue 17).
+
+The ratings are checked against openskill itself, fed by hand with the ranks each scripted game
+should give: nothing here recomputes them the way bot.ratings does."""
+
+from __future__ import annotations
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot import ratings
+from bot.games import GameRegistry
+from bot.offline import OfflineTable
+from bot.ratings import COMPUTER_RATINGS, ranks_of
+from bot.service import COMPUTER_PREFIX, HostService
+from bot.storage import Storage
+from tests.test_service import Clock, refused
+from tests.toygame import ToyAdapter
+
+M = PlackettLuce()
+
+
+@pytest.fixture
+async def svc(database):
+    store = await Storage.open(database)
+    clock = Clock()
+    s = HostService(store, GameRegistry([ToyAdapter()]), clock=clock, images=False)
+    s.test_clock = clock
+    yield s
+    await store.close()
+
+
+async def play(svc: HostService, channel: str, guild: str | None, seats: list[tuple[str, str]],
+               takes: list[int]) -> None:
+    """Seat ``seats`` (user, name) at a toy table with a pile of 10, seat 0 first, and take
+    ``takes`` stones in turn (computer seats' moves included)."""
+    for user, name in seats:
+        assert (await svc.join(channel, user, name, guild=guild)).ok
+    assert (await svc.start(channel, seats[0][0], options=["pile=10"], seed=1, start_seat=0)).ok
+    for i, n in enumerate(takes):
+        svc.test_clock.t += 10
+        r = await svc.act(channel, seats[i % len(seats)][0], f"take {n}")
+        assert r.ok, r
+
+
+ANN, BOB, CID = ("ann", "Ann"), ("bob", "Bob"), ("cid", "Cid")
+SVEN = (f"{COMPUTER_PREFIX}search:0", "Sven (computer, search)")
+
+
+async def scripted(svc: HostService) -> None:
+    await play(svc, "c1", "g1", [ANN, BOB], [3, 3, 3, 1])             # Bob takes the last: Bob wins
+    await play(svc, "c2", "g1", [ANN, BOB, CID], [3, 3, 3, 1])        # Ann wins; Bob and Cid tie
+    await play(svc, "c3", "g2", [ANN, SVEN], [3, 3, 3, 1])            # the computer wins
+    await play(svc, "c4", "g1", [BOB, CID], [3])                      # then abandoned: not rated
+    assert (await svc.abandon("c4", "bob")).ok
+    await play(svc, "c5", "g1", [CID, ANN], [1])                      # still running: not rated
+
+
+def expected() -> tuple[dict, dict]:
+    """openskill by hand: (this server g1, all servers) → user → (mu, sigma)."""
+    a, b, c = M.rating(), M.rating(), M.rating()
+    [[a], [b]] = M.rate([[a], [b]], ranks=[2, 1])
+    [[a], [b], [c]] = M.rate([[a], [b], [c]], ranks=[1, 2, 2])
+    server = {"ann": a, "bob": b, "cid": c}
+    sven = M.rating(*COMPUTER_RATINGS["search"])
+    [[a], _sven] = M.rate([[a], [sven]], ranks=[2, 1])
+    return server, {"ann": a, "bob": b, "cid": c}
+
+
+def as_dict(reply) -> dict:
+    return {st.user: (st.mu, st.sigma, st.games) for st in reply.standings}
+
+
+async def test_ratings_after_a_scripted_set_of_games_equal_openskill(svc):
+    await scripted(svc)
+    server, everywhere = expected()
+    here = await svc.leaderboard("toy", guild="g1")
+    assert here.ok and as_dict(here) == {u: (r.mu, r.sigma, {"ann": 2, "bob": 2, "cid": 1}[u])
+                                         for u, r in server.items()}
+    all_ = await svc.leaderboard("toy", "all", guild="g1")
+    assert as_dict(all_) == {u: (r.mu, r.sigma, {"ann": 3, "bob": 2, "cid": 1}[u]) for u, r in everywhere.items()}
+    # the computer player is never on the board and keeps its fixed rating
+    assert all(not st.user.startswith(COMPUTER_PREFIX) for st in all_.standings)
+    other = await svc.leaderboard("toy", "server", guild="g2")
+    assert as_dict(other) == {"ann": (M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["search"])]],
+                                             ranks=[2, 1])[0][0].mu,
+                                      M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["search"])]],
+                                             ranks=[2, 1])[0][0].sigma, 1)}
+
+
+async def test_leaderboard_lines_rank_name_rating_uncertainty_games(svc):
+    await scripted(svc)
+    server, _ = expected()
+    r = await svc.leaderboard(None, guild="g1")
+    assert r.lines()[0] == "Take-away leaderboard, this server"
+    order = sorted(server, key=lambda u: -server[u].ordinal())
+    assert [st.user for st in r.standings] == order and [st.rank for st in r.standings] == [1, 2, 3]
+    best = server[order[0]]
+    assert r.public[1] == (f"1. {dict([ANN, BOB, CID])[order[0]]}: {best.ordinal():.1f} "
+                           f"(μ {best.mu:.1f} ± {best.sigma:.1f}), 2 games")
+
+
+async def test_leaderboard_refusals_change_nothing(svc):
+    await scripted(svc)
+    assert "The scope is server or all" in refused(await svc.leaderboard("toy", "galaxy", guild="g1"), "bad_scope")
+    assert "I do not know the game" in refused(await svc.leaderboard("chess"), "unknown_game")
+    empty = await svc.leaderboard("toy", guild="nowhere")
+    assert empty.ok and empty.standings == [] and "Nobody has finished" in empty.public[1]
+
+
+async def test_a_shared_win_is_a_tie_and_the_rest_rank_by_final_vp():
+    assert ranks_of([0, 2], [30, 28, 30, 28]) == [1, 2 + 1, 1, 2 + 1]
+    assert ranks_of([1], [10, 20, 12]) == [3, 1, 2]
+    assert ranks_of([0], [None, None, None]) == [1, 2, 2]
+
+
+def test_the_computer_prefix_is_the_services():
+    assert ratings.COMPUTER_PREFIX == COMPUTER_PREFIX
+
+
+async def test_profile_games_wins_rating_and_recent_games_with_links(svc):
+    await scripted(svc)
+    c1 = (await svc.history("c1"))[0]
+    await svc.storage.set_link(c1.id, "https://discord.com/channels/1/2/3")
+    server, everywhere = expected()
+    r = await svc.profile("ANN", guild="g1")  # a name, case-blind
+    assert r.ok and r.public[0] == "Profile of Ann"
+    assert r.public[1] == "Take-away: 2 games, 1 won"
+    a = server["ann"]
+    assert r.public[2] == f"  rating {a.ordinal():.1f} (μ {a.mu:.1f} ± {a.sigma:.1f})"
+    e = everywhere["ann"]
+    assert r.public[3] == f"  rating on all servers {e.ordinal():.1f} (μ {e.mu:.1f} ± {e.sigma:.1f})"
+    recent = r.public[r.public.index("Most recent games:") + 1:]
+    assert len(recent) == 2 and "won" in recent[0] and "place 2 of 2" in recent[1]
+    assert recent[1].endswith("https://discord.com/channels/1/2/3")
+    everywhere_profile = await svc.records.profile("ann")
+    assert everywhere_profile.games["toy"].games == 3 and everywhere_profile.games["toy"].wins == 1
+    assert refused(await svc.profile("nobody", guild="g1"), "no_games") == "nobody has not finished a game here yet."
+    assert refused(await svc.profile("cid", guild="g2"), "no_games")
+
+
+async def test_history_of_a_server_players_result_link_and_export(svc):
+    await scripted(svc)
+    c2 = (await svc.history("c2"))[0]
+    await svc.storage.set_link(c2.id, "https://discord.com/channels/1/2/9")
+    r = await svc.game_history(guild="g1")
+    assert r.ok and r.public[0] == "Finished games:" and len(r.public) == 3  # no abandoned, no running
+    assert r.public[1].startswith(f"game {c2.id} (Take-away, ") and "Ann, Bob, Cid; won by Ann" in r.public[1]
+    assert r.public[1].endswith(f"export: /export {c2.id} https://discord.com/channels/1/2/9")
+    text = r.file.data.decode()
+    assert text.splitlines()[1].split("\t") == [str(c2.id), "toy", "1970-01-01", "Ann, Bob, Cid", "Ann",
+                                                "https://discord.com/channels/1/2/9"]
+    # its export from another channel of the same server; never another server's, nor a running one
+    exported = await svc.command("elsewhere", "zed", f"/export {c2.id}", guild="g1")
+    assert exported.ok and "# seed: 1" in exported.file.data.decode()
+    assert refused(await svc.command("elsewhere", "zed", f"/export {c2.id}", guild="g2"), "no_table")
+    c5 = await svc.storage.open_match("c5")
+    assert refused(await svc.command("elsewhere", "zed", f"/export {c5.id}", guild="g1"), "no_table")
+    assert refused(await svc.command("elsewhere", "zed", "/export twelve", guild="g1"), "unknown_command")
+    assert (await svc.game_history(guild="g-none")).public == ["No game has been finished here yet."]
+
+
+async def test_records_through_typed_commands(svc):
+    await scripted(svc)
+    board = await svc.command("c9", "ann", "/leaderboard toy all", guild="g1")
+    assert board.public[0] == "Take-away leaderboard, all servers" and len(board.standings) == 3
+    assert (await svc.command("c9", "ann", "/leaderboard all", guild="g1")).standings == board.standings
+    mine = await svc.command("c9", "ann", "/profile", guild="g1")
+    assert mine.public[0] == "Profile of Ann"
+    assert (await svc.command("c9", "ann", "/history", guild="g1")).public[0] == "Finished games:"
+    assert refused(await svc.command("c9", "ann", "/leaderboard toy all more", guild="g1"), "unknown_command")
+
+
+async def test_records_at_the_offline_table(tmp_path):
+    store = await Storage.open(tmp_path / "o.db")
+    try:
+        svc = HostService(store, GameRegistry([ToyAdapter()]), images=False)
+        t = OfflineTable(svc, tmp_path / "out")
+        for line in ["ann: /join", "bob: /join", "ann: /start pile=4 max=3", "/take 3", "/take 1"]:
+            await t.handle(line)  # plain lines speak for whoever must act
+        (done,) = await svc.history("offline")
+        assert done.status == "finished"
+        winner = done.seats[done.snapshot["winner"]].name
+        loser = "ann" if winner == "bob" else "bob"
+        won, lost = M.rate([[M.rating()], [M.rating()]], ranks=[1, 2])
+        board = await t.handle("/leaderboard")
+        assert board[0] == "Take-away leaderboard, all servers"
+        assert board[1] == f"1. {winner}: {won[0].ordinal():.1f} (μ {won[0].mu:.1f} ± {won[0].sigma:.1f}), 1 game"
+        assert board[2] == f"2. {loser}: {lost[0].ordinal():.1f} (μ {lost[0].mu:.1f} ± {lost[0].sigma:.1f}), 1 game"
+        profile = await t.handle(f"/profile {winner}")
+        assert profile[:2] == [f"Profile of {winner}", "Take-away: 1 game, 1 won"]
+        history = await t.handle("/history")
+        assert history[0] == "Finished games:" and f"ann, bob; won by {winner}" in history[1]
+        assert history[-1].startswith("file: ") and history[-1].endswith("meadhall-history.tsv")
+        assert "has not finished a game here yet" in (await t.handle("/profile zed"))[0]
+    finally:
+        await store.close()
