@@ -195,3 +195,53 @@ async def test_records_at_the_offline_table(tmp_path):
         assert "has not finished a game here yet" in (await t.handle("/profile zed"))[0]
     finally:
         await store.close()
+
+
+# ----------------------------------------------------------------------------- the recap
+
+
+def _ends_the_game(game, seat: int, action) -> bool:
+    copy = type(game).from_json(game.to_json())
+    copy.apply(seat, action)
+    return copy.is_over
+
+
+@pytest.mark.parametrize("game_id", ["vikings", "brian-boru"])
+async def test_the_game_over_reply_carries_the_recap_whose_chart_equals_a_replay(tmp_path, monkeypatch, game_id):
+    """The final scoring picture with every player's VP by round comes with the move that ends the
+    game, and the chart it draws holds exactly what replaying the stored log gives."""
+    import renderer.scoring as scoring
+    from bot.adapters import vp_history
+    from bot.ratings import final_vps
+    from tests.host_helpers import CH, open_service, play_first_legal, start_game
+
+    drawn: list[list[list[int]]] = []
+    chart = scoring._chart
+
+    def spy(d, box, history, *args, **kwargs):
+        drawn.append([list(row) for row in history])
+        return chart(d, box, history, *args, **kwargs)
+
+    monkeypatch.setattr(scoring, "_chart", spy)
+    svc, store = await open_service(tmp_path / "r.db")
+    try:
+        await start_game(svc, game_id, seed=11)
+        game = await play_first_legal(
+            svc, lambda g: _ends_the_game(g, g.acting_seats()[0], g.legal_actions(g.acting_seats()[0])[0]))
+        seat = game.acting_seats()[0]
+        table = await svc.table(CH)
+        svc.images = True  # pictures only for the last move: the test stays quick
+        last = await svc.act(CH, table.record.seats[seat].user, str(game.legal_actions(seat)[0]))
+        assert last.ok and last.status == "finished"
+        assert any(line.startswith("Game over.") for line in last.public)
+        assert last.image is not None and last.image.data[:4] == b"\x89PNG"
+        assert len(drawn) == 1, "one final scoring picture with its chart"
+        record = (await svc.history(CH))[0]
+        moves = [(a.seat, a.action) for a in await store.actions(record.id)]
+        replayed = vp_history(svc.games[game_id].game_cls, record.names, record.seed, record.options,
+                              record.start_seat, moves)
+        assert drawn[0] == replayed
+        final = await svc.replay(record.id)
+        assert drawn[0][-1] == final_vps(final) and len(drawn[0]) >= 2
+    finally:
+        await store.close()
