@@ -23,6 +23,7 @@ terminal names — and ``name`` is how people see a player)::
     await svc.leaderboard(game=None, scope=None, *, guild=None) -> Reply   # issue 17 (bot.ratings)
     await svc.profile(who, *, guild=None) -> Reply        # who: user id or name
     await svc.game_history(*, guild=None) -> Reply        # finished games; .file = the list as TSV
+    await svc.recap(match_id) -> Reply                    # result line + final scoring picture with VP chart
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
     await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
@@ -67,7 +68,7 @@ from bot.games import (
     split_option_words,
 )
 from bot.i18n import _, ngettext, tr_msg
-from bot.ratings import Records, Standing
+from bot.ratings import Records, Standing, result_of
 from bot.shards import Shards
 from bot.storage import (
     MatchRecord,
@@ -890,6 +891,34 @@ class HostService:
             rows.append("\t".join([str(rec.id), rec.game, when, players, _names(e.winners), rec.link or ""]))
         data = ("\n".join(rows) + "\n").encode("utf-8")
         return Reply(public=lines, names=names, file=Attachment(data, "meadhall-history.tsv"))
+
+    @_storage_safe
+    async def recap(self, match_id: int) -> Reply:
+        """The recap of a finished match (issue 17), for a transport to post when a game ends (or
+        later): ``public[0]`` one line with the result (the parent channel's line), ``image`` the
+        final scoring picture with every player's VP by round, replayed from the stored log (the
+        same picture the game-ending move's reply carries)."""
+        try:
+            record = await self.storage.get_match(match_id)
+            if record is None or record.status != "finished":
+                raise Refusal("no_table", _("There is no finished game {id}.", id=match_id))
+            adapter = self._game_adapter(record.game)
+            actions = await self.storage.actions(record.id)
+            game = rebuild(adapter.game_cls, record, actions[:-1])
+            events = game.apply(actions[-1].seat, actions[-1].action) if actions else []
+            result = result_of(adapter.game_cls, record)
+            winners = _names([record.seats[s].name for s in result.winners])
+            line = _("{game}, game {id}: won by {winners}.", game=adapter.title, id=record.id, winners=winners)
+            if all(vp is not None for vp in result.vps):
+                line += " " + _("Final VP: {scores}.", scores=_names(
+                    [f"{s.name} {vp}" for s, vp in zip(record.seats, result.vps, strict=True)]))
+            if record.link:
+                line += f" {record.link}"
+            image = await self._image(Table(record, adapter, game), game, record.version, events=events)
+            return Reply(public=[line], image=image, names=list(record.names), match_id=record.id,
+                         game=record.game, status=record.status, version=record.version)
+        except Refusal as r:
+            return _refused(r)
 
     # ------------------------------------------------------------------ playing
 

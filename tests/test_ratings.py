@@ -243,5 +243,13 @@ async def test_the_game_over_reply_carries_the_recap_whose_chart_equals_a_replay
         assert drawn[0] == replayed
         final = await svc.replay(record.id)
         assert drawn[0][-1] == final_vps(final) and len(drawn[0]) >= 2
+        # the same recap afterwards, for the transport (a thread, the parent channel's line)
+        recap = await svc.recap(record.id)
+        assert recap.ok and recap.image is not None and drawn[1] == replayed
+        winners = ", ".join(record.seats[s].name for s in final.winners())
+        scores = ", ".join(f"{s.name} {vp}" for s, vp in zip(record.seats, final_vps(final), strict=True))
+        assert recap.public == [f"{svc.games[game_id].title}, game {record.id}: won by {winners}. "
+                                f"Final VP: {scores}."]
+        assert refused(await svc.recap(record.id + 1), "no_table") == f"There is no finished game {record.id + 1}."
     finally:
         await store.close()
