@@ -826,9 +826,25 @@ class HostService:
                                       "{rank}. {name}: {rating}, {count} games", st.games, rank=st.rank,
                                       name=st.name, rating=self._rating_text(st), count=st.games))
             return Reply(public=lines, game=adapter.game_cls.GAME_ID, names=[st.name for st in rows[:limit]],
-                         standings=rows[:limit])
+                         standings=rows[:limit], image=await self._leaderboard_image(title, rows[:limit]))
         except Refusal as r:
             return _refused(r)
+
+    async def _leaderboard_image(self, title: str, rows: Sequence[Standing]) -> Attachment | None:
+        """The leaderboard picture (renderer/leaderboard.py), or ``None`` (images off, nobody rated,
+        or the renderer failed: the lines say it all)."""
+        if not self.images or not rows:
+            return None
+        from renderer.leaderboard import render_leaderboard  # Pillow only where pictures are drawn
+
+        data = [{"rank": st.rank, "name": st.name, "ordinal": st.ordinal, "mu": st.mu, "sigma": st.sigma,
+                 "games": st.games} for st in rows]
+        try:
+            png = await asyncio.to_thread(functools.partial(render_leaderboard, title, data, tr=_, ntr=ngettext))
+        except Exception:
+            log.exception("rendering the leaderboard failed")
+            return None
+        return Attachment(png, "meadhall-leaderboard.png")
 
     @_storage_safe
     async def profile(self, who: str, *, guild: str | None = None) -> Reply:

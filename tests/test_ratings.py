@@ -253,3 +253,21 @@ async def test_the_game_over_reply_carries_the_recap_whose_chart_equals_a_replay
         assert refused(await svc.recap(record.id + 1), "no_table") == f"There is no finished game {record.id + 1}."
     finally:
         await store.close()
+
+
+async def test_the_leaderboard_picture_shows_every_row_readable(svc):
+    from renderer.common import TextLog
+    from renderer.leaderboard import draw_leaderboard
+
+    await scripted(svc)
+    svc.images = True
+    r = await svc.leaderboard("toy", "all", guild="g1")
+    assert r.image is not None and r.image.data[:4] == b"\x89PNG" and r.image.filename == "meadhall-leaderboard.png"
+    rows = [{"rank": st.rank, "name": st.name, "ordinal": st.ordinal, "mu": st.mu, "sigma": st.sigma,
+             "games": st.games} for st in r.standings]
+    log = TextLog()
+    draw_leaderboard("Take-away leaderboard, all servers", rows, log=log)
+    drawn = [t.text for t in log.texts]
+    assert {"Ann", "Bob", "Cid"} <= set(drawn) and f"{r.standings[0].ordinal:.1f}" in drawn
+    assert min(t.size for t in log.texts) >= 22
+    assert (await svc.leaderboard("toy", guild="nowhere")).image is None  # nobody rated: lines only
