@@ -219,15 +219,24 @@ class Records:
     def __init__(self, storage: Storage, games: GameRegistry) -> None:
         self.storage = storage
         self.games = games
+        # match id → its result: a finished match never changes, so each final snapshot is read
+        # and parsed once per process (bench/ratings.py)
+        self._results_cache: dict[int, MatchResult] = {}
 
     async def _results(self, *, game: str | None = None, guild: str | None = None
                        ) -> list[tuple[MatchRecord, MatchResult]]:
         out = []
-        for record in await self.storage.finished_matches(game=game, guild=guild):
+        for record in await self.storage.finished_matches(game=game, guild=guild, snapshots=False):
             adapter = self.games.get(record.game)
-            if adapter is None or record.snapshot is None:
+            if adapter is None:
                 continue  # a game this host no longer offers cannot be read
-            out.append((record, result_of(adapter.game_cls, record)))
+            result = self._results_cache.get(record.id)
+            if result is None:
+                full = await self.storage.get_match(record.id)
+                if full is None or full.snapshot is None:
+                    continue
+                result = self._results_cache[record.id] = result_of(adapter.game_cls, full)
+            out.append((record, result))
         return out
 
     async def leaderboard(self, game: str, guild: str | None = None) -> list[Standing]:
@@ -237,7 +246,7 @@ class Records:
     async def find_user(self, who: str) -> tuple[str, str] | None:
         """``(user, name)`` of a person who finished a game, by user id or (case-blind) seat name."""
         found = None
-        for record in await self.storage.finished_matches():
+        for record in await self.storage.finished_matches(snapshots=False):
             for s in record.seats:
                 if is_computer(s.user):
                     continue

@@ -38,7 +38,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.all_matches() -> list[MatchRecord]                # every match, by id
     await store.history(channel=None, guild=None, limit=20) -> list[MatchRecord]  # newest first
     await store.last_match(channel) -> MatchRecord | None
-    await store.finished_matches(game=None, guild=None) -> list[MatchRecord]  # in the order they ended
+    await store.finished_matches(game=None, guild=None, snapshots=True) -> list[MatchRecord]  # as they ended
     await store.set_link(match_id, link)                          # where it is played (thread URL)
     await store.actions(match_id) -> list[LoggedAction]
     await store.timers(match_id=None) -> list[Timer]
@@ -435,9 +435,11 @@ class Storage:
         )
         return [_match(r) for r in rows]
 
-    async def finished_matches(self, *, game: str | None = None, guild: str | None = None) -> list[MatchRecord]:
+    async def finished_matches(self, *, game: str | None = None, guild: str | None = None,
+                               snapshots: bool = True) -> list[MatchRecord]:
         """Finished matches (never abandoned ones) in the order they ended (``updated``, then id),
-        optionally of one game and/or guild: what the ratings are computed from."""
+        optionally of one game and/or guild: what the ratings are computed from. ``snapshots=False``
+        leaves every ``snapshot`` None (a final snapshot never changes: callers may cache)."""
         where = ["status = 'finished'"]
         params: list[Any] = []
         if game is not None:
@@ -446,8 +448,9 @@ class Storage:
         if guild is not None:
             where.append("guild = ?")
             params.append(guild)
+        columns = _MATCH_COLUMNS if snapshots else _MATCH_COLUMNS.replace("snapshot,", "NULL,")
         rows = await self._fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {' AND '.join(where)} ORDER BY updated, id", params
+            f"SELECT {columns} FROM matches WHERE {' AND '.join(where)} ORDER BY updated, id", params
         )
         return [_match(r) for r in rows]
 
