@@ -271,3 +271,23 @@ async def test_the_leaderboard_picture_shows_every_row_readable(svc):
     assert {"Ann", "Bob", "Cid"} <= set(drawn) and f"{r.standings[0].ordinal:.1f}" in drawn
     assert min(t.size for t in log.texts) >= 22
     assert (await svc.leaderboard("toy", guild="nowhere")).image is None  # nobody rated: lines only
+
+
+async def test_a_finished_game_this_host_no_longer_offers_is_left_out_and_its_recap_refused(svc):
+    await scripted(svc)
+    store = svc.storage
+    rec = await store.create_lobby(channel="old", game="chess", creator="ann", seats=[], now=1.0, guild="g1")
+    from bot.storage import Seat
+    from tests.toygame import ToyGame
+
+    game = ToyGame.new(["Ann", "Bob"], seed=1, options={"pile": 1}, start_seat=0)
+    await store.start_match(rec.id, game="chess", options={}, seed=1, start_seat=0,
+                            seats=[Seat("ann", "Ann"), Seat("bob", "Bob")], snapshot=game.to_json(), now=2.0)
+    game.apply(0, "take 1")
+    await store.commit_action(rec.id, expected_version=0, seat=0, action="take 1", snapshot=game.to_json(),
+                              status="finished", now=3.0)
+    server, _ = expected()
+    assert as_dict(await svc.leaderboard("toy", guild="g1")) == {
+        u: (r.mu, r.sigma, {"ann": 2, "bob": 2, "cid": 1}[u]) for u, r in server.items()}
+    assert len((await svc.game_history(guild="g1")).public) == 3
+    assert "I do not know the game chess" in refused(await svc.recap(rec.id), "unknown_game")
