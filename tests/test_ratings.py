@@ -157,6 +157,10 @@ async def test_history_of_a_server_players_result_link_and_export(svc):
     c5 = await svc.storage.open_match("c5")
     assert refused(await svc.command("elsewhere", "zed", f"/export {c5.id}", guild="g1"), "no_table")
     assert refused(await svc.command("elsewhere", "zed", "/export twelve", guild="g1"), "unknown_command")
+    huge = "9" * 30  # beyond any database key: no game, not a crash
+    assert refused(await svc.command("elsewhere", "zed", f"/export {huge}", guild="g1"), "no_table")
+    assert refused(await svc.command("elsewhere", "zed", "/export 0", guild="g1"), "no_table")
+    assert refused(await svc.recap(int(huge)), "no_table")
     assert (await svc.game_history(guild="g-none")).public == ["No game has been finished here yet."]
 
 

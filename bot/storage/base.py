@@ -393,6 +393,8 @@ class Storage:
             await self._replace_timers(db, match_id, ())
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
+        if not 0 < match_id < 2**63:  # typed ids (/export ID): none beyond a 64-bit key exists
+            return None
         rows = await self._fetchall(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         return _match(rows[0]) if rows else None
 
