@@ -42,11 +42,13 @@ a new table gets.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from bot.i18n import _
 from engine.core import Action, Event, Game
+from engine.players import LEVELS as COMPUTER_LEVELS
 
 
 class OptionError(ValueError):
@@ -54,7 +56,7 @@ class OptionError(ValueError):
 
 
 HOST_KEY = "host"
-HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True}
+HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "heuristic"}
 HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
     # every decision is asked, even one with a single legal choice (issue 13: "a table option
     # may turn this off")
@@ -62,13 +64,37 @@ HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
 }
 
 
+# issue 17: "deadline:12h" (minutes to days) and "level:heuristic" (the computer player that moves
+# for a seat after its deadline) are host options with a value
+DEADLINE_UNITS = {"m": 60, "h": 3600, "d": 86400}
+DEADLINE_MIN, DEADLINE_MAX = 60, 30 * 86400  # 1 minute … 30 days (a bound, not a rule)
+
+
+def parse_deadline(text: str) -> int:
+    """``"30m"``, ``"12h"``, ``"2d"`` → seconds; raises :class:`OptionError`."""
+    m = re.fullmatch(r"(\d{1,6})([mhd])", text.strip().lower())
+    if m is None or not DEADLINE_MIN <= int(m[1]) * DEADLINE_UNITS[m[2]] <= DEADLINE_MAX:
+        raise OptionError(_("A deadline is minutes, hours or days from 1m to 30d, like deadline:30m, "
+                            "deadline:12h or deadline:2d; not “{text}”.", text=text[:40]))
+    return int(m[1]) * DEADLINE_UNITS[m[2]]
+
+
 def split_option_words(words: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
-    """The game's option words, and the host's options the other words set."""
+    """The game's option words, and the host's options the other words set (raises
+    :class:`OptionError` for a host option with a bad value)."""
     game_words, host = [], {}
     for w in words:
         key = w.lower().strip(",")
         if key in HOST_OPTION_WORDS:
             host.update(HOST_OPTION_WORDS[key])
+        elif key.startswith("deadline:"):
+            host["deadline"] = parse_deadline(key.removeprefix("deadline:"))
+        elif key.startswith("level:"):
+            level = key.removeprefix("level:")
+            if level not in COMPUTER_LEVELS:
+                raise OptionError(_("There is no computer level “{level}”. Levels: {levels}.",
+                                    level=level[:40], levels=", ".join(COMPUTER_LEVELS)))
+            host["level"] = level
         else:
             game_words.append(w)
     return game_words, host

@@ -77,6 +77,7 @@ from bot.storage import (
     StaleVersionError,
     Storage,
     StorageUnavailable,
+    effective_actions,
     rebuild,
 )
 from bot.text import QUOTE_LIMIT, quote
@@ -414,7 +415,7 @@ class HostService:
                 replay = None
                 if events and table.adapter.needs_replay(game, events):
                     rec = table.record
-                    moves = [(a.seat, a.action) for a in await self.storage.actions(rec.id)]
+                    moves = [(a.seat, a.action) for a in effective_actions(await self.storage.actions(rec.id))]
                     replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
                 kwargs = {"seat": seat, "board": board, "events": events or (), "replay": replay,
                           "focus": focus}
@@ -562,8 +563,8 @@ class HostService:
         if len(rec.seats) > cls.MAX_PLAYERS:
             raise Refusal("too_many_players", _("{game} seats at most {max} players; {count} joined.",
                                                 game=adapter.title, max=cls.MAX_PLAYERS, count=len(rec.seats)))
-        game_words, host = split_option_words(words)
         try:
+            game_words, host = split_option_words(words)
             options = adapter.parse_options(game_words)
         except OptionError as e:
             raise Refusal("bad_options", quote(str(e), 4 * QUOTE_LIMIT)) from None

@@ -17,6 +17,7 @@ from bot.storage.base import (
     StorageError,
     StorageUnavailable,
     Timer,
+    effective_actions,
     parse_database,
     rebuild,
 )
@@ -25,5 +26,5 @@ from bot.storage.sqlite import MIGRATIONS, SqliteStorage
 __all__ = [
     "MIGRATIONS", "OPEN_STATUSES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer", "Seat",
     "SqliteStorage", "StaleVersionError", "Storage", "StorageConflict", "StorageError",
-    "StorageUnavailable", "Timer", "parse_database", "rebuild",
+    "StorageUnavailable", "Timer", "effective_actions", "parse_database", "rebuild",
 ]

@@ -31,6 +31,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.commit_action(match_id, expected_version=, seat=, action=, snapshot=, status=,
                               now=, timers=None) -> int          # raises StaleVersionError
     await store.set_votes(match_id, votes, now=)
+    await store.update_running(match_id, seats=, options=, now=)   # take-over, host records
     await store.close_match(match_id, status, now=)               # abandoned/finished; drops timers
     await store.get_match(match_id) -> MatchRecord | None
     await store.open_match(channel) -> MatchRecord | None          # lobby or active
@@ -47,6 +48,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.next_timer_due() -> float | None
     await store.import_match(record, actions, timers)             # migrate-db: copy one match as is
     rebuild(game_cls, match, actions) -> Game                     # plain function: replay the log
+    effective_actions(actions) -> list[LoggedAction]              # the log without undone moves
 
 ``timers`` arguments are sequences of :class:`NewTimer`; in ``start_match``/``commit_action`` they
 replace every timer of the match in the same transaction (``None`` leaves them alone).
@@ -371,6 +373,20 @@ class Storage:
                 await self._replace_timers(db, match_id, timers)
         return new_version
 
+    async def update_running(
+        self, match_id: int, *, seats: Sequence[Seat], options: dict[str, Any], now: float
+    ) -> None:
+        """A running match's seats (a seat taken over, issue 17) and options (the host's record of
+        missed deadlines, take-overs and pending votes); the version, log and names stay."""
+        async with self._tx() as db:
+            rows = await db.fetchall(
+                "UPDATE matches SET seats = ?, options = ?, updated = ? WHERE id = ? AND status = 'active' "
+                "RETURNING id",
+                (_seats_json(seats), _dumps(options), float(now), match_id),
+            )
+            if len(rows) != 1:
+                raise StorageError(f"match {match_id} is not running")
+
     async def set_votes(self, match_id: int, votes: Sequence[str], *, now: float) -> None:
         async with self._tx() as db:
             await db.execute(
@@ -561,12 +577,39 @@ class Storage:
         return rows[0][0]
 
 
+UNDO_PREFIX = "#undo"  # a logged "#undo N" takes back the N actions before it still in force (issue 17)
+
+
+def undo_count(action: str) -> int | None:
+    """How many actions a logged entry takes back (``None``: it is a move)."""
+    if not action.startswith(UNDO_PREFIX):
+        return None
+    rest = action.removeprefix(UNDO_PREFIX).strip()
+    return int(rest) if rest else 1
+
+
+def effective_actions(actions: Iterable[LoggedAction]) -> list[LoggedAction]:
+    """The moves in force: the log with every ``#undo`` entry and the moves it took back left out.
+    The log itself stays append-only; this is how it is read."""
+    out: list[LoggedAction] = []
+    for logged in actions:
+        k = undo_count(logged.action)
+        if k is None:
+            out.append(logged)
+        else:
+            del out[len(out) - k:]
+    return out
+
+
 def rebuild(game_cls: type[Game], match: MatchRecord, actions: Iterable[LoggedAction]) -> Game:
-    """Replay a match from its initial state (seed, names, options, start seat) and its log."""
+    """Replay a match from its initial state (seed, names, options, start seat) and its log
+    (honouring ``#undo`` entries: the moves in force are replayed from the start)."""
     game = game_cls.new(match.names, seed=match.seed, options=engine_options(match.options),
                         start_seat=match.start_seat)
-    for expected_seq, logged in enumerate(actions, start=1):
+    logged_all = list(actions)
+    for expected_seq, logged in enumerate(logged_all, start=1):
         if logged.seq != expected_seq:
             raise StorageError(f"match {match.id}: action log has a gap before seq {logged.seq}")
+    for logged in effective_actions(logged_all):
         game.apply(logged.seat, logged.action)
     return game
