@@ -57,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot import turns, undo
 from bot.cpu import CpuPool
 from bot.games import (
     HOST_KEY,
@@ -120,6 +121,12 @@ REFUSALS = (
     "storage_failed",    # the database could not be written (or read) just now; nothing changed
     "bad_scope",         # /leaderboard with a scope other than server or all
     "no_games",          # /profile of somebody who finished no game (here)
+    # issue 17 (bot.undo, bot.turns)
+    "undo_nothing",      # undo: the player has no move in force to take back
+    "undo_random",       # undo: chance was used since that move
+    "undo_revealed",     # undo: something hidden was shown since (tile turned, viking drawn, card seen)
+    "undo_unsure",       # undo: the host cannot tell whether something hidden was shown
+    "no_request",        # replace NAME yes: there is no such request
 )
 
 COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
@@ -139,7 +146,8 @@ MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, 
 
 MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display name)
 
-HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "help")
+HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "undo", "replace",
+                 "help")
 RECORD_COMMANDS = ("leaderboard", "profile", "history")  # issue 17: what the table remembers
 SCOPES = ("server", "all")  # /leaderboard scope: this server's games, or every server's
 
@@ -273,6 +281,7 @@ class HostService:
         seed_source: Callable[[], int] | None = None,
         cpu: CpuPool | None = None,
         shards: Shards | None = None,
+        deadline_takeover: int = 3,
     ) -> None:
         self.storage = storage
         self.cpu = cpu  # pictures (and bot.seats' search players) in worker processes; None: a thread
@@ -281,6 +290,7 @@ class HostService:
         self.clock = clock
         self.reminder_delay = reminder_delay if reminder_delay and reminder_delay > 0 else None
         self.reminder_limit = reminder_limit
+        self.deadline_takeover = max(1, deadline_takeover)  # missed deadlines before a take-over (issue 17)
         self.images = images
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._tables: dict[str, Table] = {}
@@ -431,10 +441,11 @@ class HostService:
         return Attachment(data, f"{table.record.game}-{table.record.id}-{version}.png")
 
     def _reminder_timers(self, table: Table, game: Game, version: int, now: float) -> list[NewTimer]:
+        deadlines = turns.deadline_timers(self, table, game, version, now)  # issue 17
         if self.reminder_delay is None or game.is_over:
-            return []
+            return deadlines
         seats = table.record.seats
-        return [NewTimer("reminder", now + self.reminder_delay,
+        return deadlines + [NewTimer("reminder", now + self.reminder_delay,
                          {"seat": s, "user": seats[s].user, "version": version, "count": 0})
                 for s in game.acting_seats()]
 
@@ -670,6 +681,7 @@ class HostService:
         if rec.votes:
             lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),
                            needed=votes_needed(rec.seats)))
+        lines += await turns.status_lines(self, table)
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
     @_storage_safe
@@ -1111,6 +1123,26 @@ class HostService:
         return Refusal("not_your_turn", _("It is not your turn; waiting for {names}.", names=_names(names)),
                        names=table.record.names)
 
+    # ------------------------------------------------------------------ undo, take-over (issue 17)
+
+    @_storage_safe
+    async def undo(self, channel: str, user: str) -> Reply:
+        """Take back ``user``'s last move, or agree to another player's request (:mod:`bot.undo`)."""
+        try:
+            async with self._lock(channel):
+                return await undo.undo(self, channel, user)
+        except Refusal as r:
+            return _refused(r)
+
+    @_storage_safe
+    async def replace(self, channel: str, user: str, words: Sequence[str]) -> Reply:
+        """``replace NAME LEVEL|me|yes``: the table gives a seat to a computer or a person (:mod:`bot.turns`)."""
+        try:
+            async with self._lock(channel):
+                return await turns.replace(self, channel, user, list(words))
+        except Refusal as r:
+            return _refused(r)
+
     # ------------------------------------------------------------------ text commands
 
     @_storage_safe
@@ -1162,6 +1194,10 @@ class HostService:
             return await self.profile(" ".join(args) if args else user, guild=guild)
         if word == "history":
             return await self.game_history(guild=guild)
+        if word == "undo":
+            return await self.undo(channel, user)
+        if word == "replace":
+            return await self.replace(channel, user, args)
         if word == "help":
             return await self._help(channel)
         table = await self._open_table(channel)
@@ -1194,6 +1230,9 @@ class HostService:
         """
         now = self.clock() if now is None else now
         out: list[Reminder] = []
+        for made in await turns.due_deadlines(self, now):  # issue 17: moves made for late seats
+            out.append(Reminder(channel=made.channel, match_id=made.match_id, user=made.user, seat=made.seat,
+                                name=made.name, text="\n".join(made.lines), count=0, names=made.names))
         owns = self.shards.owns if self.shards is not None else None
         for timer in await self.storage.take_due_timers(now, kind="reminder", guilds=owns):
             record = await self.storage.get_match(timer.match)

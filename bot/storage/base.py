@@ -45,6 +45,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.timers(match_id=None) -> list[Timer]
     await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
     await store.add_timers(match_id, timers)
+    await store.take_timer(timer_id) -> bool                       # remove one (a moot deadline)
     await store.next_timer_due() -> float | None
     await store.import_match(record, actions, timers)             # migrate-db: copy one match as is
     rebuild(game_cls, match, actions) -> Game                     # plain function: replay the log
@@ -534,6 +535,12 @@ class Storage:
     async def add_timers(self, match_id: int, timers: Sequence[NewTimer]) -> None:
         async with self._tx() as db:
             await self._insert_timers(db, match_id, timers)
+
+    async def take_timer(self, timer_id: int) -> bool:
+        """Remove one timer; ``True`` when this caller removed it (another process may have)."""
+        async with self._tx() as db:
+            rows = await db.fetchall("DELETE FROM timers WHERE id = ? RETURNING id", (timer_id,))
+        return bool(rows)
 
     async def timers(self, match_id: int | None = None) -> list[Timer]:
         if match_id is None:

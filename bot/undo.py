@@ -1,0 +1,200 @@
+"""``/undo``: take back the last move of the player who made it (issue 17).
+
+An undo is allowed when, since the start of that move,
+
+* no randomness was used (the game's RNG state in ``to_json()["rng"]`` is unchanged) — code
+  ``undo_random``;
+* nothing hidden was shown to anybody — ``undo_revealed``: (a) no other seat's *private* view
+  (what its view shows beyond the spectator's) changed, e.g. Brian Boru draft cards passed on;
+  (b) for a move every player sees (the adapter's ``public_action`` shows it as it is), the move
+  reveals nothing another seat did not know: from each other seat's view before the move, several
+  worlds consistent with that view are drawn (the engine's own determinizers in
+  ``engine.players``); the move must be legal in each, and each must show that seat the very view
+  after the move that the real game shows (a viking drawn from the bag, a tile turned, a card
+  played from a hand all differ between such worlds). A game, or a decision, with no
+  determinizer cannot be judged: ``undo_unsure`` (refused, to be safe);
+* the next players have not acted since, or agree: when other seats moved after it, each of them
+  must agree (``/undo`` by them while the request stands; a request lasts until the table
+  changes, kept in memory only) — ``undo_needs_agreement`` asks them.
+
+Other refusals: ``undo_nothing`` (the player has no move in force to take back). The log stays
+append-only: an undo is one entry ``#undo N`` (N moves taken back), committed like a move (the
+version grows, older buttons go stale); :func:`bot.storage.rebuild` and ``HostService.replay``
+honour it, so replay equals the snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import _, ngettext
+from bot.storage import StaleVersionError, effective_actions, rebuild
+from engine.core import Game, Rng, json_copy
+
+UNDO_REFUSALS = ("undo_nothing", "undo_random", "undo_revealed", "undo_unsure", "undo_needs_agreement")
+WORLDS = 3  # alternative worlds drawn per other seat (a bound, not a rule)
+
+
+def _determinizers() -> dict[str, Callable[..., Game]]:
+    from engine.players.brianboru import determinize as bb
+    from engine.players.vikings import determinize as vk
+
+    return {"vikings": vk, "brian-boru": bb}
+
+
+def _flat(data: Any, path: str = "") -> dict[str, Any]:
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        for k, v in data.items():
+            out.update(_flat(v, f"{path}/{k}"))
+        return out
+    if isinstance(data, list):
+        out = {f"{path}#len": len(data)}
+        for i, v in enumerate(data):
+            out.update(_flat(v, f"{path}/{i}"))
+        return out
+    return {path: data}
+
+
+def _private(game: Game, seat: int) -> dict[str, Any]:
+    """What ``seat``'s view shows beyond the spectator's."""
+    mine, public = _flat(game.view(seat)), _flat(game.view(None))
+    return {k: v for k, v in mine.items() if public.get(k, _MISSING) != v}
+
+
+_MISSING = object()
+
+
+def step_blocker(before: Game, seat: int, action: str, after: Game, public: bool) -> str | None:
+    """Why the move ``action`` of ``seat`` from ``before`` (giving ``after``) cannot be taken back,
+    as a refusal code, or ``None``."""
+    if before.to_json().get("rng") != after.to_json().get("rng"):
+        return "undo_random"
+    others = [s for s in range(len(before.names)) if s != seat]
+    for s in others:
+        if _private(before, s) != _private(after, s):
+            return "undo_revealed"
+    if not public:
+        return None
+    determinize = _determinizers().get(type(before).GAME_ID)
+    if determinize is None:
+        return "undo_unsure"
+    for s in others:
+        seen = after.view(s)
+        for k in range(WORLDS):
+            try:
+                world = determinize(before.view(s), Rng(1 + k * 7919 + s))
+            except Exception:  # a decision the determinizer does not rebuild
+                return "undo_unsure"
+            try:
+                world.apply(seat, action)
+            except Exception:  # the move is impossible in a world this seat thought possible
+                return "undo_revealed"
+            if world.view(s) != seen:
+                return "undo_revealed"
+    return None
+
+
+@dataclass(slots=True)
+class UndoRequest:
+    version: int      # the table version the request was made at
+    seat: int         # who takes back their move
+    count: int        # moves taken back
+    agree: set[int] = field(default_factory=set)  # seats that must agree and did
+    need: set[int] = field(default_factory=set)   # seats that moved since and must agree
+
+
+def _messages(code: str) -> str:
+    return {
+        "undo_nothing": _("You have no move to take back."),
+        "undo_random": _("That move cannot be taken back: it used chance (something was shuffled or drawn)."),
+        "undo_revealed": _("That move cannot be taken back: it showed something hidden "
+                           "(a tile turned, a viking drawn or a card seen)."),
+        "undo_unsure": _("That move cannot be taken back: I cannot tell whether it showed something hidden."),
+    }[code]
+
+
+async def undo(service, channel: str, user: str):
+    """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock)."""
+    from bot.service import Refusal
+
+    table, game = await service._need_game(channel)
+    rec = table.record
+    seat = service._need_seat(table, user)
+    requests: dict[str, UndoRequest] = service.__dict__.setdefault("_undo_requests", {})
+    pending = requests.get(channel)
+    if pending is not None and pending.version != rec.version:
+        requests.pop(channel, None)
+        pending = None
+    if pending is not None and seat in pending.need and seat != pending.seat:
+        pending.agree.add(seat)
+        if pending.agree < pending.need:
+            return service._reply(table, public=[_("{name} agrees to take back the move ({count}/{needed}).",
+                                                   name=rec.seats[seat].name, count=len(pending.agree),
+                                                   needed=len(pending.need))])
+        requests.pop(channel, None)
+        return await _commit(service, channel, table, pending.seat, pending.count)
+    moves = effective_actions(await service.storage.actions(rec.id))
+    mine = [i for i, a in enumerate(moves) if a.seat == seat]
+    if not mine:
+        raise Refusal("undo_nothing", _messages("undo_nothing"))
+    first = mine[-1]
+    count = len(moves) - first
+    # every move to take back, replayed from the state before the player's move
+    cls = table.adapter.game_cls
+    state = rebuild(cls, rec, [])
+    for a in moves[:first]:
+        state.apply(a.seat, a.action)
+    public_action = getattr(table.adapter, "public_action", None)
+    for a in moves[first:]:
+        before = cls.from_json(json_copy(state.to_json()))
+        state.apply(a.seat, a.action)
+        shown = public_action(a.action) if callable(public_action) else a.action
+        code = step_blocker(before, a.seat, a.action, state, public=shown == a.action)
+        if code is not None:
+            raise Refusal(code, _messages(code))
+    need = {a.seat for a in moves[first + 1:]} - {seat}
+    if need:
+        requests[channel] = UndoRequest(rec.version, seat, count, set(), need)
+        names = [rec.seats[s].name for s in sorted(need)]
+        return service._reply(table, code="undo_needs_agreement", public=[ngettext(
+            "{name} asks to take back their move; {names} moved since and must agree (undo).",
+            "{name} asks to take back their move; {names} moved since and must all agree (undo).",
+            len(names), name=rec.seats[seat].name, names=", ".join(names))],
+            mentions=[rec.seats[s].user for s in sorted(need)])
+    return await _commit(service, channel, table, seat, count)
+
+
+async def _commit(service, channel: str, table, seat: int, count: int):
+    """Append ``#undo COUNT`` for ``seat``; the table is back where it was before those moves."""
+    from bot.service import Refusal
+
+    rec = table.record
+    moves = effective_actions(await service.storage.actions(rec.id))
+    game = rebuild(table.adapter.game_cls, rec, [])
+    for a in moves[:len(moves) - count]:
+        game.apply(a.seat, a.action)
+    now = service.clock()
+    snapshot = game.to_json()
+    new_version = rec.version + 1
+    try:
+        await service.storage.commit_action(
+            rec.id, expected_version=rec.version, seat=seat, action=f"#undo {count}", snapshot=snapshot,
+            status="active", now=now, timers=service._reminder_timers(table, game, new_version, now))
+    except StaleVersionError:
+        service._uncache(channel)
+        raise Refusal("stale", _("The table has changed since that message. "
+                                 "Please choose again from the latest one.")) from None
+    rec.version, rec.snapshot, rec.updated = new_version, snapshot, now
+    table.game, table.last_action = game, None
+    prompts = service._prompts(table)
+    if count == 1:
+        line = _("{name} takes back their last move.", name=rec.seats[seat].name)
+    else:
+        line = ngettext("{name} takes back their last move and the move after it.",
+                        "{name} takes back their last move and the {n} moves after it.", count - 1,
+                        name=rec.seats[seat].name, n=count - 1)
+    return service._reply(table, public=[line], prompts=prompts, mentions=[p.user for p in prompts],
+                          image=await service._image(table, game, new_version))
