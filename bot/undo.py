@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games import host_options
 from bot.i18n import _, ngettext
 from bot.storage import StaleVersionError, effective_actions, rebuild
 from engine.core import Game, Rng, json_copy
@@ -97,6 +98,14 @@ def step_blocker(before: Game, seat: int, action: str, after: Game, public: bool
     return None
 
 
+def _was_forced(adapter, before: Game, move) -> bool:
+    try:
+        forced = adapter.forced_action(before, move.seat)
+    except Exception:
+        return False
+    return forced is not None and str(forced) == move.action
+
+
 @dataclass(slots=True)
 class UndoRequest:
     version: int      # the table version the request was made at
@@ -140,19 +149,26 @@ async def undo(service, channel: str, user: str):
     mine = [i for i, a in enumerate(moves) if a.seat == seat]
     if not mine:
         raise Refusal("undo_nothing", _messages("undo_nothing"))
-    first = mine[-1]
-    count = len(moves) - first
-    # every move to take back, replayed from the state before the player's move
+    # the states before each move in force, to judge the moves taken back
     cls = table.adapter.game_cls
-    state = rebuild(cls, rec, [])
-    for a in moves[:first]:
-        state.apply(a.seat, a.action)
+    states = [rebuild(cls, rec, [])]
+    for a in moves:
+        nxt = cls.from_json(json_copy(states[-1].to_json()))
+        nxt.apply(a.seat, a.action)
+        states.append(nxt)
+    # a move the host made because it was the only choice (issue 13) would be made again at once:
+    # it goes back with the player's choice before it
+    forced_on = host_options(rec.options)["forced_moves"]
+    k = len(mine) - 1
+    while k > 0 and forced_on and _was_forced(table.adapter, states[mine[k]], moves[mine[k]]):
+        k -= 1
+    first = mine[k]
+    count = len(moves) - first
     public_action = getattr(table.adapter, "public_action", None)
-    for a in moves[first:]:
-        before = cls.from_json(json_copy(state.to_json()))
-        state.apply(a.seat, a.action)
+    for i in range(first, len(moves)):
+        a = moves[i]
         shown = public_action(a.action) if callable(public_action) else a.action
-        code = step_blocker(before, a.seat, a.action, state, public=shown == a.action)
+        code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
             raise Refusal(code, _messages(code))
     need = {a.seat for a in moves[first + 1:]} - {seat}
@@ -195,6 +211,6 @@ async def _commit(service, channel: str, table, seat: int, count: int):
     else:
         line = ngettext("{name} takes back their last move and the move after it.",
                         "{name} takes back their last move and the {n} moves after it.", count - 1,
-                        name=rec.seats[seat].name, n=count - 1)
+                        name=rec.seats[seat].name)
     return service._reply(table, public=[line], prompts=prompts, mentions=[p.user for p in prompts],
                           image=await service._image(table, game, new_version))
