@@ -591,9 +591,14 @@ class HostService:
             options = {**options, HOST_KEY: host}
         now = self.clock()
         snapshot = game.to_json()
+        lobby_options, rec.options = rec.options, options  # the timers read the host options (deadline)
+        try:
+            timers = self._reminder_timers(table, game, 0, now)
+        finally:
+            rec.options = lobby_options
         await self.storage.start_match(
             rec.id, game=game_id, options=options, seed=seed, start_seat=start_seat, seats=rec.seats,
-            snapshot=snapshot, now=now, timers=self._reminder_timers(table, game, 0, now),
+            snapshot=snapshot, now=now, timers=timers,
         )
         rec.status, rec.game, rec.options, rec.seed, rec.start_seat = "active", game_id, options, seed, start_seat
         rec.version, rec.snapshot, rec.votes, rec.updated = 0, snapshot, [], now

@@ -1,0 +1,225 @@
+"""Issue 17 (host side): /undo, turn deadlines and /replace, through a real HostService."""
+
+from __future__ import annotations
+
+from bot.service import REFUSALS
+from bot.turns import finishers
+from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
+
+
+async def _replay_equals_snapshot(svc, store) -> None:
+    table = await svc.table(CH)
+    rec = await store.get_match(table.record.id)
+    assert (await svc.replay(rec.id)).to_json() == rec.snapshot
+
+
+def _user(table, seat: int) -> str:
+    return table.record.seats[seat].user
+
+
+async def test_undo_takes_back_a_move_and_replay_honours_it(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    before = (await live(svc)).to_json()
+    r = await svc.act(CH, "ann", "buy 1")
+    assert r.ok
+    u = await svc.undo(CH, "ann")
+    assert (u.ok, u.code) == (True, "ok"), u
+    assert (await live(svc)).to_json() == before
+    log = await store.actions(1)
+    assert [a.action for a in log] == ["buy 1", "#undo 1"]  # append-only: the undo is an entry
+    await _replay_equals_snapshot(svc, store)
+    # the player's choice and the forced move that followed go back together (issue 13)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    mid = (await live(svc)).to_json()
+    r = await svc.act(CH, "ann", "start W1")
+    assert r.ok and any("one choice" in line for line in r.public), r.public
+    u = await svc.undo(CH, "ann")
+    assert u.ok and u.code == "ok", u
+    assert (await live(svc)).to_json() == mid
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+    svc, store = await open_service(tmp_path / "db.sqlite")  # a restart reads the same table
+    assert (await live(svc)).to_json() == mid
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_undo_refused_with_nothing_to_take_back_or_not_seated(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    u = await svc.undo(CH, "bob")
+    assert (u.ok, u.code) == (False, "undo_nothing") and u.private
+    u = await svc.undo(CH, "zed")
+    assert (u.ok, u.code) == (False, "not_player")
+    assert (await store.get_match(1)).version == 0
+    await store.close()
+
+
+async def test_undo_needs_the_agreement_of_who_moved_since(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    before = (await live(svc)).to_json()
+    assert (await svc.act(CH, "ann", "start W1")).ok  # W2 forced
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    version = (await store.get_match(1)).version
+    u = await svc.undo(CH, "ann")
+    assert (u.ok, u.code) == (True, "undo_needs_agreement") and u.mentions == ["bob"], u
+    assert (await store.get_match(1)).version == version  # nothing changed yet
+    u = await svc.undo(CH, "bob")  # Bob agrees
+    assert u.ok and u.code == "ok", u
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_undo_refused_after_a_draw_vikings_round_refill(tmp_path):
+    """A move that started a round drew tiles and vikings: it cannot be taken back (V-1, V-6)."""
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    seen = {}
+
+    def before_round_2(game):
+        seen["seat"] = game.acting_seats()[0]
+        return game.round == 2
+
+    await play_first_legal(svc, before_round_2)
+    log = await store.actions(1)
+    last_user = (await svc.table(CH)).record.seats[log[-1].seat].user
+    version = (await store.get_match(1)).version
+    u = await svc.undo(CH, last_user)
+    assert u.code in ("undo_revealed", "undo_needs_agreement"), u
+    if u.code == "undo_needs_agreement":  # the other player agrees: still refused, as it drew
+        other = next(s.user for s in (await svc.table(CH)).record.seats if s.user != last_user)
+        u = await svc.undo(CH, other)
+    assert (u.ok, u.code) == (False, "undo_revealed"), u
+    assert "undo_revealed" in REFUSALS
+    assert (await store.get_match(1)).version == version
+    await store.close()
+
+
+async def test_undo_brian_boru_draft_pick_until_the_cards_are_passed(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "brian-boru", seed=5)
+
+    def keep(game):
+        return (game.view(None).get("pending") or {}).get("kind") == "keep"
+
+    game = await play_first_legal(svc, keep)
+    seats = list(game.acting_seats())
+    table = await svc.table(CH)
+    first = seats[0]
+    action = str(game.legal_actions(first)[0])
+    assert (await svc.act(CH, _user(table, first), action)).ok
+    u = await svc.undo(CH, _user(table, first))  # nobody saw anything yet
+    assert u.ok and u.code == "ok", u
+    await _replay_equals_snapshot(svc, store)
+    codes = []
+    for _i in range(len(seats)):  # every seat keeps: the cards are passed on
+        game = await live(svc)
+        if not keep(game):
+            break
+        s = game.acting_seats()[0]
+        assert (await svc.act(CH, _user(table, s), str(game.legal_actions(s)[0]))).ok
+        last = s
+    u = await svc.undo(CH, _user(table, last))
+    codes.append(u.code)
+    if u.code == "undo_needs_agreement":
+        for s in u.mentions:
+            u = await svc.undo(CH, s)
+    assert (u.ok, u.code) == (False, "undo_revealed"), (codes, u)
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_deadline_makes_exactly_one_computer_move_through_a_restart(tmp_path):
+    clock = Clock()
+    svc, store = await open_service(tmp_path / "db.sqlite", clock=clock)
+    await start_game(svc, "vikings", seed=3, options=("deadline:2h", "level:heuristic"))
+    status = await svc.status(CH)
+    assert any("Deadline for Ann" in line for line in status.public), status.public
+    assert await svc.due_reminders() == []  # not yet
+    clock.t += 2 * 3600 + 1
+    await store.close()
+    svc, store = await open_service(tmp_path / "db.sqlite", clock=clock)  # a restart
+    made = await svc.due_reminders()
+    assert len(made) == 1 and made[0].user == "ann", made
+    assert "made by the computer for Ann after the deadline" in made[0].text
+    log = await store.actions(1)
+    assert log and all(a.seat == 0 for a in log)
+    version = (await store.get_match(1)).version
+    # a second process on the same database, and the same one again: nothing more
+    other, store2 = await open_service(tmp_path / "db.sqlite", clock=clock)
+    assert await other.due_reminders() == [] and await svc.due_reminders() == []
+    assert (await store.get_match(1)).version == version
+    assert (await store.get_match(1)).options["host"]["missed"] == {"0": 1}
+    await _replay_equals_snapshot(svc, store)
+    await store2.close()
+    await store.close()
+
+
+async def test_missed_deadlines_hand_the_seat_to_the_computer(tmp_path):
+    clock = Clock()
+    svc, store = await open_service(tmp_path / "db.sqlite", clock=clock, deadline_takeover=1)
+    await start_game(svc, "vikings", seed=3, options=("deadline:30m",))
+    clock.t += 1801
+    made = await svc.due_reminders()
+    assert made and "takes the seat" in made[0].text, made
+    rec = await store.get_match(1)
+    assert rec.seats[0].user.startswith("bot:heuristic:") and rec.seats[0].name == "Ann"
+    assert rec.options["host"]["replaced"][0]["user"] == "ann"
+    assert rec.options["host"]["replaced"][0]["why"] == "deadline"
+    assert finishers(rec) == ["bob"]
+    await store.close()
+
+
+async def test_bad_deadline_option_is_refused(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    for word in ("deadline:5x", "deadline:0m", "deadline:99d", "level:genius"):
+        await svc.join(CH, "ann", "Ann", game="vikings")
+        await svc.join(CH, "bob", "Bob")
+        r = await svc.start(CH, "ann", "vikings", [word])
+        assert (r.ok, r.code) == (False, "bad_options"), (word, r)
+        assert (await store.get_match(1)).status == "lobby"
+    await store.close()
+
+
+async def test_replace_vote_gives_a_seat_to_the_computer(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    r = await svc.command(CH, "ann", "/replace Bob heuristic")
+    assert r.ok and "1/2" in r.public[0], r
+    assert (await store.get_match(1)).seats[1].user == "bob"  # no majority yet
+    assert (await svc.command(CH, "ann", "/replace Bob yes")).code == "already_voted"
+    assert (await svc.command(CH, "zed", "/replace Bob yes")).code == "not_player"
+    assert (await svc.command(CH, "ann", "/replace Nobody yes")).code == "unknown_player"
+    assert (await svc.command(CH, "ann", "/replace Bob genius")).code == "bad_options"
+    r = await svc.command(CH, "bob", "/replace Bob yes")
+    assert r.ok and "now plays" in r.public[0], r
+    rec = await store.get_match(1)
+    assert rec.seats[1].user == "bot:heuristic:101" and rec.names == ["Ann", "Bob"]
+    assert rec.options["host"]["replaced"] == [{"seat": 1, "user": "bob", "by": "bot:heuristic:101",
+                                                 "version": 0, "why": "vote"}]
+    assert finishers(rec) == ["ann"]
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_replace_by_a_person_who_asks(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.command(CH, "ann", "/replace Bob me")).code == "already_seated"
+    assert (await svc.command(CH, "zed", "/replace Bob yes")).code == "no_request"
+    r = await svc.command(CH, "zed", "/replace Bob me")
+    assert r.ok and "0/2" in r.public[0], r
+    assert (await svc.command(CH, "ann", "/replace Bob yes")).ok
+    r = await svc.command(CH, "bob", "/replace Bob yes")
+    assert r.ok and "now plays" in r.public[0], r
+    rec = await store.get_match(1)
+    assert rec.seats[1].user == "zed"
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert finishers(rec) == ["ann", "zed"]
+    await store.close()
+
+
