@@ -156,7 +156,8 @@ async def _play(args: argparse.Namespace, config) -> int:
         return 2
     try:
         service = HostService(storage, default_registry(), images=not args.no_images,
-                              reminder_delay=config.reminder_delay, reminder_limit=config.reminder_limit)
+                              reminder_delay=config.reminder_delay, reminder_limit=config.reminder_limit,
+                              deadline_takeover=config.deadline_takeover)
         restored = await service.load()
         bots = None
         if args.bots:

@@ -50,6 +50,7 @@ class Config:
     log_level: str = "INFO"
     reminder_delay: float | None = 3600.0
     reminder_limit: int = 3
+    deadline_takeover: int = 3  # missed turn deadlines before the computer takes the seat (issue 17)
     language: str = "en"
     cpu_workers: int = 0
 
@@ -77,7 +78,8 @@ class Config:
 _SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
     "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,), "application_id": (int,)},
     "storage": {"database": (str,), "busy_timeout_seconds": (int, float), "pool_size": (int,)},
-    "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "language": (str,),
+    "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "deadline_takeover": (int,),
+             "language": (str,),
              "cpu_workers": (int,)},
     "logging": {"level": (str,)},
 }
@@ -181,9 +183,13 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     if limit < 1:
         raise ConfigError(f"{where}: host.reminder_limit must be at least 1")
 
+    takeover = host.get("deadline_takeover", 3)
+    if takeover < 1:
+        raise ConfigError(f"{where}: host.deadline_takeover must be at least 1")
+
     return Config(
         token=token, database=database, busy_timeout=float(busy_timeout), pool_size=pool_size,
         dev_guild=dev_guild, application_id=application_id, log_level=level,
         reminder_delay=minutes * 60.0 if minutes else None, reminder_limit=limit,
-        language=host.get("language", "en"), cpu_workers=cpu_workers,
+        language=host.get("language", "en"), cpu_workers=cpu_workers, deadline_takeover=takeover,
     )
