@@ -16,7 +16,7 @@ import pytest
 
 from bot.adapters import default_registry
 from bot.config import Config
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 from bot.seats import bot_level
 from bot.service import HostService
 from bot.storage import Storage

@@ -18,9 +18,9 @@ from bot import catalogs, i18n
 from bot.adapters import default_registry
 from bot.adapters.vikings import VikingsAdapter
 from bot.config import Config
-from bot.discord_app import MeadhallBot
-from bot.discord_cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
-from bot.discord_components import build_view
+from bot.discord.app import MeadhallBot
+from bot.discord.cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
+from bot.discord.components import build_view
 from bot.games import GameRegistry
 from bot.service import HOST_COMMANDS, HostService
 from bot.storage import Storage
@@ -419,3 +419,23 @@ async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
         finally:
             await fd.stop_bot(bot)
             await store.close()
+
+
+def test_the_discord_package_has_no_import_circle():
+    """bot/discord/: permissions ← refusals ← components ← cog ← app, each importing only earlier ones
+    (issue 13); bot.widgets stays outside, transport-neutral."""
+    import ast
+
+    order = ["permissions", "refusals", "components", "cog", "app"]
+    root = Path(__file__).resolve().parents[1] / "bot" / "discord"
+    assert (root / "__init__.py").exists()
+    init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
+    assert not [n for n in init.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    for i, name in enumerate(order):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        used = {n.module.split(".")[2] for n in ast.walk(tree)
+                if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
+        later = used - set(order[:i])
+        if name == "cog":
+            later.discard("app")  # only under TYPE_CHECKING, for the annotation of the bot
+        assert not later, f"bot.discord.{name} imports {later}"

@@ -18,7 +18,7 @@ import pytest
 from bot.adapters import default_registry
 from bot.adapters.vikings import VikingsAdapter
 from bot.config import Config
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 from bot.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
@@ -305,7 +305,7 @@ async def test_reminder_mentions_the_player_to_act(fd, tmp_path):
 async def test_run_bot_from_config_syncs_to_the_dev_guild_and_never_logs_the_token(fd, tmp_path, caplog):
     import logging
 
-    from bot.discord_app import run_bot
+    from bot.discord.app import run_bot
 
     root = logging.getLogger()
     level = root.level
@@ -335,7 +335,7 @@ async def test_run_bot_from_config_syncs_to_the_dev_guild_and_never_logs_the_tok
 
 
 async def test_run_bot_refuses_to_start_without_a_token(tmp_path):
-    from bot.discord_app import run_bot
+    from bot.discord.app import run_bot
 
     with pytest.raises(ValueError, match="MEADHALL_TOKEN"):
         await run_bot(Config(token=None, database=tmp_path / "x.db"))

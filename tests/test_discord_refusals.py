@@ -61,7 +61,7 @@ KINDS = ["403-permissions", "403-access", "404", "429", "5xx"]
 
 
 def refusals(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.discord_refusals" and "refused" in r.getMessage()]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.discord.refusals" and "refused" in r.getMessage()]
 
 
 def user_of_seat(fd: FakeDiscord, table, seat: int) -> str:
@@ -81,7 +81,7 @@ async def test_a_refused_move_is_told_privately_and_stands_logged_once_per_table
         start = (await fd.slash("alice", "start")).public_messages
         assert start, "the start is answered through the deferred post"
         words = await inject(fd, kind, monkeypatch)
-        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        caplog.set_level(logging.INFO, logger="bot.discord.refusals")
         for _move in range(2):
             table = await host.table()
             version, seat = table.record.version, table.game.acting_seats()[0]
@@ -128,7 +128,7 @@ async def test_computer_players_stop_when_their_post_is_refused_until_a_person_a
     host = Host(fd, tmp_path / "bots.db")
     await host.start()
     try:
-        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        caplog.set_level(logging.INFO, logger="bot.discord.refusals")
         channel = str(fd.channel.id)
         await fd.slash("alice", "join", {"game": "vikings"})
         await fd.slash("alice", "addbot", {"level": "random"})
@@ -173,7 +173,7 @@ async def test_computer_players_stop_when_their_post_is_refused_until_a_person_a
 
 
 async def test_a_missing_permission_is_logged_by_name_and_told_once_to_whoever_opens_the_table(tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+    caplog.set_level(logging.INFO, logger="bot.discord.refusals")
     async with FakeDiscord(bot_permissions=SEND_MESSAGES | CREATE_PUBLIC_THREADS | 1 << 10) as fd:
         await fd.deny_bot(None, ATTACH_FILES)  # and @everyone's Attach Files is taken away in the channel
         host = Host(fd, tmp_path / "perms.db")
@@ -200,7 +200,7 @@ async def test_missing_permissions_at_start_up_are_logged_and_told_to_the_next_p
         await fd.slash("alice", "join", {"game": "vikings"})
         await host.stop()
         await fd.deny_bot(None, ATTACH_FILES)
-        caplog.set_level(logging.INFO, logger="bot.discord_refusals")
+        caplog.set_level(logging.INFO, logger="bot.discord.refusals")
         await host.start()
         logged = [r.getMessage() for r in caplog.records if "missing permission" in r.getMessage()]
         assert logged == [f"at start-up: missing permission(s) in channel {fd.channel.id}: Attach Files"]

@@ -11,7 +11,7 @@ import pytest
 
 from bot.adapters import default_registry
 from bot.config import Config
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 from bot.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord

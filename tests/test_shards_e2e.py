@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from bot.cluster import Cluster, run_commands
-from bot.discord_components import PREFIX
+from bot.discord.components import PREFIX
 from bot.shards import shard_of
 from bot.storage import Storage, rebuild
 from engine.vikings import VikingsGame

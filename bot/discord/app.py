@@ -11,9 +11,9 @@ API::
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
 it and closes it; otherwise the bot opens ``config.database``, builds a
 :class:`~bot.service.HostService` over :func:`bot.adapters.default_registry` and closes it on
-``close()``), installs the command :class:`~bot.discord_cog.MeadhallTranslator`, adds the one
-Cog of app commands (bot.discord_cog), registers the persistent components
-(bot.discord_components), starts the reminder loop and syncs the command tree to
+``close()``), installs the command :class:`~bot.discord.cog.MeadhallTranslator`, adds the one
+Cog of app commands (bot.discord.cog), registers the persistent components
+(bot.discord.components), starts the reminder loop and syncs the command tree to
 ``config.dev_guild`` — globally only with ``sync_global=True``.
 
 Computer players (issue 8; ``/addbot`` seats them, see bot.seats): after every reply that
@@ -41,9 +41,9 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
-from bot.discord_components import DYNAMIC_ITEMS
-from bot.discord_refusals import ChannelWatch
+from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.refusals import ChannelWatch
 from bot.i18n import set_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
@@ -170,7 +170,7 @@ class MeadhallBot(commands.Bot):
                 self.schedule_bots(record.channel)
 
     def check_permissions(self, channel: str) -> list[str]:
-        """The required permissions (bot.discord_permissions) the bot lacks in ``channel`` as far
+        """The required permissions (bot.discord.permissions) the bot lacks in ``channel`` as far
         as its cache knows (logged once; told to the next player there by the cog)."""
         if not channel.isdigit():
             return []

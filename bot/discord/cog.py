@@ -13,7 +13,7 @@ Answering: the service call runs at once; if it has not finished after ``bot.def
 seconds the interaction is deferred *ephemerally* (so that a refusal stays private) and a
 success is then posted in the channel. Refusals are always ephemeral. A successful move posts
 one public message: narration, ``<@player>: what to decide`` (only ``Reply.mentions`` are
-pinged), the board PNG and the components for the pending decision (bot.discord_components):
+pinged), the board PNG and the components for the pending decision (bot.discord.components):
 the acting seat's widgets, or — when several seats decide at once or the adapter's optional
 ``private_choices(game, seat)`` says the choices show hidden cards — one button that gives each
 presser their own choices in an ephemeral message (pressed on an older message, it still shows
@@ -42,8 +42,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord_components import build_view, choose_view
-from bot.discord_refusals import reason
+from bot.discord.components import build_view, choose_view
+from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
 from bot.seats import add_bot, bot_level
@@ -52,7 +52,7 @@ from bot.widgets import label_of, widgets_for
 from engine.players import LEVELS
 
 if TYPE_CHECKING:
-    from bot.discord_app import MeadhallBot
+    from bot.discord.app import MeadhallBot
 
 log = logging.getLogger(__name__)
 
