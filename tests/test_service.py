@@ -939,3 +939,21 @@ def test_missing_config_file(tmp_path):
 def test_environment_is_read_by_default(monkeypatch):
     monkeypatch.setitem(os.environ, TOKEN_ENV, "tok")
     assert load_config().token == "tok"
+
+
+async def test_a_table_moves_to_another_channel_and_frees_the_first(host):
+    """The Discord transport keys a game by the thread it opens for it (issue 13)."""
+    svc = host.svc
+    await started(svc, "ann", "bob")
+    assert await svc.move(CH, "thread-1")
+    assert await svc.table(CH) is None and (await svc.table("thread-1")).record.channel == "thread-1"
+    assert (await svc.act("thread-1", "ann", "take 1")).ok
+    await seat(svc, "cid", "dan", channel=CH)  # the channel takes a new table meanwhile
+    # refusals change nothing: no table to move, or the target already has one
+    assert not await svc.move("nowhere", "thread-2")
+    assert not await svc.move(CH, "thread-1")
+    assert (await svc.table(CH)).record.names == ["Cid", "Dan"]
+    await host.close()
+    svc = await host.open()  # after a restart the game is found in its thread
+    table = await svc.table("thread-1")
+    assert table is not None and table.record.version == 1 and (await svc.table(CH)).record.status == "lobby"
