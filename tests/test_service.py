@@ -886,6 +886,16 @@ def test_the_example_config_loads(monkeypatch):
     cfg = load_config(ROOT / "config.example.toml", env={})
     assert cfg.token is None and cfg.database == ROOT / "meadhall.db" and cfg.dev_guild is None
     assert (cfg.log_level, cfg.reminder_delay, cfg.reminder_limit, cfg.language) == ("INFO", 3600.0, 3, "en")
+    assert cfg.threads is True
+
+
+def test_threads_can_be_switched_off_in_the_config(tmp_path):
+    """A game per thread is the default; ``[discord] threads = false`` plays in the channel (issue 13)."""
+    path = tmp_path / "c.toml"
+    path.write_text("[discord]\nthreads = false\n")
+    cfg = load_config(path, env={})
+    assert cfg.threads is False and "threads=False" in repr(cfg)
+    assert load_config(None, env={}).threads is True
 
 
 def test_defaults_without_a_file():
@@ -917,6 +927,8 @@ def test_token_sources_and_it_never_shows(tmp_path):
     ("[discord]\ndev_guild = '12'\n", "discord.dev_guild must be int"),
     ("[discord]\ndev_guild = -3\n", "positive"),
     ("[host]\nreminder_delay_minutes = true\n", "must be int or float"),
+    ("[discord]\nthreads = 'yes'\n", "discord.threads must be bool"),
+    ("[discord]\nthreads = 1\n", "discord.threads must be bool"),
     ("[host]\nreminder_delay_minutes = -1\n", "0 \\(off\\) or more"),
     ("[host]\nreminder_limit = 0\n", "at least 1"),
     ("[logging]\nlevel = 'loud'\n", "logging.level"),

@@ -72,6 +72,7 @@ class MeadhallBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
         self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
         self.config = config or Config()
+        self.threads = self.config.threads  # a thread per game (issue 13); the cog reads it at /start
         self._given_service = service
         self.service: HostService = service  # type: ignore[assignment]  # set in setup_hook otherwise
         self._storage: Storage | None = None

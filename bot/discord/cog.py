@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import io
 import logging
 import re
@@ -43,6 +44,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.components import build_view, choose_view
+from bot.discord.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
@@ -208,9 +210,17 @@ def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
 # --------------------------------------------------------------------------- the cog
 
 
+def thread_name(title: str, names: Sequence[str]) -> str:
+    """A game's thread: "Vikings: alice, bob" (Discord allows 100 characters)."""
+    return f"{title}: {', '.join(names)}"[:100]
+
+
 class MeadhallCog(commands.Cog, name="meadhall"):
     def __init__(self, bot: MeadhallBot) -> None:
         self.bot = bot
+        self.policy = MessagePolicy()
+        self.parents: dict[str, str] = {}  # a game's thread → the channel it was opened in
+        self._publishing: dict[str, asyncio.Lock] = {}
         for word, adapters in verb_commands(bot.service.games).items():
             self.__cog_app_commands__.append(self._verb_command(word, adapters))
 
@@ -222,11 +232,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def run(
         self, interaction: discord.Interaction, call: Callable[[], Awaitable[Reply]], *, private: bool = False,
-        widgets: bool = True, source: discord.Message | None = None,
+        widgets: bool = True, game: bool = False, opening: bool = False,
     ) -> Reply | None:
-        """Run one service call and answer the interaction with its reply (see module doc)."""
+        """Run one service call and answer the interaction with its reply (see module doc).
+
+        ``game``: the reply is a move (or the start, ``opening``) and goes to the table's live
+        message by the message policy (bot.discord.policy) instead of a new message."""
         lang = language_for(interaction.guild_locale or interaction.locale)
-        channel = str(interaction.channel_id)
+        key = str(interaction.channel_id)
         with use_language(lang):
             reply: Reply | None = None
             try:
@@ -238,7 +251,15 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                     deferred = True
                     reply = await task
-                await self.deliver(interaction, reply, deferred=deferred, private=private, widgets=widgets)
+                ending = reply.ok and reply.status == "abandoned"
+                if reply.ok and not private and (game or ending) and reply.match_id is not None:
+                    if opening:
+                        key = await self.open_game(interaction, reply, deferred=deferred)
+                    else:
+                        await self.publish(key, interaction.channel, reply, interaction=interaction,
+                                           deferred=deferred)
+                else:
+                    await self.deliver(interaction, reply, deferred=deferred, private=private, widgets=widgets)
             except discord.HTTPException as error:
                 if reply is None:  # the defer was refused: the call still runs to its end
                     try:
@@ -248,7 +269,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                         await self.fail(interaction)
                         return None
                 # never silent (issue 12): Discord refused a post, the reply (a committed move?) stands
-                await self.refused(interaction, channel, reply, error)
+                await self.refused(interaction, key, reply, error)
                 if reply.ok and reply.version is not None:
                     self.bot.wake_reminders()
                 return reply
@@ -256,14 +277,11 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
                 await self.fail(interaction)
                 return None
-            await self.after_answer(interaction, channel, reply)
+            await self.after_answer(interaction, key, reply)
         if reply.ok and reply.version is not None:
             self.bot.wake_reminders()
             if reply.status == "active":
-                self.bot.schedule_bots(channel, lang)  # computer players answer later
-        if reply.ok and source is not None and not source.flags.ephemeral:
-            with suppress(discord.HTTPException):
-                await source.edit(view=None)  # the decision on it is made
+                self.bot.schedule_bots(key, lang)  # computer players answer later
         return reply
 
     async def refused(
@@ -392,10 +410,142 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         return out
 
     async def post(self, target: discord.abc.Messageable, channel: str, reply: Reply) -> None:
-        """Post a reply nobody asked for by an interaction (a computer player's move) in the channel,
-        exactly as a person's move is posted."""
-        for kw in await self.public_messages(channel, reply):
-            await target.send(**kw)
+        """A reply nobody asked for by an interaction (a computer player's move), published exactly
+        as a person's move is."""
+        await self.publish(channel, target, reply)
+
+    # ------------------------------------------------------------------ the game's messages
+
+    def _publish_lock(self, key: str) -> asyncio.Lock:
+        return self._publishing.setdefault(key, asyncio.Lock())
+
+    async def publish(
+        self, key: str, target: Any, reply: Reply, *, interaction: discord.Interaction | None = None,
+        deferred: bool = False,
+    ) -> None:
+        """A move's reply into the table's messages (the policy of bot.discord.policy): edit the
+        live message while the same player keeps deciding, else post a new one (pinging only who
+        was not already the one to act) and strip the former one's controls. The interaction is
+        answered by the edit of the clicked message, or a short private "Done"."""
+        async with self._publish_lock(key):
+            image = reply.image
+            picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
+            plan = self.policy.plan(key, reply, picture=picture)
+            view, complete = (None, True) if plan.final else await self.components(key, reply)
+            tail = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
+            if not complete:
+                tail.append(_("Not every choice fits on buttons here: type the move with its slash command."))
+            content = "\n".join(fit_lines(plan.lines, tail)) or _("Done.")
+            files = ([discord.File(io.BytesIO(image.data), filename=image.filename)]
+                     if plan.attach and image is not None else [])
+            source = interaction.message if interaction is not None else None
+            answered = interaction is None or deferred or interaction.response.is_done()
+            message_id: int | None = None
+            if plan.edit is not None:
+                kw: dict[str, Any] = {"content": content, "view": view,
+                                      "allowed_mentions": discord.AllowedMentions.none()}
+                if files:
+                    kw["attachments"] = files
+                try:
+                    if not answered and source is not None and source.id == plan.edit.message_id:
+                        await interaction.response.edit_message(**kw)
+                        answered = True
+                    else:
+                        await target.get_partial_message(plan.edit.message_id).edit(**kw)
+                    message_id = plan.edit.message_id
+                except discord.NotFound:  # the live message was deleted: post a new one
+                    plan = Plan(None, None, [p.user for p in reply.prompts], plan.lines, image is not None, False)
+                    files = [discord.File(io.BytesIO(image.data), filename=image.filename)] if image else []
+            if plan.edit is None:
+                if plan.strip is not None and plan.strip.controls:
+                    if not answered and source is not None and source.id == plan.strip.message_id:
+                        await interaction.response.edit_message(view=None)
+                        answered = True
+                    else:
+                        with suppress(discord.HTTPException):
+                            await target.get_partial_message(plan.strip.message_id).edit(view=None)
+                kw = {"content": content, "allowed_mentions": allowed_for(plan.ping)}
+                if files:
+                    kw["files"] = files
+                if view is not None:
+                    kw["view"] = view
+                if not answered and interaction.type == discord.InteractionType.application_command:
+                    await interaction.response.send_message(**kw)
+                    message_id = (await interaction.original_response()).id
+                    answered = True
+                else:
+                    message_id = (await target.send(**kw)).id
+            self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
+                             controls=view is not None, picture=picture)
+        if plan.final:
+            await self.tell_parent(key, reply)
+        if interaction is None:
+            return
+        if not answered:
+            if source is not None and source.flags.ephemeral:
+                await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
+            elif source is not None:
+                await interaction.response.edit_message(view=None)  # an older message: its decision is made
+            else:
+                await interaction.response.send_message(_("Done."), ephemeral=True)
+        elif deferred:
+            await interaction.edit_original_response(content=_("Done."))
+        if reply.private:  # a success may carry lines for the actor alone
+            for chunk in split_content(reply.private):
+                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def open_game(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> str:
+        """The start: with threads on (``config.threads``) and the permission, one line in the
+        channel, a public thread opened from it (named after the game and players), the table
+        moved to the thread and the game's first message posted there. Without the permission
+        the game runs in the channel and says so once. Returns the table's key."""
+        key = str(interaction.channel_id)
+        channel = interaction.channel
+        if self.bot.threads and not isinstance(channel, discord.Thread) and reply.public:
+            perms = interaction.app_permissions
+            if perms.create_public_threads and perms.send_messages_in_threads:
+                line = f"{reply.public[0]} {_('The game is played in the thread below.')}"
+                quiet = discord.AllowedMentions.none()
+                if deferred:
+                    opening = await channel.send(line, allowed_mentions=quiet)
+                else:
+                    await interaction.response.send_message(line, allowed_mentions=quiet)
+                    opening = await interaction.original_response()
+                thread = None
+                table = await self.svc.table(key)
+                names = table.record.names if table is not None else []
+                title = table.adapter.title if table is not None else (reply.game or "meadhall")
+                try:
+                    thread = await opening.create_thread(name=thread_name(title, names), auto_archive_duration=1440)
+                except discord.HTTPException as e:
+                    log.warning("opening a thread in channel %s failed: %s", key, e)
+                if thread is not None and await self.svc.move(key, str(thread.id)):
+                    self.parents[str(thread.id)] = key
+                    await self.publish(str(thread.id), thread, reply, interaction=interaction, deferred=deferred)
+                    return str(thread.id)
+                with suppress(discord.HTTPException):
+                    await opening.edit(content=reply.public[0])
+            reply.public.append(_("I may not open threads in this channel, so the game is played here."))
+        await self.publish(key, channel, reply, interaction=interaction, deferred=deferred)
+        return key
+
+    async def tell_parent(self, key: str, reply: Reply) -> None:
+        """At the end of a game played in a thread: one line with the result in its channel."""
+        parent = self.parents.pop(key, None)
+        if parent is None and key.isdigit():
+            thread = self.bot.get_channel(int(key))
+            if thread is None:
+                with suppress(discord.HTTPException):
+                    thread = await self.bot.fetch_channel(int(key))
+            if isinstance(thread, discord.Thread):
+                parent = str(thread.parent_id)
+        if parent is None or not reply.public:
+            return
+        title = self.svc.games.get(reply.game).title if reply.game and self.svc.games.get(reply.game) else ""
+        line = _("{game} in <#{thread}>: {result}", game=title, thread=key, result=reply.public[-1])
+        target = self.bot.get_channel(int(parent)) or self.bot.get_partial_messageable(int(parent))
+        with suppress(discord.HTTPException):
+            await target.send(line[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
 
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""
@@ -457,7 +607,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         # takes it, under the table's lock, when only other seats moved since (a draft)
         scoped = message is not None and message.flags.ephemeral
         await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version, scoped=scoped),
-                       source=message)
+                       game=True)
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         """Show the presser their own choices (ephemeral) when several seats decide at once."""
@@ -547,7 +697,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
             words = (options or "").replace(",", " ").split()
-            await self.run(interaction, lambda: self.svc.start(channel, user, game, words))
+            await self.run(interaction, lambda: self.svc.start(channel, user, game, words), game=True, opening=True)
 
     @start.autocomplete("game")
     async def start_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -574,8 +724,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     async def board(self, interaction: discord.Interaction, private: bool = False, player: str | None = None) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
+            # never controls: they live on the turn's message only, so none go stale here
             await self.run(interaction, lambda: self.svc.board(channel, user, private=private, player=player),
-                           private=private)
+                           private=private, widgets=False)
 
     @app_commands.command(name=T(N_("hand")),
                           description=T(N_("What only you may see (your cards) and your choices, privately")))
@@ -633,7 +784,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             args = args[1:]  # an autocomplete value is the whole action text
         line = " ".join([word, *args])
         await self.run(interaction, lambda: self.svc.command(
-            channel, user, line, name=interaction.user.display_name, guild=str(interaction.guild_id)))
+            channel, user, line, name=interaction.user.display_name, guild=str(interaction.guild_id)), game=True)
 
     async def move_choices(
         self, interaction: discord.Interaction, word: str, current: str
