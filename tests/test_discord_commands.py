@@ -235,7 +235,7 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "toy.db")
         svc = HostService(store, GameRegistry([PickAdapter()]), seed_source=lambda: 5)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             await fd.slash("alice", "join")
@@ -253,17 +253,19 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             assert mine.content == "say ready\npile: 9" and mine.visible_to == fd.users["alice"].id
             [ready_button] = mine.custom_ids
             r = await fd.click("alice", ready_button, message=mine)
-            assert "alice is ready" in r.public_messages[0].content
-            r = await fd.click("alice", choose, message=msg)  # an older version now
-            assert r.ephemeral and "table has changed" in r.text
+            # one live message: alice's choice edits it ("waiting for" bob), her private one says done
+            assert "alice is ready" in msg.content and not [m for m in r.messages if m.public] and r.posted == []
+            assert mine.content == "Done." and mine.custom_ids == [] and msg.notified == sorted(msg.notified)
+            assert choose not in msg.custom_ids  # the old version's control is gone from it
             r = await fd.slash("bob", "take", {"choice": "ready"})  # typed: "take ready" is no move
             assert r.ephemeral and "cannot read" in r.text
-            [left] = fd.last_message().pinged  # only bob must still say ready: his button is public
-            assert left == fd.users["bob"].id
-            r = await fd.click("bob", fd.last_message().custom_ids[0])
-            assert "bob is ready" in r.public_messages[0].content
+            [bobs] = msg.custom_ids  # only bob must still say ready: his button is public now
+            r = await fd.click("alice", bobs, message=msg)
+            assert r.ephemeral and "not your turn" in r.text
+            r = await fd.click("bob", bobs, message=msg)
+            [board] = r.posted  # the player to act changes: a new message, the old one loses its controls
+            assert "bob is ready" in board.content and msg.custom_ids == []
             # now one player takes turns: the adapter's multi-select
-            [board] = r.public_messages
             [pick] = board.custom_ids
             comp = board.component(pick)
             assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 1, 2)
@@ -272,8 +274,8 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             r = await fd.select(actor, pick, ["1", "3"], message=board)  # "take 1 3" is no move
             assert r.ephemeral and "cannot read" in r.text
             r = await fd.select(actor, pick, ["2"], message=board)
-            assert not r.ephemeral and "takes 2 (7 left)" in r.public_messages[0].content
-            assert board.custom_ids == []  # the decision on the board message is made: its select is gone
+            [turn] = r.posted  # the other player's turn
+            assert "takes 2 (7 left)" in turn.content and board.custom_ids == []  # the made decision's select is gone
         finally:
             await fd.stop_bot(bot)
             await store.close()
@@ -315,7 +317,7 @@ async def test_hidden_choices_are_offered_privately_only(tmp_path):
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "secret.db")
         svc = HostService(store, GameRegistry([SecretAdapter()]), seed_source=lambda: 5)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             await fd.slash("alice", "join")
@@ -341,9 +343,10 @@ async def test_hidden_choices_are_offered_privately_only(tmp_path):
             await refused_privately(fd, "carol", "hand", "not a player")
             take_two = next(c for c in mine.custom_ids if c.endswith(":b:take 2"))
             r = await fd.click(actor, take_two, message=mine)
-            [public] = r.public_messages
+            [public] = r.posted
             assert "takes 2 (7 left)" in public.content and public.pinged == [fd.users[other].id]
-            assert [c[-3:] for c in public.custom_ids] == [":me"]
+            assert [c[-3:] for c in public.custom_ids] == [":me"] and msg.custom_ids == []
+            assert mine.content == "Done." and mine.custom_ids == []
         finally:
             await fd.stop_bot(bot)
             await store.close()
@@ -361,7 +364,7 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "bb.db")
         svc = HostService(store, default_registry(), seed_source=lambda: 3)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             for name in ("alice", "bob", "carol"):
@@ -375,10 +378,11 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
                 user = next(n for n, u in fd.users.items() if u.id == actor)
                 r = await fd.select(user, selects[0]["custom_id"], [selects[0]["options"][0]["value"]],
                                     message=msg)
-                assert r.public_messages, r.text
-                msg = r.public_messages[-1]
+                assert not r.ephemeral, r.text
+                msg = r.posted[-1] if r.posted else msg
             # the draft: everybody decides at once and sees only their own cards
-            assert len(msg.pinged) == 3 and len(msg.custom_ids) == 1
+            # all three are named; the one who just placed (already the one to act) is not pinged again
+            assert len(msg.mentions) == 3 and len(msg.pinged) == 2 and len(msg.custom_ids) == 1
             r = await fd.click("bob", msg.custom_ids[0])
             [mine] = r.ephemeral_messages
             [keep] = mine.custom_ids
@@ -386,12 +390,13 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
             assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 2, 2)
             assert keep.endswith(":keep {0} {1}") and mine.attachments[0].is_png
             values = [o["value"] for o in comp["options"][:2]]
+            before = [(a.id, a.data) for a in msg.attachments]
             r = await fd.select("bob", keep, values, message=mine)
-            assert r.public_messages and not r.ephemeral
-            public = r.public_messages[0]
-            assert public.content.startswith("bob has chosen two cards.")  # which ones stays hidden
-            assert fd.users["bob"].id not in public.pinged and len(public.pinged) == 2
-            again = await fd.click("bob", r.public_messages[-1].custom_ids[0])
+            assert r.posted == [] and mine.content == "Done."  # the draft is one message, edited
+            assert "bob has chosen two cards." in msg.content  # which ones stays hidden
+            after = [(a.id, a.data) for a in msg.attachments]
+            assert after == before or after[0][1] != before[0][1]  # a picture is sent again only if it changed
+            again = await fd.click("bob", msg.custom_ids[0])
             assert again.ephemeral and "nothing to decide" in again.text
         finally:
             await fd.stop_bot(bot)
@@ -422,11 +427,11 @@ async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
 
 
 def test_the_discord_package_has_no_import_circle():
-    """bot/discord/: permissions ← refusals ← components ← cog ← app, each importing only earlier ones
-    (issue 13); bot.widgets stays outside, transport-neutral."""
+    """bot/discord/: policy ← permissions ← refusals ← components ← cog ← app, each importing only
+    earlier ones (issue 13); bot.widgets stays outside, transport-neutral."""
     import ast
 
-    order = ["permissions", "refusals", "components", "cog", "app"]
+    order = ["policy", "permissions", "refusals", "components", "cog", "app"]
     root = Path(__file__).resolve().parents[1] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
