@@ -32,6 +32,7 @@ class Host:
 
     def __init__(self, fd: FakeDiscord, path: Path, **service_kw) -> None:
         self.fd, self.path, self.kw = fd, path, service_kw
+        self.config_kw: dict[str, object] = {}
         self.store: Storage | None = None
         self.svc: HostService | None = None
         self.bot: MeadhallBot | None = None
@@ -40,7 +41,7 @@ class Host:
         self.store = await Storage.open(self.path)
         self.svc = HostService(self.store, default_registry(), seed_source=lambda: SEED, **self.kw)
         await self.svc.load()
-        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path), self.svc)
+        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path, **self.config_kw), self.svc)
         await self.fd.start_bot(self.bot)
         return self.bot
 
@@ -290,34 +291,88 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("alice", "status")
     assert "alice, bob" in r.public_messages[0].content and r.public_messages[0].pinged == []
     r = await fd.slash("alice", "start", {"game": "vikings", "options": "auction, specials"})
-    start = assert_move_posted(fd, r, {fd.users["alice"].id, fd.users["bob"].id})
-    assert "auction" in start.content
-    # the board again, publicly with the current decision's components but no ping
-    r = await fd.slash("carol", "board")
+    [thread] = fd.threads_of("general")
+    [start] = fd.messages(thread)
+    assert "auction" in start.content and usable(start) and len(start.notified) == 1
+    # the board again, publicly, with no controls and no ping: controls live on the turn's message only
+    r = await fd.slash("carol", "board", channel=thread)
     [board] = r.public_messages
-    assert board.attachments[0].is_png and board.pinged == [] and board.custom_ids
+    assert board.attachments[0].is_png and board.pinged == [] and board.custom_ids == []
     # privately, from one's own seat
-    r = await fd.slash("bob", "board", {"private": True})
+    r = await fd.slash("bob", "board", {"private": True}, channel=thread)
     assert r.ephemeral and r.ephemeral_messages[0].attachments[0].is_png and r.public_messages == []
-    await refused(await fd.slash("carol", "board", {"private": True}), "not a player")
+    await refused(await fd.slash("carol", "board", {"private": True}, channel=thread), "not a player")
     # rules and help are private
-    r = await fd.slash("dave", "rules", {"topic": "V-14"})
+    r = await fd.slash("dave", "rules", {"topic": "V-14"}, channel=thread)
     assert r.ephemeral and r.ephemeral_messages[0].content.startswith("V-14:")
-    await refused(await fd.slash("dave", "rules", {"topic": "V-999"}), "no rule")
-    r = await fd.slash("dave", "help")
+    await refused(await fd.slash("dave", "rules", {"topic": "V-999"}, channel=thread), "no rule")
+    r = await fd.slash("dave", "help", channel=thread)
     assert r.ephemeral and "Vikings moves" in r.text and "/buy" not in r.text
     # autocomplete offers nothing to somebody without a seat, or for another phase's verb
-    assert await fd.autocomplete("carol", "bid", focused="choice", value="") == []
+    assert await fd.autocomplete("carol", "bid", focused="choice", value="", channel=thread) == []
     # abandon: a player's vote is public; the admin ends it at once
-    r = await fd.slash("bob", "abandon")
-    assert "votes to abandon" in r.public_messages[0].content
-    await refused(await fd.slash("bob", "abandon"), "already voted")
-    await refused(await fd.slash("carol", "abandon"), "Only the table's creator")
-    r = await fd.slash("erik", "abandon")
-    assert "abandoned" in r.public_messages[0].content
-    r = await fd.slash("alice", "export")  # the abandoned game's log stays available
+    r = await fd.slash("bob", "abandon", channel=thread)
+    assert "votes to abandon" in r.public_messages[0].content and usable(start)
+    await refused(await fd.slash("bob", "abandon", channel=thread), "already voted")
+    await refused(await fd.slash("carol", "abandon", channel=thread), "Only the table's creator")
+    r = await fd.slash("erik", "abandon", channel=thread)
+    assert "abandoned" in fd.messages(thread)[-1].content and not [m for m in fd.messages(thread) if usable(m)]
+    assert f"<#{thread.id}>" in fd.messages("general")[-1].content  # the channel learns how it ended
+    r = await fd.slash("alice", "export", channel=thread)  # the abandoned game's log stays available
     assert r.files[0].filename.endswith(".txt") and "status: abandoned" in r.files[0].data.decode()
     await refused(await fd.slash("alice", "export", channel="tavern"), "no game to export")
+
+
+async def test_several_games_in_one_channel_each_in_its_own_thread(fd, host):
+    for user in ("alice", "bob"):
+        await fd.slash(user, "join", {"game": "vikings"})
+    first, thread_one, _msg = await open_thread(fd, "alice")
+    # the channel is free again: another table opens while the first game runs in its thread
+    r = await fd.slash("carol", "join", {"game": "vikings"})
+    assert "opens a table" in r.public_messages[0].content
+    await fd.slash("dave", "join")
+    await fd.slash("dave", "start")
+    one, two = fd.threads_of("general")
+    assert one is thread_one and two.name == "Vikings: carol, dave"
+    tables = [await host.svc.table(str(t.id)) for t in (one, two)]
+    assert [t.record.names for t in tables] == [["alice", "bob"], ["carol", "dave"]]
+    # a move in one thread touches only its own table; a player of the other is no player here
+    await refused(await fd.slash("carol", "board", {"private": True}, channel=one), "not a player")
+    [live] = [m for m in fd.messages(two) if usable(m)]
+    actor = user_of(fd, live.notified[0])
+    kind, cid, value = offered(live)[0]
+    await press(fd, actor, kind, cid, value, live)
+    assert (await host.svc.table(str(two.id))).record.version == 1
+    assert (await host.svc.table(str(one.id))).record.version == 0
+
+
+async def test_without_thread_permission_the_game_runs_in_the_channel_and_says_so_once(fd, host):
+    fd.bot_permissions &= ~(1 << 35)  # no CREATE_PUBLIC_THREADS
+    for user in ("alice", "bob"):
+        await fd.slash(user, "join", {"game": "vikings"})
+    r = await fd.slash("alice", "start")
+    assert fd.threads_of("general") == [] and fd.find_requests("POST", r"/threads$") == []
+    [msg] = r.public_messages
+    assert "may not open threads" in msg.content and usable(msg)
+    assert (await host.svc.table(str(fd.channel.id))).game is not None
+    kind, cid, value = offered(msg)[0]
+    actor = user_of(fd, msg.notified[0])
+    await press(fd, actor, kind, cid, value, msg)
+    assert [m for m in fd.messages("general") if "may not open threads" in m.content] == [msg]  # said once
+
+
+async def test_threads_switched_off_in_the_config_play_in_the_channel(fd, tmp_path):
+    host = Host(fd, tmp_path / "nothreads.db")
+    host.config_kw = {"threads": False}
+    await host.start()
+    try:
+        for user in ("alice", "bob"):
+            await fd.slash(user, "join", {"game": "vikings"})
+        r = await fd.slash("alice", "start")
+        [msg] = r.public_messages
+        assert fd.threads_of("general") == [] and "thread" not in msg.content and usable(msg)
+    finally:
+        await host.stop()
 
 
 async def test_reminder_mentions_the_player_to_act(fd, tmp_path):
@@ -326,9 +381,10 @@ async def test_reminder_mentions_the_player_to_act(fd, tmp_path):
     try:
         await fd.slash("alice", "join")
         await fd.slash("bob", "join")
-        r = await fd.slash("alice", "start")
-        actor = board_message(r).pinged[0]
-        reminder = await fd.wait_for_message(lambda m: "Reminder" in m.content, after=r, timeout=5)
+        r, thread, msg = await open_thread(fd, "alice")
+        actor = msg.notified[0]
+        reminder = await fd.wait_for_message(lambda m: "Reminder" in m.content, after=r, timeout=5,
+                                             channel=thread)  # in the game's thread
         assert reminder.pinged == [actor] and reminder.origin == "channel"
         assert reminder.content.startswith(f"<@{actor}> Reminder: it is still your turn in Vikings")
     finally:

@@ -232,12 +232,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def run(
         self, interaction: discord.Interaction, call: Callable[[], Awaitable[Reply]], *, private: bool = False,
-        widgets: bool = True, game: bool = False, opening: bool = False,
+        widgets: bool = True, game: bool = False, opening: bool = False, ending: bool = False,
     ) -> Reply | None:
         """Run one service call and answer the interaction with its reply (see module doc).
 
         ``game``: the reply is a move (or the start, ``opening``) and goes to the table's live
-        message by the message policy (bot.discord.policy) instead of a new message."""
+        message by the message policy (bot.discord.policy) instead of a new message; ``ending``:
+        the reply may end the game (an abandon), and then closes its messages the same way."""
         lang = language_for(interaction.guild_locale or interaction.locale)
         key = str(interaction.channel_id)
         with use_language(lang):
@@ -251,7 +252,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                     deferred = True
                     reply = await task
-                ending = reply.ok and reply.status == "abandoned"
+                ending = ending and reply.status == "abandoned"
                 if reply.ok and not private and (game or ending) and reply.match_id is not None:
                     if opening:
                         key = await self.open_game(interaction, reply, deferred=deferred)
@@ -710,7 +711,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             channel, user = self.where(interaction)
             perms = interaction.permissions
             admin = perms.administrator or perms.manage_guild
-            await self.run(interaction, lambda: self.svc.abandon(channel, user, is_admin=admin))
+            await self.run(interaction, lambda: self.svc.abandon(channel, user, is_admin=admin), ending=True)
 
     @app_commands.command(name=T(N_("status")), description=T(N_("Who plays here and who must act")))
     async def status(self, interaction: discord.Interaction) -> None:
