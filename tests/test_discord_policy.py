@@ -50,6 +50,8 @@ def test_players_deciding_at_once_share_one_status_message_until_the_decision_ch
     assert one.edit is not None and one.edit.message_id == 20 and not one.attach
     two = play(policy, reply("3", text="keep 2"), "map")
     assert two.edit is not None and two.edit.message_id == 20
+    next_pass = play(policy, reply("1", "2", "3", text="keep 2"), "map")  # the draft's next pass
+    assert next_pass.edit is not None and next_pass.edit.message_id == 20 and next_pass.ping == []
     lead = play(policy, reply("1", text="lead a card"), "map2", message_id=21)  # the draft is over
     assert lead.edit is None and lead.strip.message_id == 20 and lead.ping == ["1"]
     again = play(policy, reply("1", text="choose a town"), "map2")

@@ -109,7 +109,7 @@ class MessagePolicy:
     @staticmethod
     def _continues(live: Live, prompts: dict[str, str]) -> bool:
         """The same decision goes on: the one player to act still acts, or players deciding at
-        once are still deciding the same thing (fewer of them)."""
+        once are still deciding the same thing (fewer of them, or all again: the draft's next pass)."""
         if len(live.prompts) == 1:
             return tuple(prompts) == live.actors
         return set(prompts) <= set(live.prompts) and all(live.prompts[u] == t for u, t in prompts.items())
@@ -125,10 +125,10 @@ class MessagePolicy:
         if plan.edit is not None:
             live = plan.edit
             live.lines, live.controls = list(plan.lines), controls
-            if len(live.prompts) > 1:
-                live.prompts = {u: t for u, t in live.prompts.items() if u in _prompts(reply)}
-            else:
+            if len(live.prompts) == 1:
                 live.prompts = _prompts(reply)
+            # players deciding at once keep the status message for the whole decision (every pass
+            # of a draft): its prompts stay those it was posted with
             return
         if reply.match_id is None:
             return
