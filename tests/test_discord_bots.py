@@ -90,7 +90,7 @@ async def person_to_act(host) -> bool:
 async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host):
     alice = fd.users["alice"].id
     await fd.slash("alice", "join", {"game": "vikings"})
-    r = await fd.slash("alice", "addbot", {"level": "random"})
+    r = await fd.slash("alice", "table addbot", {"level": "random"})
     [seated] = r.public_messages
     assert "Ragnar (computer, random) joins the table (2/4 seats)" in seated.content and not r.ephemeral
     r = await fd.slash("alice", "start")
@@ -120,32 +120,32 @@ async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host)
     assert human_moves > 15 and len(turns) > 8, (human_moves, len(turns))
     assert all(m.notified in ([], [alice]) for m in msgs)  # the computer player is never pinged
     assert "Game over" in msgs[-1].content and not [m for m in msgs if usable(m)]
-    log = (await fd.slash("alice", "export")).files[0].data.decode()
+    log = (await fd.slash("alice", "table export")).files[0].data.decode()
     assert log.count("\n") > human_moves
 
 
 async def test_addbot_refusals_are_private(fd, host):
-    await refused(await fd.slash("alice", "addbot"), "no table")
+    await refused(await fd.slash("alice", "table addbot"), "no table")
     r = await fd.slash("alice", "help")  # how to find it
-    assert r.ephemeral and "/addbot LEVEL seats a computer player" in r.text
+    assert r.ephemeral and "/table addbot seats a computer player" in r.text
     await fd.slash("alice", "join", {"game": "vikings"})
-    await refused(await fd.slash("carol", "addbot"), "Only a player")
-    await refused(await fd.slash("alice", "addbot", {"level": "genius"}), "no computer level", "random, heuristic")
-    choices = await fd.autocomplete("alice", "addbot", focused="level", value="")
+    await refused(await fd.slash("carol", "table addbot"), "Only a player")
+    await refused(await fd.slash("alice", "table addbot", {"level": "genius"}), "no computer level", "random, heuristic")
+    choices = await fd.autocomplete("alice", "table addbot", focused="level", value="")
     assert [c["value"] for c in choices] == ["random", "heuristic", "search"]
-    assert [c["value"] for c in await fd.autocomplete("alice", "addbot", focused="level", value="heu")] == [
+    assert [c["value"] for c in await fd.autocomplete("alice", "table addbot", focused="level", value="heu")] == [
         "heuristic"]
-    r = await fd.slash("alice", "addbot")  # the default level
+    r = await fd.slash("alice", "table addbot")  # the default level
     assert "(computer, heuristic)" in r.public_messages[0].content
     await fd.slash("bob", "join")
-    await fd.slash("bob", "addbot", {"level": "RANDOM"})
+    await fd.slash("bob", "table addbot", {"level": "RANDOM"})
     table = await host.table()
     assert [bot_level(s.user) for s in table.record.seats] == [None, "heuristic", None, "random"]
     assert len({s.name for s in table.record.seats}) == 4
-    await refused(await fd.slash("alice", "addbot", {"level": "random"}), "full (4 seats)")
+    await refused(await fd.slash("alice", "table addbot", {"level": "random"}), "full (4 seats)")
     r = await fd.slash("bob", "start")
     assert r.public_messages[0].content.startswith("Vikings begins")
-    await refused(await fd.slash("bob", "addbot", {"level": "random"}), "already started")
+    await refused(await fd.slash("bob", "table addbot", {"level": "random"}), "already started")
     await host.bot.bots_idle()
     table = await host.table()
     assert len(table.record.seats) == 4
@@ -157,7 +157,7 @@ async def test_a_computer_player_to_act_moves_after_a_restart_and_never_delays_t
     await host.start()
     try:
         await fd.slash("alice", "join", {"game": "vikings"})
-        await fd.slash("alice", "addbot", {"level": "random"})
+        await fd.slash("alice", "table addbot", {"level": "random"})
         await fd.slash("alice", "start")
         while await person_to_act(host):  # alice moves until the computer player must act
             msg = live(fd)
@@ -187,7 +187,7 @@ async def test_a_reminder_due_for_a_computer_player_is_never_posted(fd, tmp_path
     try:
         host.bot.reminder_poll = 0.05
         await fd.slash("alice", "join", {"game": "vikings"})
-        await fd.slash("alice", "addbot", {"level": "random"})
+        await fd.slash("alice", "table addbot", {"level": "random"})
         await fd.slash("alice", "start")
         while await person_to_act(host):
             msg = live(fd)

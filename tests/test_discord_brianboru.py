@@ -303,12 +303,12 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
             assert game.is_legal(table.seat(actor), text), text
             if steps % 5 == 0:  # typed, with the autocomplete's choices (only the actor's own cards)
                 verb, _, arg = text.partition(" ")
-                offers = await fd.autocomplete(actor, verb, focused="choice", value=arg, channel=table.thread)
+                offers = await fd.autocomplete(actor, "move", focused="choice", value=text, channel=table.thread)
                 others = secret(game, but=table.seat(actor))
                 for offer in offers:
                     assert not cards_named(offer["name"]) & others and not cards_named(offer["value"]) & others
                 assert text in [o["value"] for o in offers], (text, offers)
-                r = await table.do(game, fd.slash(actor, verb, {"choice": text}, channel=table.thread))
+                r = await table.do(game, fd.slash(actor, "move", {"choice": text}, channel=table.thread))
                 used["slash"] += 1
             elif kind_ == "button":
                 r = await table.do(game, fd.click(actor, cid, message=source))
@@ -353,7 +353,7 @@ async def test_one_person_and_two_computer_players_keep_their_hands_to_themselve
     fd = table.fd
     await fd.slash("alice", "join", {"game": "brian-boru"})
     for _ in range(2):
-        r = await fd.slash("alice", "addbot", {"level": "random"})
+        r = await fd.slash("alice", "table addbot", {"level": "random"})
         assert "(computer, random) joins the table" in r.public_messages[0].content
     await table.do(None, fd.slash("alice", "start"))
     game = await table.game()

@@ -29,7 +29,8 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export", "hand", "addbot"}
+HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move"}
+TABLE = {"abandon", "status", "export", "addbot"}  # under /table
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
@@ -48,13 +49,22 @@ async def test_command_tree_as_built_passes_discords_limits(tmp_path):
         await store.close()
     assert check_commands(payload) == []
     by_name = {c["name"]: c for c in payload}
-    verbs = {w for a in default_registry() for w in a.verbs}
-    assert set(by_name) == HOST | verbs  # one command per verb of every registered game
-    assert {"buy", "place", "start-tile", "sail", "exchange", "bid", "pass", "remove", "lay", "special",
-            "swap"} <= set(by_name)
-    assert "options" not in by_name["pass"] or by_name["pass"]["options"] == []  # a bare verb
+    # issue 13: at most 15 top-level commands, the Vikings verbs kept, the rest grouped
+    assert set(by_name) == HOST | {"buy", "place", "sail", "exchange"} and len(by_name) <= 15
+    assert {o["name"] for o in by_name["table"]["options"]} == TABLE
+    assert not {"play", "pass", "free", "option", "extra"} & set(by_name)  # names other bots use
+    for c in payload:  # servers only, never DMs
+        assert c["contexts"] == [0] and c["dm_permission"] is False, c["name"]
+    # every option: autocomplete or fixed choices (a boolean is two), and a description
+    options = [o for c in payload for o in c.get("options", []) if o["type"] not in (1, 2)]
+    options += [o for c in payload for sub in c.get("options", []) if sub["type"] == 1 for o in sub.get("options", [])]
+    for o in options:
+        assert o.get("autocomplete") or o.get("choices") or o["type"] == 5, o
+        assert o["description"] and o["description"] != "…", o
     [choice] = by_name["buy"]["options"]
     assert (choice["name"], choice["type"], choice["required"], choice["autocomplete"]) == ("choice", 3, True, True)
+    [move] = by_name["move"]["options"]
+    assert move["autocomplete"] and move["required"]
     join_game = by_name["join"]["options"][0]
     assert join_game["autocomplete"] and not join_game["required"]
     assert [o["name"] for o in by_name["start"]["options"]] == ["game", "options"]
@@ -69,7 +79,8 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
     po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
                   'msgid "Show the table as an image"\nmsgstr "Zeigt den Tisch als Bild"\n\n'
                   'msgid "board"\nmsgstr "tisch"\n\n'
-                  'msgid "{games} move: {word}"\nmsgstr "Zug in {games}: {word}"\n', encoding="utf-8")
+                  'msgid "{games} move: {word} (pick one of the offered moves)"\n'
+                  'msgstr "Zug in {games}: {word} (einen der angebotenen wählen)"\n', encoding="utf-8")
     catalogs.compile_po(po, po.with_suffix(".mo"))
     i18n.set_locale_dir(locale)
     try:
@@ -86,9 +97,9 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
                 board = next(c for c in sent if c["name"] == "board")
                 assert board["name_localizations"] == {"de": "tisch"}
                 assert board["description_localizations"] == {"de": "Zeigt den Tisch als Bild"}
-                pass_ = next(c for c in sent if c["name"] == "pass")
-                assert pass_["description"] == "Vikings move: pass"
-                assert pass_["description_localizations"] == {"de": "Zug in Vikings: pass"}
+                sail = next(c for c in sent if c["name"] == "sail")
+                assert sail["description"] == "Vikings move: sail (pick one of the offered moves)"
+                assert sail["description_localizations"] == {"de": "Zug in Vikings: sail (einen der angebotenen wählen)"}
                 assert "de" not in next(c for c in sent if c["name"] == "join")["description_localizations"]
                 # the same tree as discord.py holds it
                 local = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=discord.Object(fd.guild_id))]
@@ -140,6 +151,7 @@ def test_verbs_of_several_games_are_united_and_host_words_kept_apart(caplog):
     united = verb_commands(registry)
     assert [a.title for a in united["buy"]] == ["Vikings", "Take-away"]
     assert "start" not in united and "start" in HOST_COMMANDS
+    assert set(united) == {"buy", "place", "sail", "exchange"}  # other verbs are moves of /move (issue 13)
     assert "collides with a host command" in caplog.text
     assert not takes_argument("pass", [VikingsAdapter()])
     assert takes_argument("sail", [VikingsAdapter()]) and takes_argument("take", [ToyAdapter()])
@@ -257,7 +269,7 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             assert "alice is ready" in msg.content and not [m for m in r.messages if m.public] and r.posted == []
             assert mine.content == "Done." and mine.custom_ids == [] and msg.notified == sorted(msg.notified)
             assert choose not in msg.custom_ids  # the old version's control is gone from it
-            r = await fd.slash("bob", "take", {"choice": "ready"})  # typed: "take ready" is no move
+            r = await fd.slash("bob", "move", {"choice": "take ready"})  # typed: "take ready" is no move
             assert r.ephemeral and "cannot read" in r.text
             [bobs] = msg.custom_ids  # only bob must still say ready: his button is public now
             r = await fd.click("alice", bobs, message=msg)
@@ -416,7 +428,7 @@ async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
         bot = MeadhallBot(Config(dev_guild=fd.guild_id), Whispering(store, GameRegistry([ToyAdapter()])))
         try:
             await fd.start_bot(bot)
-            r = await fd.slash("alice", "status")
+            r = await fd.slash("alice", "table status")
             [public] = r.public_messages
             [private] = r.ephemeral_messages
             assert "no table" in public.content and "only for you" not in public.content

@@ -24,7 +24,8 @@ from bot.storage import Storage
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 
 SEED = 7
-COMMAND_OF = {verb: word for word, verb in VikingsAdapter.verbs.items()}
+# issue 13: buy, place, sail and exchange keep their commands; every other move is /move
+COMMAND_OF = {verb: word for word, verb in VikingsAdapter.verbs.items() if word in ("buy", "place", "sail", "exchange")}
 
 
 class Host:
@@ -117,18 +118,20 @@ async def press(fd: FakeDiscord, user: str, kind: str, custom_id: str, value: st
     return await fd.select(user, custom_id, [value], message=msg)
 
 
-async def slash_move(fd: FakeDiscord, actor: str, text: str) -> InteractionResult:
+async def slash_move(fd: FakeDiscord, actor: str, text: str, channel=None) -> InteractionResult:
     """Type the move as its slash command, taking the value from the autocomplete's choices."""
     verb, _, arg = text.partition(" ")
+    if verb not in COMMAND_OF:  # /move: the whole action, offered among every legal move
+        choices = await fd.autocomplete(actor, "move", focused="choice", value=text, channel=channel)
+        assert text in [c["value"] for c in choices], (text, choices)
+        return await fd.slash(actor, "move", {"choice": text}, channel=channel)
     command = COMMAND_OF[verb]
-    if not arg:
-        return await fd.slash(actor, command)
-    choices = await fd.autocomplete(actor, command, focused="choice", value=arg)
+    choices = await fd.autocomplete(actor, command, focused="choice", value=arg, channel=channel)
     assert 1 <= len(choices) <= 25
     assert all(c["value"].split()[0] == verb for c in choices)  # only this verb's legal moves
     [pick] = [c for c in choices if c["value"] == text]
     assert pick["name"] and len(pick["name"]) <= 100
-    return await fd.slash(actor, command, {"choice": pick["value"]})
+    return await fd.slash(actor, command, {"choice": pick["value"]}, channel=channel)
 
 
 @pytest.fixture
@@ -194,10 +197,9 @@ async def test_whole_vikings_game_through_discord(fd, host):
 
         if "refusals" not in checked and moves == 3:
             checked.add("refusals")
-            verb, _, arg = text.partition(" ")
-            await refused(await fd.slash(other, COMMAND_OF[verb], {"choice": arg}, channel=thread), "not your turn")
+            await refused(await fd.slash(other, "move", {"choice": text}, channel=thread), "not your turn")
             await refused(await fd.slash(actor, "buy", {"choice": "banana"}, channel=thread), "cannot read")
-            await refused(await fd.slash(actor, "swap", {"choice": "N3"}, channel=thread), "not allowed")
+            await refused(await fd.slash(actor, "move", {"choice": "swap N3"}, channel=thread), "not allowed")
             await refused(await press(fd, "carol", kind, cid, value, msg), "not a player")
             await refused(await press(fd, other, kind, cid, value, msg), "not your turn")
             # exchange is a free action: the other player's exchange edits the live message
@@ -265,7 +267,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
     print("issue 13 figures:", FIGURES["vikings"])  # shown with pytest -s; docs/discord.md quotes them
 
     # after the end: the log as a file
-    r = await fd.slash("alice", "export", channel=thread)
+    r = await fd.slash("alice", "table export", channel=thread)
     log = r.files[0].data.decode()
     assert log.count("\n") > moves and "# game: vikings" in log
 
@@ -288,7 +290,11 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     await refused(await fd.slash("alice", "board"), "not started")
     await refused(await fd.slash("carol", "start"), "not a player")
     await refused(await fd.slash("alice", "start", {"options": "turbo"}), "no option")
-    r = await fd.slash("alice", "status")
+    # /start completes the game's table options, word by word
+    offered_options = await fd.autocomplete("alice", "start", focused="options", value="auction sp")
+    assert [c["value"] for c in offered_options] == ["auction specials"]
+    assert "single-sailor" in [c["value"] for c in await fd.autocomplete("alice", "start", focused="options")]
+    r = await fd.slash("alice", "table status")
     assert "alice, bob" in r.public_messages[0].content and r.public_messages[0].pinged == []
     r = await fd.slash("alice", "start", {"game": "vikings", "options": "auction, specials"})
     [thread] = fd.threads_of("general")
@@ -306,21 +312,28 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("dave", "rules", {"topic": "V-14"}, channel=thread)
     assert r.ephemeral and r.ephemeral_messages[0].content.startswith("V-14:")
     await refused(await fd.slash("dave", "rules", {"topic": "V-999"}, channel=thread), "no rule")
+    # /rules completes rule numbers and topics; a typed topic finds its rule (issue 13)
+    offered_rules = await fd.autocomplete("dave", "rules", focused="topic", value="sailors", channel=thread)
+    assert offered_rules[0]["value"] == "V-34" and all(len(c["name"]) <= 100 for c in offered_rules)
+    assert [c["value"] for c in await fd.autocomplete("dave", "rules", focused="topic", value="V-1",
+                                                      channel=thread)][:2] == ["V-1", "V-10"]
+    r = await fd.slash("dave", "rules", {"topic": "sailors"}, channel=thread)
+    assert r.ephemeral_messages[0].content.startswith("V-34: Sailors")
     r = await fd.slash("dave", "help", channel=thread)
     assert r.ephemeral and "Vikings moves" in r.text and "/buy" not in r.text
     # autocomplete offers nothing to somebody without a seat, or for another phase's verb
-    assert await fd.autocomplete("carol", "bid", focused="choice", value="", channel=thread) == []
+    assert await fd.autocomplete("carol", "move", focused="choice", value="", channel=thread) == []
     # abandon: a player's vote is public; the admin ends it at once
-    r = await fd.slash("bob", "abandon", channel=thread)
+    r = await fd.slash("bob", "table abandon", channel=thread)
     assert "votes to abandon" in r.public_messages[0].content and usable(start)
-    await refused(await fd.slash("bob", "abandon", channel=thread), "already voted")
-    await refused(await fd.slash("carol", "abandon", channel=thread), "Only the table's creator")
-    r = await fd.slash("erik", "abandon", channel=thread)
+    await refused(await fd.slash("bob", "table abandon", channel=thread), "already voted")
+    await refused(await fd.slash("carol", "table abandon", channel=thread), "Only the table's creator")
+    r = await fd.slash("erik", "table abandon", channel=thread)
     assert "abandoned" in fd.messages(thread)[-1].content and not [m for m in fd.messages(thread) if usable(m)]
     assert f"<#{thread.id}>" in fd.messages("general")[-1].content  # the channel learns how it ended
-    r = await fd.slash("alice", "export", channel=thread)  # the abandoned game's log stays available
+    r = await fd.slash("alice", "table export", channel=thread)  # the abandoned game's log stays available
     assert r.files[0].filename.endswith(".txt") and "status: abandoned" in r.files[0].data.decode()
-    await refused(await fd.slash("alice", "export", channel="tavern"), "no game to export")
+    await refused(await fd.slash("alice", "table export", channel="tavern"), "no game to export")
 
 
 async def test_several_games_in_one_channel_each_in_its_own_thread(fd, host):
@@ -409,7 +422,7 @@ async def test_run_bot_from_config_syncs_to_the_dev_guild_and_never_logs_the_tok
         assert fd.identify_payloads[0]["token"] == fd.token  # it logged in with the configured token
         assert [g for g, _ in fd.sync_log] == [fd.guild_id]  # the dev guild only: no global sync
         names = {c["name"] for c in fd.synced()}
-        assert {"join", "start", "buy", "start-tile", "pass"} <= names
+        assert {"join", "start", "buy", "move", "table"} <= names and len(names) <= 15
         r = await fd.slash("alice", "join")  # the bot opened config.database itself
         assert "opens a table" in r.public_messages[0].content
         logging.getLogger("discord.http").debug("a careless line with %s in it", fd.token)

@@ -112,6 +112,7 @@ class VikingsAdapter(BaseAdapter):
         "special": "special",
         "swap": "swap",
     }
+    option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
 
     # ------------------------------------------------------------------ options
 

@@ -48,6 +48,7 @@ from bot.discord.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
+from bot.rulebook import RULEBOOKS, rule_texts, search
 from bot.seats import add_bot, bot_level
 from bot.service import HOST_COMMANDS, Reply, Table
 from bot.widgets import label_of, widgets_for
@@ -61,7 +62,11 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 MAX_CHOICES = 25
 CHOICE_OPTION = "choice"
-TRANSPORT_COMMANDS = ("hand", "addbot")  # commands of this transport beyond the service's HOST_COMMANDS
+TRANSPORT_COMMANDS = ("hand", "addbot", "table", "move")  # this transport's words beyond HOST_COMMANDS
+# issue 13: these game verbs keep a command of their own; every other move is /move (autocompleted)
+OWN_COMMAND_VERBS = ("buy", "place", "sail", "exchange")
+MOVE_COMMAND = "move"
+GROUPED = ("addbot", "abandon", "status", "export")  # under /table
 
 
 # --------------------------------------------------------------------------- translation
@@ -178,13 +183,16 @@ def private_choices(adapter: GameAdapter, game: Any, seat: int) -> bool:
 
 
 def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
-    """Command word → the adapters that have it, in registration order (host words excluded)."""
+    """Command word → the adapters that have it, in registration order (host words excluded):
+    only :data:`OWN_COMMAND_VERBS` get a command; the other verbs are moves of ``/move``."""
     out: dict[str, list[GameAdapter]] = {}
     for adapter in games:
         for word in adapter.verbs:
             if word in HOST_COMMANDS or word in TRANSPORT_COMMANDS:
                 log.warning("game %s: verb %r collides with a host command and gets no slash command",
                             adapter.game_cls.GAME_ID, word)
+                continue
+            if word not in OWN_COMMAND_VERBS:
                 continue
             out.setdefault(word, []).append(adapter)
     return out
@@ -223,6 +231,10 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         self._publishing: dict[str, asyncio.Lock] = {}
         for word, adapters in verb_commands(bot.service.games).items():
             self.__cog_app_commands__.append(self._verb_command(word, adapters))
+        for command in self.__cog_app_commands__:  # issue 13: offered in servers only, never in DMs
+            command.guild_only = True
+            command.allowed_contexts = app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                                                      private_channel=False)
 
     @property
     def svc(self):
@@ -651,6 +663,11 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     # ------------------------------------------------------------------ host commands
 
+    # issue 13: few top-level commands; managing the table is one group
+    table_group = app_commands.Group(
+        name=T(N_("table")), description=T(N_("This table: who plays, computer players, abandon, the log")),
+        guild_only=True)
+
     @app_commands.command(name=T(N_("join")), description=T(N_("Take a seat at this channel's table")))
     @app_commands.describe(game=T(N_("The game a new table plays")))
     async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -669,8 +686,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             channel, user = self.where(interaction)
             await self.run(interaction, lambda: self.svc.leave(channel, user))
 
-    @app_commands.command(name=T(N_("addbot")),
-                          description=T(N_("Seat a computer player at this table before the start")))
+    @table_group.command(name=T(N_("addbot")),
+                         description=T(N_("Seat a computer player at this table before the start")))
     @app_commands.describe(level=T(N_("How well it plays: random, heuristic or search")))
     async def addbot(self, interaction: discord.Interaction, level: str = "heuristic") -> None:
         if not await self.guild_only(interaction):
@@ -692,8 +709,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         return [app_commands.Choice(name=level, value=level) for level in LEVELS if needle in level]
 
     @app_commands.command(name=T(N_("start")), description=T(N_("Start the game at this channel's table")))
-    @app_commands.describe(game=T(N_("Which game to play (default: the table's)")),
-                           options=T(N_("Option words of the game, separated by spaces")))
+    @app_commands.describe(game=T(N_("Which game to play (default: the table's); games are offered")),
+                           options=T(N_("Table options of the game, separated by spaces; offered as you type")))
     async def start(self, interaction: discord.Interaction, game: str | None = None, options: str | None = None) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
@@ -704,8 +721,26 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     async def start_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return self.game_choices(current)
 
-    @app_commands.command(name=T(N_("abandon")),
-                          description=T(N_("End this channel's game (creator or admin), or vote to end it")))
+    @start.autocomplete("options")
+    async def start_options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The game's table options (an adapter's ``option_words``), completing the last word typed."""
+        table = await self.svc.table(str(interaction.channel_id))
+        game_id = getattr(interaction.namespace, "game", None) or (table.record.game if table else None)
+        adapter = self.svc.games.get(game_id or self.svc.games.default or "")
+        words = list(getattr(adapter, "option_words", ()))
+        parts = current.replace(",", " ").split()
+        finished = not parts or current.endswith((" ", ","))
+        chosen, partial = (parts, "") if finished else (parts[:-1], parts[-1].lower())
+        out = []
+        for word in words:
+            if word in chosen or not word.startswith(partial):
+                continue
+            value = " ".join([*chosen, word])[:100]
+            out.append(app_commands.Choice(name=value, value=value))
+        return out[:MAX_CHOICES]
+
+    @table_group.command(name=T(N_("abandon")),
+                         description=T(N_("End this channel's game (creator or admin), or vote to end it")))
     async def abandon(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
@@ -713,7 +748,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             admin = perms.administrator or perms.manage_guild
             await self.run(interaction, lambda: self.svc.abandon(channel, user, is_admin=admin), ending=True)
 
-    @app_commands.command(name=T(N_("status")), description=T(N_("Who plays here and who must act")))
+    @table_group.command(name=T(N_("status")), description=T(N_("Who plays here and who must act")))
     async def status(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
@@ -745,11 +780,26 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             return
         await self.show_private(interaction, table, seat, must_act=seat in table.game.acting_seats())
 
-    @app_commands.command(name=T(N_("rules")), description=T(N_("A summary of the rules, or one rule by number")))
-    @app_commands.describe(topic=T(N_("A rule number, e.g. V-14")))
+    @app_commands.command(name=T(N_("rules")),
+                          description=T(N_("A summary of the rules, or one rule by number or topic")))
+    @app_commands.describe(topic=T(N_("A rule number (V-14) or a topic (sailors); matching rules are offered")))
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         channel, _user = self.where(interaction)
         await self.run(interaction, lambda: self.svc.rules(channel, topic or None), private=True)
+
+    @rules.autocomplete("topic")
+    async def rules_topics(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Rule numbers and topics of this table's game (or the default game): ``sailors`` → V-34 first."""
+        table = await self.svc.table(str(interaction.channel_id))
+        book = RULEBOOKS.get(table.record.game if table else (self.svc.games.default or ""))
+        if book is None:
+            return []
+        texts = rule_texts(*book)
+        needle = current.strip()
+        by_number = [k for k in texts if needle.upper().replace(" ", "") in k]
+        keys = by_number if not needle or re.fullmatch(r"[A-Za-z]?-?\d+", needle) else [
+            *search(*book, needle), *by_number]
+        return [app_commands.Choice(name=f"{k}: {texts[k]}"[:100], value=k) for k in dict.fromkeys(keys)][:MAX_CHOICES]
 
     @app_commands.command(name=T(N_("help")), description=T(N_("What you can do here")))
     async def help(self, interaction: discord.Interaction) -> None:
@@ -758,14 +808,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         async def with_transport_commands() -> Reply:
             reply = await self.svc.command(channel, user, "help")
             if reply.ok:
-                reply.public.append(_("Also here: /hand shows your cards and choices privately; /addbot LEVEL "
+                reply.public.append(_("Also here: /hand shows your cards and choices privately; /table addbot "
                                       "seats a computer player (random, heuristic or search) before the start."))
             return reply
 
         await self.run(interaction, with_transport_commands, private=True)
 
-    @app_commands.command(name=T(N_("export")),
-                          description=T(N_("The game's action log as a file, for you only")))
+    @table_group.command(name=T(N_("export")), description=T(N_("The game's action log as a file, for you only")))
     async def export(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
@@ -788,17 +837,18 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             channel, user, line, name=interaction.user.display_name, guild=str(interaction.guild_id)), game=True)
 
     async def move_choices(
-        self, interaction: discord.Interaction, word: str, current: str
+        self, interaction: discord.Interaction, word: str | None, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The legal actions of the user's seat for this verb (value: the action text)."""
+        """The legal actions of the user's seat for this verb, or any (``word`` None; value: the
+        action text)."""
         try:
             channel, user = self.where(interaction)
             table = await self.svc.table(channel)
             if table is None or table.game is None:
                 return []
-            verb = table.adapter.verbs.get(word)
+            verb = table.adapter.verbs.get(word) if word is not None else None
             seat = table.record.seat_of(user)
-            if verb is None or seat is None:
+            if (word is not None and verb is None) or seat is None:
                 return []
             game = table.game
             actions = list(game.legal_actions(seat))
@@ -811,7 +861,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             with use_language(lang):
                 for action in actions:
                     text = str(action)
-                    if text.split()[0].lower() != verb.lower() or len(text) > 100:
+                    if verb is not None and text.split()[0].lower() != verb.lower() or len(text) > 100:
                         continue
                     label = label_of(table.adapter, game, action)
                     if needle and needle not in text.lower() and needle not in label.lower():
@@ -823,6 +873,20 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         except Exception:
             log.exception("autocomplete for /%s failed", word)
             return []
+
+    @app_commands.command(name=T(N_("move")),
+                          description=T(N_("Make any move of your game; your legal moves are offered as you type")))
+    @app_commands.describe(choice=T(N_("Your move: pick one of the offered legal moves")))
+    async def move_command(self, interaction: discord.Interaction, choice: str) -> None:
+        if not await self.guild_only(interaction):
+            return
+        channel, user = self.where(interaction)
+        await self.run(interaction, lambda: self.svc.act(channel, user, choice), game=True)
+
+    @move_command.autocomplete("choice")
+    async def move_command_choices(self, interaction: discord.Interaction, current: str
+                                   ) -> list[app_commands.Choice[str]]:
+        return await self.move_choices(interaction, None, current)
 
     def _verb_command(self, word: str, adapters: Sequence[GameAdapter]) -> app_commands.Command:
         titles = ", ".join(a.title for a in adapters)
