@@ -271,14 +271,17 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             assert choose not in msg.custom_ids  # the old version's control is gone from it
             r = await fd.slash("bob", "move", {"choice": "take ready"})  # typed: "take ready" is no move
             assert r.ephemeral and "cannot read" in r.text
-            [bobs] = msg.custom_ids  # only bob must still say ready: his button is public now
+            # only bob must still say ready: his button is public now, beside the free actions' select
+            [bobs] = [c for c in msg.custom_ids if ":b:" in c]
+            [free] = [c for c in msg.custom_ids if ":s" in c]
+            assert [o["value"] for o in msg.component(free)["options"]] == ["taunt"]
             r = await fd.click("alice", bobs, message=msg)
             assert r.ephemeral and "not your turn" in r.text
             r = await fd.click("bob", bobs, message=msg)
             [board] = r.posted  # the player to act changes: a new message, the old one loses its controls
             assert "bob is ready" in board.content and msg.custom_ids == []
             # now one player takes turns: the adapter's multi-select
-            [pick] = board.custom_ids
+            [pick, _free] = board.custom_ids
             comp = board.component(pick)
             assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 1, 2)
             assert comp["placeholder"] == "How many stones?" and pick.endswith(":s0:take {all}")

@@ -188,12 +188,25 @@ async def test_whole_vikings_game_through_discord(fd, host):
         live = [m for m in fd.messages(thread) if usable(m)]
         assert len(live) == 1, [m.content for m in live]  # no stale controls anywhere
         [msg] = live
-        choices = offered(msg)
+        everything = offered(msg)
+        exchanges = [c for c in everything if action_text(*c).startswith("exchange ")]
+        choices = [c for c in everything if c not in exchanges]
         assert choices, msg.content
         assert "slash command" not in msg.content  # every decision fits on buttons and selects
         kind, cid, value = rng.choice(choices)
         text = action_text(kind, cid, value)
         before = len(fd.messages(thread))
+        version_before, history_before = table.record.version, len(msg.history)
+
+        if "exchange" not in checked and moves == 5:
+            checked.add("exchange")  # exchanging VP for gold has its own select, with the amount
+            [(ekind, ecid, evalue)] = [c for c in exchanges if c[2] == "exchange 2"]
+            option = next(o for row in msg.components for c in row["components"] if c["custom_id"] == ecid
+                          for o in c["options"] if o["value"] == "exchange 2")
+            assert option["label"] == "exchange 2 VP for 2 gold"
+            r = await press(fd, actor, ekind, ecid, evalue, msg)
+            assert "exchanges 2 VP" in msg.content and len(fd.messages(thread)) == before and r.posted == []
+            continue
 
         if "refusals" not in checked and moves == 3:
             checked.add("refusals")
@@ -229,6 +242,14 @@ async def test_whole_vikings_game_through_discord(fd, host):
             assert r.deferred and r.ephemeral and "Done" in r.ephemeral_messages[0].content
         else:
             r = await press(fd, actor, kind, cid, value, msg)
+        if r.ephemeral_messages and "Buy it?" in r.ephemeral_messages[0].content:
+            # a buy that spends VP asks first (V-16), privately; nothing has changed yet
+            [question] = r.ephemeral_messages
+            assert " VP" in question.content and len(fd.messages(thread)) == before
+            assert (await host.svc.table(key)).record.version == version_before
+            [yes] = question.custom_ids
+            r = await fd.click(actor, yes, message=question)
+            checked.add("confirm")
         clicks += kind == "button"
         selects += kind == "select"
         assert r.response_time is not None and r.response_time < 3
@@ -236,7 +257,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         new = fd.messages(thread)[before:]
         if not new:
             edits += 1
-            assert r.edited == [msg] or r.deferred
+            assert len(msg.history) > history_before  # the live message was edited instead
         for m in new:  # a new message only when the player to act changed: it pings only the new one
             assert m.notified in ([], [u for u in m.notified if u in players])
             assert fd.users[actor].id not in m.notified or "restart" in checked and moves == 60
@@ -251,7 +272,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         moves += 1
         assert moves < 400
 
-    assert checked == {"refusals", "restart", "duplicate", "deferred"}
+    assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm"}
     assert clicks > 20 and selects > 20, (clicks, selects)
     public = fd.messages(thread)
     assert len(public) <= 90, len(public)

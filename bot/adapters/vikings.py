@@ -113,6 +113,7 @@ class VikingsAdapter(BaseAdapter):
         "swap": "swap",
     }
     option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
+    free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
 
     # ------------------------------------------------------------------ options
 
@@ -287,13 +288,33 @@ class VikingsAdapter(BaseAdapter):
         actions = game.legal_actions(seat)
         return actions[0] if len(actions) == 1 else None
 
+    @staticmethod
+    def buy_cost(game: VikingsGame, action: A.Buy) -> str:
+        """What a buy costs the player to act: "7 gold", or "4 gold + 3 VP" when the gold falls
+        short and VP are exchanged first (V-13, V-16)."""
+        acting = game.acting_seats()
+        short = max(0, action.pos - game.gold[acting[0]]) if acting else 0
+        if short:
+            return _("{gold} gold + {vp} VP", gold=action.pos - short, vp=short)
+        return _("{price} gold", price=action.pos)
+
+    def confirm(self, game: VikingsGame, seat: int, action: Action) -> str | None:
+        """A question to confirm before a picked action commits, or None: a buy that spends VP
+        (V-16) is never made silently."""
+        if type(action) is A.Buy and action.pos > game.gold[seat]:
+            return _("Buying {pos} costs you {cost}: your gold falls short, so VP are exchanged first (V-16). Buy it?",
+                     pos=action.pos, cost=self.buy_cost(game, action))
+        return None
+
     def describe_action(self, game: VikingsGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         t = type(action)
         if t is A.Buy:
             tile, viking = game.wheel[action.pos]
-            return _("{pos}: {kind} + {tile} — {price} gold", pos=action.pos, kind=kind_text(viking),
-                     tile=tile_text(tile), price=action.pos)[:100]
+            return _("{pos}: {kind} + {tile} — {cost}", pos=action.pos, kind=kind_text(viking),
+                     tile=tile_text(tile), cost=self.buy_cost(game, action))[:100]
+        if t is A.Exchange:
+            return _("exchange {n} VP for {n} gold", n=action.amount)
         if t is A.Place:
             if action.to_base:
                 return _("{cell}, viking to the base", cell=cell_name(action.row, action.col))

@@ -43,7 +43,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.components import build_view, choose_view
+from bot.discord.components import build_view, choose_view, confirm_view
 from bot.discord.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry
@@ -51,7 +51,7 @@ from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
 from bot.rulebook import RULEBOOKS, rule_texts, search
 from bot.seats import add_bot, bot_level
 from bot.service import HOST_COMMANDS, Reply, Table
-from bot.widgets import label_of, widgets_for
+from bot.widgets import Widget, label_of, widgets_for
 from engine.players import LEVELS
 
 if TYPE_CHECKING:
@@ -216,6 +216,18 @@ def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
 
 
 # --------------------------------------------------------------------------- the cog
+
+
+def free_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
+    """The game's free actions for ``seat`` (Vikings: exchange VP for gold, V-16) as one select
+    with the amount, beside the decision's own controls (issue 13)."""
+    free = getattr(game, "free_actions", None)
+    actions = list(free(seat)) if callable(free) else []
+    if not actions:
+        return []
+    options = [(label_of(adapter, game, a), str(a)) for a in actions][:MAX_CHOICES]
+    placeholder = getattr(adapter, "free_actions_placeholder", None)
+    return [Widget("select", options, placeholder=_(placeholder) if placeholder else _("At any time"))]
 
 
 def thread_name(title: str, names: Sequence[str]) -> str:
@@ -575,7 +587,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             # several seats decide at once, or the choices show hidden cards: each player gets
             # their own choices privately from one public button
             return choose_view(reply.match_id, reply.version), True
-        return build_view(reply.match_id, reply.version, widgets_for(table.adapter, table.game, seats[0]))
+        widgets = [*widgets_for(table.adapter, table.game, seats[0]), *free_widgets(table.adapter, table.game, seats[0])]
+        return build_view(reply.match_id, reply.version, widgets)
 
     async def show_private(
         self, interaction: discord.Interaction, table: Table, seat: int, *, must_act: bool
@@ -609,11 +622,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         await self.say_privately(interaction, _(
             "This message belongs to a game that has ended or been replaced; it takes no more moves."))
 
-    async def component_action(self, interaction: discord.Interaction, match: int, version: int, text: str) -> None:
+    async def component_action(self, interaction: discord.Interaction, match: int, version: int, text: str, *,
+                               confirmed: bool = False) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         table = await self.svc.table(channel)
         if table is None or table.record.id != match:
             await self._stale(interaction)
+            return
+        if not confirmed and await self.ask_first(interaction, table, user, version, text):
             return
         message = interaction.message
         # a choice on the player's own (ephemeral) message is scoped to their seat: the service
@@ -621,6 +637,30 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         scoped = message is not None and message.flags.ephemeral
         await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version, scoped=scoped),
                        game=True)
+
+    async def ask_first(self, interaction: discord.Interaction, table: Table, user: str, version: int,
+                        text: str) -> bool:
+        """The adapter's optional ``confirm(game, seat, action)`` question (a buy that spends VP,
+        issue 13): asked privately with a "yes" button instead of acting. True if asked."""
+        hook = getattr(table.adapter, "confirm", None)
+        seat = table.record.seat_of(user)
+        game = table.game
+        if not callable(hook) or game is None or seat is None or version != table.record.version:
+            return False
+        try:
+            action = game.parse_action(text)
+        except Exception:
+            return False  # the service explains what is wrong with it
+        if seat not in game.acting_seats() or not game.is_legal(seat, text):
+            return False
+        question = hook(game, seat, action)
+        if not question:
+            return False
+        view = confirm_view(table.record.id, version, text)
+        if view is None:
+            return False
+        await self.say_privately(interaction, question, view=view)
+        return True
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         """Show the presser their own choices (ephemeral) when several seats decide at once."""
