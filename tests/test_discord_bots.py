@@ -127,7 +127,7 @@ async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host)
 async def test_addbot_refusals_are_private(fd, host):
     await refused(await fd.slash("alice", "table addbot"), "no table")
     r = await fd.slash("alice", "help")  # how to find it
-    assert r.ephemeral and "/table addbot seats a computer player" in r.text
+    assert r.ephemeral and "/table addbot seats a" in r.ephemeral_messages[0].embeds[0]["fields"][0]["value"]
     await fd.slash("alice", "join", {"game": "vikings"})
     await refused(await fd.slash("carol", "table addbot"), "Only a player")
     await refused(await fd.slash("alice", "table addbot", {"level": "genius"}), "no computer level", "random, heuristic")

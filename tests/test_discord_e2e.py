@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,10 @@ async def test_whole_vikings_game_through_discord(fd, host):
     r, thread, msg = await open_thread(fd, "bob")
     assert thread.name == "Vikings: alice, bob"
     assert "Vikings begins" in msg.content and msg.attachments[0].is_png and len(msg.notified) == 1
+    [welcome] = msg.embeds  # how the game is played here: where, the first decision, /rules
+    assert welcome["title"] == "How Vikings is played here"
+    assert [f["name"] for f in welcome["fields"]] == ["Where", "First", "Help"]
+    assert "buy a combo" in welcome["fields"][1]["value"] and "/rules" in welcome["fields"][2]["value"]
     key = str(thread.id)
     assert await host.svc.table(str(fd.channel.id)) is None  # the table is keyed by its thread
 
@@ -193,6 +198,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         choices = [c for c in everything if c not in exchanges]
         assert choices, msg.content
         assert "slash command" not in msg.content  # every decision fits on buttons and selects
+        assert not re.search(r"/(buy|place|sail|start-tile|bid|pass|remove|lay|special|swap)\b", msg.content)
         kind, cid, value = rng.choice(choices)
         text = action_text(kind, cid, value)
         before = len(fd.messages(thread))
@@ -340,8 +346,11 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
                                                       channel=thread)][:2] == ["V-1", "V-10"]
     r = await fd.slash("dave", "rules", {"topic": "sailors"}, channel=thread)
     assert r.ephemeral_messages[0].content.startswith("V-34: Sailors")
-    r = await fd.slash("dave", "help", channel=thread)
-    assert r.ephemeral and "Vikings moves" in r.text and "/buy" not in r.text
+    r = await fd.slash("dave", "help", channel=thread)  # an embed grouped by purpose, privately
+    [shown] = r.ephemeral_messages
+    [embed] = shown.embeds
+    assert [f["name"] for f in embed["fields"]] == ["Open a table", "Play", "Look", "Learn", "End"]
+    assert "Vikings" in embed["description"] and "/move" in embed["fields"][1]["value"]
     # autocomplete offers nothing to somebody without a seat, or for another phase's verb
     assert await fd.autocomplete("carol", "move", focused="choice", value="", channel=thread) == []
     # abandon: a player's vote is public; the admin ends it at once

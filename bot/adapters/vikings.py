@@ -306,6 +306,42 @@ class VikingsAdapter(BaseAdapter):
                      pos=action.pos, cost=self.buy_cost(game, action))
         return None
 
+    def button_prompt(self, game: VikingsGame, seat: int) -> str:
+        """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
+        never a command to type."""
+        phase = game.phase
+        if phase == "buy":
+            return _("buy a combo (you have {gold} gold and {vp} VP)", gold=game.gold[seat], vp=game.vp[seat])
+        if phase == "place":
+            pend = game.pending
+            h = game.homelands[seat]
+            if pend["placed"]:
+                return _("place your start tile in column 1")
+            text = _("place {tile}; the {kind} stands on it when its row matches, else it goes to the base",
+                     tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            if h.start_pending:
+                if any(type(a) is A.Place for a in game.legal_actions(seat)):
+                    text += " " + _("— and your start tile, in either order")
+                else:  # V-24
+                    return _("first place your start tile in column 1; then {tile} can go next to it",
+                             tile=tile_text(pend["tile"]))
+            return text
+        if phase == "sail":
+            if game.trip is not None:
+                return _("this sailor may take another viking, or stop")
+            return _("major scoring: use your sailors, or stop (you have {n})", n=game.homelands[seat].base["B"])
+        if phase == "bid":
+            return _("bid for the start player, or drop out; highest bid {n}", n=game.bids["high"])
+        if phase == "remove":
+            return _("remove one of the drawn vikings from the game")
+        if phase == "lay":
+            return _("choose a kind of viking to lay out")
+        if phase == "special":
+            return _("take a displayed special tile, or none")
+        if phase == "swap":
+            return _("choose the middle tile the building tile replaces")
+        return _("your move")
+
     def describe_action(self, game: VikingsGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         t = type(action)

@@ -446,7 +446,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def publish(
         self, key: str, target: Any, reply: Reply, *, interaction: discord.Interaction | None = None,
-        deferred: bool = False,
+        deferred: bool = False, welcome: str | None = None,
     ) -> None:
         """A move's reply into the table's messages (the policy of bot.discord.policy): edit the
         live message while the same player keeps deciding, else post a new one (pinging only who
@@ -457,7 +457,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             plan = self.policy.plan(key, reply, picture=picture)
             view, complete = (None, True) if plan.final else await self.components(key, reply)
-            tail = [f"{mention(p.user, p.name)}: {p.text}" for p in reply.prompts]
+            tail = [f"{mention(p.user, p.name)}: {await self.prompt_text(key, reply, p)}" for p in reply.prompts]
             if not complete:
                 tail.append(_("Not every choice fits on buttons here: type the move with its slash command."))
             content = "\n".join(fit_lines(plan.lines, tail)) or _("Done.")
@@ -490,6 +490,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                         with suppress(discord.HTTPException):
                             await target.get_partial_message(plan.strip.message_id).edit(view=None)
                 kw = {"content": content, "allowed_mentions": allowed_for(plan.ping)}
+                if welcome is not None:  # the game's first message: how it is played here
+                    kw["embed"] = self.welcome_embed(welcome, "\n".join(tail), in_thread=isinstance(target, discord.Thread))
                 if files:
                     kw["files"] = files
                 if view is not None:
@@ -519,6 +521,16 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             for chunk in split_content(reply.private):
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
+    async def prompt_text(self, key: str, reply: Reply, prompt: Any) -> str:
+        """The prompt as the adapter words it for buttons (``button_prompt(game, seat)``: what to
+        decide, never a command to type, issue 13) while the table is at the reply's version; else
+        the service's text."""
+        table = await self.svc.table(key)
+        hook = getattr(table.adapter, "button_prompt", None) if table is not None else None
+        if not callable(hook) or table.game is None or table.record.version != reply.version:
+            return prompt.text
+        return hook(table.game, prompt.seat)
+
     async def open_game(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> str:
         """The start: with threads on (``config.threads``) and the permission, one line in the
         channel, a public thread opened from it (named after the game and players), the table
@@ -546,12 +558,15 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     log.warning("opening a thread in channel %s failed: %s", key, e)
                 if thread is not None and await self.svc.move(key, str(thread.id)):
                     self.parents[str(thread.id)] = key
-                    await self.publish(str(thread.id), thread, reply, interaction=interaction, deferred=deferred)
+                    await self.publish(str(thread.id), thread, reply, interaction=interaction, deferred=deferred,
+                                       welcome=title)
                     return str(thread.id)
                 with suppress(discord.HTTPException):
                     await opening.edit(content=reply.public[0])
             reply.public.append(_("I may not open threads in this channel, so the game is played here."))
-        await self.publish(key, channel, reply, interaction=interaction, deferred=deferred)
+        table = await self.svc.table(key)
+        await self.publish(key, channel, reply, interaction=interaction, deferred=deferred,
+                           welcome=table.adapter.title if table is not None else None)
         return key
 
     async def tell_parent(self, key: str, reply: Reply) -> None:
@@ -843,16 +858,42 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     @app_commands.command(name=T(N_("help")), description=T(N_("What you can do here")))
     async def help(self, interaction: discord.Interaction) -> None:
-        channel, user = self.where(interaction)
+        """An embed grouped by purpose (issue 13), privately."""
+        with use_language(language_for(interaction.guild_locale or interaction.locale)):
+            await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
 
-        async def with_transport_commands() -> Reply:
-            reply = await self.svc.command(channel, user, "help")
-            if reply.ok:
-                reply.public.append(_("Also here: /hand shows your cards and choices privately; /table addbot "
-                                      "seats a computer player (random, heuristic or search) before the start."))
-            return reply
+    def help_embed(self) -> discord.Embed:
+        games = ", ".join(a.title for a in self.svc.games)
+        embed = discord.Embed(title=_("meadhall: board games at this table"),
+                              description=_("Games here: {games}.", games=games))
+        embed.add_field(name=_("Open a table"), inline=False, value=_(
+            "/join (choose the game) takes a seat; /leave gives it up before the start; /table addbot seats a "
+            "computer player; /start begins, with table options offered as you type. Each game gets its own thread."))
+        embed.add_field(name=_("Play"), inline=False, value=_(
+            "The player to act is pinged in the game's thread; the buttons and menus are on their turn's message, "
+            "which changes as they decide. /hand shows your own cards and choices privately. Typing works too: "
+            "/buy, /place, /sail, /exchange, or /move for any other move (your legal moves are offered)."))
+        embed.add_field(name=_("Look"), inline=False, value=_(
+            "/board shows the table (private: from your seat, only to you); /table status says who must act; "
+            "/table export posts the game's log."))
+        embed.add_field(name=_("Learn"), inline=False, value=_(
+            "/rules gives a summary, one rule by number (V-14) or by topic (sailors); /help shows this."))
+        embed.add_field(name=_("End"), inline=False, value=_(
+            "/table abandon: the table's creator or an admin ends the game; other players vote."))
+        return embed
 
-        await self.run(interaction, with_transport_commands, private=True)
+    def welcome_embed(self, title: str, first: str, *, in_thread: bool) -> discord.Embed:
+        """At the start: how this game is played here (issue 13)."""
+        embed = discord.Embed(title=_("How {game} is played here", game=title))
+        where = _("Everything happens in this thread.") if in_thread else _("Everything happens in this channel.")
+        embed.add_field(name=_("Where"), inline=False, value=where + " " + _(
+            "The player to act is pinged; their turn's message carries the buttons and menus and changes as they "
+            "decide; a new message comes when the turn passes."))
+        embed.add_field(name=_("First"), inline=False, value=first[:1024] or "-")
+        embed.add_field(name=_("Help"), inline=False, value=_(
+            "/hand shows your own cards and choices privately; /rules explains a rule by number or topic "
+            "(e.g. /rules V-14); /help lists everything."))
+        return embed
 
     @table_group.command(name=T(N_("export")), description=T(N_("The game's action log as a file, for you only")))
     async def export(self, interaction: discord.Interaction) -> None:
