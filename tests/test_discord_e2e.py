@@ -283,7 +283,15 @@ async def test_whole_vikings_game_through_discord(fd, host):
     public = fd.messages(thread)
     assert len(public) <= 90, len(public)
     assert not [m for m in public if usable(m)]  # at the end no message carries usable controls
-    assert "Final standings" in public[-1].content
+    assert "Game over" in public[-1].content
+    # everybody sees the scorings: each one message of its own, with a line per player, no controls, no ping
+    scorings = [m for m in public if re.match(r"(Small|Major|Final) scoring — ", m.content)]
+    assert [m.content.split(" — ")[0] for m in scorings] == [
+        "Small scoring", "Major scoring", "Small scoring", "Major scoring", "Small scoring", "Major scoring",
+        "Final scoring"], [m.content[:40] for m in scorings]
+    for m in scorings:
+        assert "— alice:" in m.content and "— bob:" in m.content and m.components == [] and m.notified == []
+    assert "Final standings" in scorings[-1].content
     assert await host.svc.table(key) is None  # finished
     # the channel got one line at the start and one with the result, nothing else
     start_line, result = fd.messages("general")[-2:]

@@ -114,6 +114,7 @@ class VikingsAdapter(BaseAdapter):
     }
     option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
     free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
+    scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-30 … V-38)
 
     # ------------------------------------------------------------------ options
 

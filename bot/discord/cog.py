@@ -241,6 +241,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         self.policy = MessagePolicy()
         self.parents: dict[str, str] = {}  # a game's thread → the channel it was opened in
         self._publishing: dict[str, asyncio.Lock] = {}
+        self._scoring: dict[str, dict[str, Any]] = {}  # a table's scoring message still collecting seats
         for word, adapters in verb_commands(bot.service.games).items():
             self.__cog_app_commands__.append(self._verb_command(word, adapters))
         for command in self.__cog_app_commands__:  # issue 13: offered in servers only, never in DMs
@@ -453,6 +454,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         was not already the one to act) and strip the former one's controls. The interaction is
         answered by the edit of the clicked message, or a short private "Done"."""
         async with self._publish_lock(key):
+            await self.post_scorings(key, target, reply)
             image = reply.image
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             plan = self.policy.plan(key, reply, picture=picture)
@@ -520,6 +522,50 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if reply.private:  # a success may carry lines for the actor alone
             for chunk in split_content(reply.private):
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def post_scorings(self, key: str, target: Any, reply: Reply) -> None:
+        """Every scoring in the reply (an adapter's ``scoring_events``: Vikings' small, major and
+        final scorings) as one message of its own, with its breakdown per player, for everybody
+        (issue 13); its lines leave the reply's narration. No controls, nobody pinged."""
+        adapter = self.svc.games.get(reply.game) if reply.game else None
+        kinds = set(getattr(adapter, "scoring_events", ()))
+        events = [e for e in reply.events if e.kind in kinds]
+        if adapter is None or not events:
+            return
+        table = await self.svc.table(key)
+        game = table.game if table is not None and table.game is not None else await self.svc.replay(reply.match_id)
+        groups: list[list[Any]] = []
+        for e in events:  # one message per scoring; the final standings join the final scoring
+            label = e.data.get("scoring")
+            if groups and (label is None or groups[-1][0].data.get("scoring") == label):
+                groups[-1].append(e)
+            else:
+                groups.append([e])
+        quiet = discord.AllowedMentions.none()
+        for group in groups:
+            lines = adapter.narrate(game, group)
+            for line in lines:
+                if line in reply.public:
+                    reply.public.remove(line)
+            label = group[0].data.get("scoring")
+            seats = {e.seat for e in group if e.kind == group[0].kind}
+            open_ = self._scoring.get(key)
+            # a scoring reached seat by seat (Vikings' major scoring: each player after their
+            # sailors) stays one message, edited, until a seat scores again
+            if (open_ is not None and open_["match"] == reply.match_id and open_["label"] == label
+                    and not open_["seats"] & seats):
+                open_["lines"] += lines
+                open_["seats"] |= seats
+                text = "\n".join(fit_lines(open_["lines"][:-1], open_["lines"][-1:]))
+                with suppress(discord.HTTPException):
+                    await target.get_partial_message(open_["message"]).edit(content=text, allowed_mentions=quiet)
+                    continue
+            sent = None
+            for chunk in split_content(lines):
+                sent = await target.send(chunk, allowed_mentions=quiet)
+            if sent is not None:
+                self._scoring[key] = {"match": reply.match_id, "label": label, "seats": seats, "lines": list(lines),
+                                      "message": sent.id}
 
     async def prompt_text(self, key: str, reply: Reply, prompt: Any) -> str:
         """The prompt as the adapter words it for buttons (``button_prompt(game, seat)``: what to
