@@ -231,7 +231,7 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
     assert isinstance(game, BrianBoruGame)
 
     rng = random.Random(SEED)
-    used = {"public": 0, "private": 0, "carried": 0, "slash": 0, "hand": 0, "draft_rounds": 0}
+    used = {"public": 0, "private": 0, "carried": 0, "slash": 0, "hand": 0, "draft_rounds": 0, "trick_edits": 0}
     kinds: set[str] = set()
     steps = 0
     rounds: dict[int, dict[str, int]] = {}  # round → new messages, changes of who acts, scorings
@@ -246,6 +246,7 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
         me = choose_button(board)
         count = len(fd.messages(table.thread))
         round_no, game_seats = game.s["round"], list(game.acting_seats())  # the game object changes in place
+        trick = ADAPTER.message_group(game)
 
         if steps % 23 == 0:  # now and then somebody looks at their hand
             looker = rng.choice(USERS)
@@ -316,6 +317,10 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
                 r = await table.do(game, fd.select(actor, cid, values, message=source))
             assert [m.content for m in r.ephemeral_messages] in ([], ["Done."]), r.text
         after = await table.game() or game
+        if trick is not None and kind == "play" and ADAPTER.message_group(after) == trick:
+            # a trick is one message, edited as its cards are played (issue 13)
+            assert len(fd.messages(table.thread)) == count and f"{actor} plays" in board.content
+            used["trick_edits"] += 1
         figure = rounds.setdefault(round_no, {"messages": 0, "changes": 0, "scorings": 0})
         figure["messages"] += len(fd.messages(table.thread)) - count
         figure["changes"] += after.is_over or sorted(after.acting_seats()) != sorted(game_seats) \
@@ -332,6 +337,7 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
     assert not [m for m in fd.messages(table.thread) if m.components] and await table.game() is None
     assert used["draft_rounds"] == 3 * 3 and used["carried"] == 3 * 3 * 2  # 3 rounds × 3 passes (B-13, B-14)
     assert used["private"] > 30 and used["public"] > 30 and used["slash"] > 20 and used["hand"] > 3, used
+    assert used["trick_edits"] > 10, used
     assert {"town", "keep", "active", "lead", "play", "option"} <= kinds, kinds
     assert table.checked["private"] > 100 and table.checked["images"] > 30 and table.checked["hands"] > 50
     for figure in rounds.values():  # at most one new message per change of who acts, plus one per scoring

@@ -83,3 +83,23 @@ def test_long_narration_gives_way_to_the_prompt():
     assert len(text) <= MAX_CONTENT and out[0] == "…" and out[-1] == "<@1>: buy a combo" and out[-2] == lines[-1]
     assert fit_lines(["a"], ["b"]) == ["a", "b"]
     assert len("\n".join(fit_lines([], ["y" * 3000]))) == MAX_CONTENT
+
+
+def test_a_group_of_decisions_stays_on_one_message_as_the_player_to_act_changes():
+    """A Brian Boru trick: one message edited as cards are played; the next trick is a new one."""
+    policy = MessagePolicy()
+
+    def step(actor: str, group: str | None, message_id: int = 0):
+        r = reply(actor)
+        plan = policy.plan(KEY, r, picture=None, group=group)
+        policy.done(KEY, plan, r, message_id or (plan.edit.message_id if plan.edit else 0), 5, controls=True,
+                    picture=None, group=group)
+        return plan
+
+    assert step("1", "trick 1.0", message_id=50).edit is None
+    second = step("2", "trick 1.0")
+    assert second.edit is not None and second.edit.message_id == 50 and second.ping == []
+    assert step("3", "trick 1.0").edit.message_id == 50
+    nxt = step("2", "trick 1.1", message_id=51)
+    assert nxt.edit is None and nxt.strip.message_id == 50 and nxt.ping == ["2"]
+    assert step("3", None, message_id=52).edit is None  # outside a group: the usual rule

@@ -301,6 +301,15 @@ class BrianBoruAdapter(BaseAdapter):
             return _("choose the town for your monastery: /monastery NAME")
         return _("your move")
 
+    def message_group(self, game: BrianBoruGame) -> str | None:
+        """One trick (B-17 … B-21) is one message on Discord, edited as cards are played and ending
+        with its resolution (issue 13): the trick it belongs to, or None outside tricks."""
+        s = game.s
+        pending = s["pending"]
+        if s.get("phase") != "tricks" or pending is None or pending["kind"] == "keep":
+            return None
+        return f"trick {s['round']}.{s['trick_no']}"
+
     def button_prompt(self, game: BrianBoruGame, seat: int) -> str:
         """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
         never a command to type. Public: it never names a hidden card."""

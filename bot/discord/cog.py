@@ -1,29 +1,32 @@
 """The one Cog of meadhall's slash commands, and how a service ``Reply`` becomes Discord messages.
 
-Host commands (``/join``, ``/leave``, ``/start``, ``/abandon``, ``/status``, ``/board``,
-``/rules``, ``/help``, ``/export``) map onto :class:`bot.service.HostService` methods; ``/hand``
-shows a player privately what only they may see (an adapter's ``private_text`` and
-``private_image``) and their choices; ``/addbot [level]`` seats a computer player before the
-start (:func:`bot.seats.add_bot`; a seated player asks, levels offered as you type). Game moves
-are one command per verb in the union of every registered adapter's ``verbs``; each has one
-string option ``choice`` whose autocomplete offers only the legal actions of the user's seat
-for that verb (a verb whose bare word is already a whole action, like ``pass``, has no option).
+Commands (issue 13: 13 top-level, servers only): ``/join``, ``/leave``, ``/start`` (games and
+table options completed), ``/board`` (never with controls), ``/rules`` (rule numbers and topics
+completed; ``/rules sailors`` finds V-34), ``/help`` (an embed grouped by purpose), ``/hand`` (what
+only you may see, and your choices, privately), the Vikings verbs ``/buy /place /sail /exchange``
+(:data:`OWN_COMMAND_VERBS`, each with one ``choice`` option whose autocomplete offers the legal
+actions of the user's seat), ``/move`` for every other move (all legal moves offered), and the
+group ``/table`` (``status``, ``abandon``, ``export``, ``addbot``).
 
 Answering: the service call runs at once; if it has not finished after ``bot.defer_after``
-seconds the interaction is deferred *ephemerally* (so that a refusal stays private) and a
-success is then posted in the channel. Refusals are always ephemeral. A successful move posts
-one public message: narration, ``<@player>: what to decide`` (only ``Reply.mentions`` are
-pinged), the board PNG and the components for the pending decision (bot.discord.components):
-the acting seat's widgets, or — when several seats decide at once or the adapter's optional
-``private_choices(game, seat)`` says the choices show hidden cards — one button that gives each
-presser their own choices in an ephemeral message (pressed on an older message, it still shows
-an acting player their current choices; a choice on such an ephemeral message is sent as
-``act(..., scoped=True)``: the service takes it when only other seats moved since and it is still
-legal, decided under the table's lock, so players deciding at once never make each other's choices
-stale). Players' names are escaped (markdown, mentions) in every message (:func:`escape_names`
-with ``Reply.names``); ``/export`` answers the asker only. Computer players get no components; after every reply that changed a
-table the bot lets them move in a task (``MeadhallBot.schedule_bots``) and :meth:`MeadhallCog.post`
-posts their moves like anyone's.
+seconds the interaction is deferred *ephemerally*. Refusals are always ephemeral. A move's reply
+goes through :meth:`MeadhallCog.publish` and the message policy (bot.discord.policy): the table's
+live message is edited while the same player keeps deciding (a click is answered by editing the
+clicked message), a new message is posted — pinging only the new player to act — when that
+changes, the former one's controls are stripped, a picture is attached only when it changed, and
+each scoring is a message of its own. ``/start`` opens a public thread for the game from its line
+in the channel and moves the table there (:meth:`MeadhallCog.open_game`); the channel gets the
+result at the end (:meth:`MeadhallCog.tell_parent`). Components (bot.discord.components) are the
+acting seat's widgets plus its free actions (Vikings: exchange VP for gold), or — when several
+seats decide at once or the adapter's ``private_choices(game, seat)`` says the choices show hidden
+cards — one button that gives each presser their own choices in an ephemeral message (a choice
+there is sent as ``act(..., scoped=True)``: the service takes it, under the table's lock, when
+only other seats moved since and it is still legal). Players' names are escaped (markdown,
+mentions) in every message (:func:`escape_names` with ``Reply.names``); ``/table export`` answers
+the asker only. An adapter's
+``confirm(game, seat, action)`` question is asked privately before a picked action commits.
+Computer players get no components; the bot lets them move in a task
+(``MeadhallBot.schedule_bots``) and :meth:`MeadhallCog.post` publishes their moves like anyone's.
 """
 
 from __future__ import annotations
@@ -457,7 +460,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self.post_scorings(key, target, reply)
             image = reply.image
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
-            plan = self.policy.plan(key, reply, picture=picture)
+            group = await self.message_group(key, reply)
+            plan = self.policy.plan(key, reply, picture=picture, group=group)
             view, complete = (None, True) if plan.final else await self.components(key, reply)
             tail = [f"{mention(p.user, p.name)}: {await self.prompt_text(key, reply, p)}" for p in reply.prompts]
             if not complete:
@@ -505,7 +509,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 else:
                     message_id = (await target.send(**kw)).id
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
-                             controls=view is not None, picture=picture)
+                             controls=view is not None, picture=picture, group=group)
         if plan.final:
             await self.tell_parent(key, reply)
         if interaction is None:
@@ -566,6 +570,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             if sent is not None:
                 self._scoring[key] = {"match": reply.match_id, "label": label, "seats": seats, "lines": list(lines),
                                       "message": sent.id}
+
+    async def message_group(self, key: str, reply: Reply) -> str | None:
+        """The adapter's optional ``message_group(game)`` while the table is at the reply's version."""
+        table = await self.svc.table(key)
+        hook = getattr(table.adapter, "message_group", None) if table is not None else None
+        if not callable(hook) or table.game is None or table.record.version != reply.version:
+            return None
+        return hook(table.game)
 
     async def prompt_text(self, key: str, reply: Reply, prompt: Any) -> str:
         """The prompt as the adapter words it for buttons (``button_prompt(game, seat)``: what to

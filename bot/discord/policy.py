@@ -15,6 +15,9 @@ each successful reply to a move the policy decides (pure logic, no discord impor
 * **post** a new message when the player to act changes, pinging only players who were not
   already the only one to act (``plan.ping``); the former live message loses its controls
   (``plan.strip``) so that no stale controls stay usable;
+* **edit** it also while the decisions belong to one *group* the adapter names (a Brian Boru
+  trick: one message edited as cards are played, ending with its resolution; nobody is pinged
+  within it);
 * **post** a closing message when the game ends (no controls; the live message is stripped).
 
 A picture is attached only when it differs from the last one attached for this table
@@ -46,6 +49,7 @@ class Live:
     prompts: dict[str, str]  # user → what they were asked, when the message last changed
     lines: list[str] = field(default_factory=list)  # narration of this turn so far
     controls: bool = False
+    group: str | None = None  # several players' decisions kept on one message (a Brian Boru trick)
 
     @property
     def actors(self) -> tuple[str, ...]:
@@ -92,7 +96,10 @@ class MessagePolicy:
     def live(self, key: str) -> Live | None:
         return self._live.get(key)
 
-    def plan(self, key: str, reply: Reply, *, picture: str | None) -> Plan:
+    def plan(self, key: str, reply: Reply, *, picture: str | None, group: str | None = None) -> Plan:
+        """``group``: the adapter's name for a run of decisions that stays on one message even as
+        the player to act changes (``message_group(game)``: a Brian Boru trick, edited as cards are
+        played and ending with its resolution); None: the usual rule."""
         live = self._live.get(key)
         if live is not None and live.match_id != reply.match_id:
             live = None  # a message of an earlier game at this table: not ours to edit
@@ -100,7 +107,8 @@ class MessagePolicy:
         attach = picture is not None and picture != self._picture.get(key)
         if reply.status != "active":
             return Plan(None, live, [], list(reply.public), attach, final=True)
-        if live is not None and prompts and self._continues(live, prompts):
+        if live is not None and prompts and (self._continues(live, prompts)
+                                             or group is not None and live.group == group):
             return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False)
         sole = live.actors[0] if live is not None and len(live.actors) == 1 else None
         ping = [u for u in prompts if u != sole]
@@ -115,7 +123,7 @@ class MessagePolicy:
         return set(prompts) <= set(live.prompts) and all(live.prompts[u] == t for u, t in prompts.items())
 
     def done(self, key: str, plan: Plan, reply: Reply, message_id: int | None, channel_id: int, *,
-             controls: bool, picture: str | None) -> None:
+             controls: bool, picture: str | None, group: str | None = None) -> None:
         """What the transport did with ``plan``: ``message_id`` is the message edited or posted."""
         if plan.attach and picture is not None:
             self._picture[key] = picture
@@ -125,14 +133,15 @@ class MessagePolicy:
         if plan.edit is not None:
             live = plan.edit
             live.lines, live.controls = list(plan.lines), controls
-            if len(live.prompts) == 1:
+            if len(live.prompts) == 1 or live.group is not None and live.group == group:
                 live.prompts = _prompts(reply)
             # players deciding at once keep the status message for the whole decision (every pass
             # of a draft): its prompts stay those it was posted with
             return
         if reply.match_id is None:
             return
-        self._live[key] = Live(message_id, channel_id, reply.match_id, _prompts(reply), list(plan.lines), controls)
+        self._live[key] = Live(message_id, channel_id, reply.match_id, _prompts(reply), list(plan.lines), controls,
+                               group)
 
     def forget(self, key: str) -> None:
         self._live.pop(key, None)
