@@ -357,6 +357,9 @@ async def test_hidden_choices_are_offered_privately_only(tmp_path):
             assert theirs.content.startswith("secret of seat") and theirs.custom_ids == []
             await refused_privately(fd, "carol", "hand", "not a player")
             take_two = next(c for c in mine.custom_ids if c.endswith(":b:take 2"))
+            # the other player's unrelated free action moves the table on; the private pick still counts
+            r = await fd.slash(other, "move", {"choice": "taunt"})
+            assert not r.ephemeral_messages or r.ephemeral_messages[0].content == "Done.", r.text
             r = await fd.click(actor, take_two, message=mine)
             [public] = r.posted
             assert "takes 2 (7 left)" in public.content and public.pinged == [fd.users[other].id]
