@@ -869,13 +869,21 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     @app_commands.command(name=T(N_("board")), description=T(N_("Show the table as an image")))
     @app_commands.describe(private=T(N_("Only you see it, from your seat")),
-                           player=T(N_("Draw this player's homeland large (Vikings)")))
+                           player=T(N_("Draw this player's homeland large (Vikings); the players are offered")))
     async def board(self, interaction: discord.Interaction, private: bool = False, player: str | None = None) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
             # never controls: they live on the turn's message only, so none go stale here
             await self.run(interaction, lambda: self.svc.board(channel, user, private=private, player=player),
                            private=private, widgets=False)
+
+    @board.autocomplete("player")
+    async def board_players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The players at this table (issue 13: every option offers its choices)."""
+        table = await self.svc.table(str(interaction.channel_id))
+        needle = current.strip().lower()
+        names = table.record.names if table is not None else []
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if needle in n.lower()][:MAX_CHOICES]
 
     @app_commands.command(name=T(N_("hand")),
                           description=T(N_("What only you may see (your cards) and your choices, privately")))
