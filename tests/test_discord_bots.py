@@ -111,6 +111,10 @@ async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host)
             assert [m.content for m in r.ephemeral_messages] in ([], ["Done."])
         else:
             r = await press(fd, "alice", kind, cid, value, msg)
+            if r.ephemeral_messages and "Buy it?" in r.ephemeral_messages[0].content:  # spends VP: asked first
+                [question] = r.ephemeral_messages
+                r = await fd.click("alice", question.custom_ids[0], message=question)
+                assert [m.content for m in r.ephemeral_messages] == [], r.text
             assert r.ephemeral_messages == [], r.text
         assert r.response_time < 3
         human_moves += 1

@@ -502,10 +502,26 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     kw["files"] = files
                 if view is not None:
                     kw["view"] = view
-                if not answered and interaction.type == discord.InteractionType.application_command:
+                # a person's move rides on their interaction (it needs no channel permission and
+                # cannot be lost to one); a computer player's, a deferred answer's or a new
+                # thread's message is a channel post
+                in_place = interaction is not None and not deferred and interaction.channel_id == getattr(
+                    target, "id", None)
+                if in_place and not answered and interaction.type == discord.InteractionType.application_command:
                     await interaction.response.send_message(**kw)
                     message_id = (await interaction.original_response()).id
                     answered = True
+                elif in_place:
+                    if not answered and source is not None:  # the clicked message's decision is made
+                        if source.flags.ephemeral:
+                            await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
+                        else:
+                            await interaction.response.edit_message(view=None)
+                        answered = True
+                    elif not answered:
+                        await interaction.response.defer()
+                        answered = True
+                    message_id = (await interaction.followup.send(wait=True, **kw)).id
                 else:
                     message_id = (await target.send(**kw)).id
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
