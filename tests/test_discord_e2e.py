@@ -292,6 +292,10 @@ async def test_whole_vikings_game_through_discord(fd, host):
         "Final scoring"], [m.content[:40] for m in scorings]
     for m in scorings:
         assert "— alice:" in m.content and "— bob:" in m.content and m.components == [] and m.notified == []
+        assert all(png.is_png for png in m.attachments)
+    # the scoring picture (issue 14) goes with its scoring's message; after round 6 the major and the
+    # final scoring come in one move and the final one is pictured
+    assert [len(m.attachments) for m in scorings] == [1, 1, 1, 1, 1, 0, 1]
     assert "Final standings" in scorings[-1].content
     assert await host.svc.table(key) is None  # finished
     # the channel got one line at the start and one with the result, nothing else

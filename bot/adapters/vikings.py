@@ -450,6 +450,11 @@ class VikingsAdapter(BaseAdapter):
         done = _finished_scoring(game, events)
         return done is not None and len({s["seat"] for s in done}) < len(game.names)
 
+    def scoring_pictured(self, game: VikingsGame, events: Sequence[Event]) -> bool:
+        """Whether this move's picture is the scoring picture (it finished a scoring): Discord then
+        shows it with the scoring's message (issue 13)."""
+        return _finished_scoring(game, events) is not None
+
     def picture(self, game: VikingsGame, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
         """The chat picture: the full table for ``/board`` (``focus``: one homeland large), the scoring

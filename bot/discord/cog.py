@@ -562,7 +562,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             else:
                 groups.append([e])
         quiet = discord.AllowedMentions.none()
-        for group in groups:
+        pictured = getattr(adapter, "scoring_pictured", None)
+        picture = None
+        if reply.image is not None and callable(pictured) and pictured(game, reply.events):
+            picture, reply.image = reply.image, None  # the scoring picture goes with the scoring's message
+        for index, group in enumerate(groups):
+            last = index == len(groups) - 1
+            files = ([discord.File(io.BytesIO(picture.data), filename=picture.filename)]
+                     if last and picture is not None else [])
             lines = adapter.narrate(game, group)
             for line in lines:
                 if line in reply.public:
@@ -577,12 +584,16 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 open_["lines"] += lines
                 open_["seats"] |= seats
                 text = "\n".join(fit_lines(open_["lines"][:-1], open_["lines"][-1:]))
+                extra: dict[str, Any] = {"attachments": files} if files else {}
                 with suppress(discord.HTTPException):
-                    await target.get_partial_message(open_["message"]).edit(content=text, allowed_mentions=quiet)
+                    await target.get_partial_message(open_["message"]).edit(content=text, allowed_mentions=quiet,
+                                                                            **extra)
                     continue
             sent = None
-            for chunk in split_content(lines):
-                sent = await target.send(chunk, allowed_mentions=quiet)
+            chunks = split_content(lines)
+            for i, chunk in enumerate(chunks):
+                extra = {"files": files} if files and i == len(chunks) - 1 else {}
+                sent = await target.send(chunk, allowed_mentions=quiet, **extra)
             if sent is not None:
                 self._scoring[key] = {"match": reply.match_id, "label": label, "seats": seats, "lines": list(lines),
                                       "message": sent.id}
