@@ -200,6 +200,9 @@ async def test_whole_vikings_game_through_discord(fd, host):
         assert "slash command" not in msg.content  # every decision fits on buttons and selects
         assert not re.search(r"/(buy|place|sail|start-tile|bid|pass|remove|lay|special|swap)\b", msg.content)
         kind, cid, value = rng.choice(choices)
+        trips = [c for c in choices if action_text(*c).startswith("trip ")]
+        if trips and "trip" not in checked:  # the sailor dialog: a whole trip, once
+            kind, cid, value = trips[0]
         text = action_text(kind, cid, value)
         before = len(fd.messages(thread))
         version_before, history_before = table.record.version, len(msg.history)
@@ -248,14 +251,24 @@ async def test_whole_vikings_game_through_discord(fd, host):
             assert r.deferred and r.ephemeral and "Done" in r.ephemeral_messages[0].content
         else:
             r = await press(fd, actor, kind, cid, value, msg)
-        if r.ephemeral_messages and "Buy it?" in r.ephemeral_messages[0].content:
-            # a buy that spends VP asks first (V-16), privately; nothing has changed yet
+        if r.ephemeral_messages and "?" in r.ephemeral_messages[0].content:
+            # a buy that spends VP (V-16) or a sailor's whole trip (V-34) asks first, privately;
+            # nothing has changed yet
             [question] = r.ephemeral_messages
-            assert " VP" in question.content and len(fd.messages(thread)) == before
+            assert len(fd.messages(thread)) == before
             assert (await host.svc.table(key)).record.version == version_before
             [yes] = question.custom_ids
             r = await fd.click(actor, yes, message=question)
-            checked.add("confirm")
+            if text.startswith("trip "):
+                asked = question.history[0]["content"]
+                assert "Send the sailor?" in asked and "→" in asked, asked
+                steps = (await host.svc.table(key)).record.version - version_before if await host.svc.table(key) \
+                    else 1
+                assert steps >= 1 and question.content == "Done."  # its sail moves, made in a row
+                checked.add("trip")
+            else:
+                assert " VP" in question.history[0]["content"]
+                checked.add("confirm")
         clicks += kind == "button"
         selects += kind == "select"
         assert r.response_time is not None and r.response_time < 3
@@ -279,7 +292,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         moves += 1
         assert moves < 400
 
-    assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm"}
+    assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm", "trip"}
     assert clicks > 20 and selects > 20, (clicks, selects)
     public = fd.messages(thread)
     assert len(public) <= 90, len(public)

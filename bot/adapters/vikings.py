@@ -450,6 +450,48 @@ class VikingsAdapter(BaseAdapter):
         done = _finished_scoring(game, events)
         return done is not None and len({s["seat"] for s in done}) < len(game.names)
 
+    def trips(self, game: VikingsGame, seat: int) -> list[tuple[str, str, list[str]]]:
+        """A sailor's whole trip as one choice (issue 13's sailor dialog, V-34): ``(key, label,
+        actions)`` for "all of one kind" per kind and "one of each kind", offered only when the
+        trip leaves no choice of cells (else the player picks cell by cell) and never under
+        ``single-sailor`` (V-44: one viking a sailor). Each is checked by playing it on a copy."""
+        from engine.vikings.data import KINDS, SAILOR
+
+        if game.phase != "sail" or game.trip is not None or seat not in game.acting_seats():
+            return []
+        if game.options.get("single_sailor"):
+            return []
+        h = game.homelands[seat]
+        kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and h.empty_tiles(k)]
+        plans: list[tuple[str, list[tuple[str, tuple[int, int]]]]] = []
+        for k in kinds:
+            empties = h.empty_tiles(k)
+            if h.base[k] >= len(empties) or len(empties) == 1:  # every empty tile filled: no choice
+                plans.append((f"all-{k}", [(k, cell) for cell in empties[:h.base[k]]]))
+        if len(kinds) > 1 and all(len(h.empty_tiles(k)) == 1 for k in kinds):
+            plans.append(("each", [(k, h.empty_tiles(k)[0]) for k in kinds]))
+        out: list[tuple[str, str, list[str]]] = []
+        seen: set[tuple[str, ...]] = set()
+        for key, moves in plans:
+            actions = [str(A.Sail(r, c)) for _k, (r, c) in moves]
+            copy = VikingsGame.from_json(game.to_json())
+            try:
+                for text in actions:
+                    copy.apply(seat, copy.parse_action(text))
+                if copy.trip is not None and copy.is_legal(seat, "sail done"):
+                    actions.append("sail done")
+                    copy.apply(seat, copy.parse_action("sail done"))
+            except Exception:
+                continue  # the rules do not allow this trip as planned: not offered
+            if copy.trip is not None or tuple(actions) in seen:
+                continue
+            seen.add(tuple(actions))
+            where = ", ".join(_("{kind} → {cell}", kind=kind_text(k), cell=cell_name(r, c)) for k, (r, c) in moves)
+            label = (_("all of one kind: {where}", where=where) if key != "each"
+                     else _("one of each kind: {where}", where=where))
+            out.append((key, label[:100], actions))
+        return out
+
     def scoring_pictured(self, game: VikingsGame, events: Sequence[Event]) -> bool:
         """Whether this move's picture is the scoring picture (it finished a scoring): Discord then
         shows it with the scoring's message (issue 13)."""

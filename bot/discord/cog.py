@@ -233,6 +233,20 @@ def free_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
     return [Widget("select", options, placeholder=_(placeholder) if placeholder else _("At any time"))]
 
 
+TRIP_PREFIX = "trip "  # a sailor's whole trip (the adapter's ``trips``), not an engine action
+
+
+def trip_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
+    """The sailor dialog's first step (issue 13): the kinds of trip, each with where it sends the
+    vikings, as one select; picking one asks to confirm privately."""
+    hook = getattr(adapter, "trips", None)
+    plans = hook(game, seat) if callable(hook) else []
+    if not plans:
+        return []
+    return [Widget("select", [(label, key) for key, label, _actions in plans][:MAX_CHOICES],
+                   placeholder=_("A sailor's whole trip (V-34): pick one, then confirm"), template=TRIP_PREFIX + "{0}")]
+
+
 def thread_name(title: str, names: Sequence[str]) -> str:
     """A game's thread: "Vikings: alice, bob" (Discord allows 100 characters)."""
     return f"{title}: {', '.join(names)}"[:100]
@@ -687,7 +701,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             # several seats decide at once, or the choices show hidden cards: each player gets
             # their own choices privately from one public button
             return choose_view(reply.match_id, reply.version), True
-        widgets = [*widgets_for(table.adapter, table.game, seats[0]), *free_widgets(table.adapter, table.game, seats[0])]
+        widgets = [*widgets_for(table.adapter, table.game, seats[0]), *trip_widgets(table.adapter, table.game, seats[0]),
+                   *free_widgets(table.adapter, table.game, seats[0])]
         return build_view(reply.match_id, reply.version, widgets)
 
     async def show_private(
@@ -729,6 +744,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if table is None or table.record.id != match:
             await self._stale(interaction)
             return
+        if text.startswith(TRIP_PREFIX):
+            await self.trip(interaction, table, user, version, text, confirmed=confirmed)
+            return
         if not confirmed and await self.ask_first(interaction, table, user, version, text):
             return
         message = interaction.message
@@ -737,6 +755,46 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         scoped = message is not None and message.flags.ephemeral
         await self.run(interaction, lambda: self.svc.act(channel, user, text, version=version, scoped=scoped),
                        game=True)
+
+    async def trip(self, interaction: discord.Interaction, table: Table, user: str, version: int, text: str, *,
+                   confirmed: bool) -> None:
+        """The sailor dialog (issue 13, V-34): a whole trip picked from the adapter's ``trips``,
+        shown privately with where the vikings go, and made on "yes" as its sail moves in a row."""
+        key = text.removeprefix(TRIP_PREFIX)
+        seat = table.record.seat_of(user)
+        hook = getattr(table.adapter, "trips", None)
+        game = table.game
+        plans = hook(game, seat) if callable(hook) and game is not None and seat is not None else []
+        plan = next((p for p in plans if p[0] == key), None)
+        if plan is None or version != table.record.version:
+            await self.say_privately(interaction, _(
+                "The table has changed since that message. Please choose again from the latest one."))
+            return
+        if not confirmed:
+            view = confirm_view(table.record.id, version, text, _("Send the sailor"))
+            await self.say_privately(interaction, _("This sailor's trip: {plan}. Send the sailor?", plan=plan[1]),
+                                     view=view)
+            return
+        channel = str(interaction.channel_id)
+
+        async def sail_all() -> Reply:
+            done: list[Reply] = []
+            at = version
+            for action in plan[2]:
+                reply = await self.svc.act(channel, user, action, version=at)
+                if not reply.ok:
+                    if not done:
+                        return reply
+                    done[-1].private += reply.private
+                    break
+                done.append(reply)
+                at = reply.version if reply.version is not None else at
+            last = done[-1]
+            last.public = [line for r in done for line in r.public]
+            last.events = [e for r in done for e in r.events]
+            return last
+
+        await self.run(interaction, sail_all, game=True)
 
     async def ask_first(self, interaction: discord.Interaction, table: Table, user: str, version: int,
                         text: str) -> bool:
