@@ -21,7 +21,8 @@ changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers n
 a task per channel it waits ``bot_pause`` seconds (so people can follow), then lets every seated
 computer player that must act move through :func:`bot.seats.play_bots` (``bot_pause`` between
 their moves; ``bot_budget`` seconds per decision of the ``search`` level, None: its default) and
-posts each reply in the channel like a person's move. The service's per-channel lock and version
+publishes each reply like a person's move (``MeadhallCog.post``: the table's live message, in the
+game's thread when it has one — "channel" is the table's key). The service's per-channel lock and version
 check keep them in order with people's moves. On ready (also after a restart) every unfinished
 table is looked at, so a computer player whose turn it was moves again.
 
