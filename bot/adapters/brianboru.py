@@ -345,7 +345,7 @@ class BrianBoruAdapter(BaseAdapter):
                      one=symbols_text(c.secondary_text[0]), two=symbols_text(c.secondary_text[1]))
         if k == "extra":
             return _("pay 2 coins for each extra {what} (you have {coins} coins)",
-                     what=_(EXTRA_WHAT.get(p.get("sym"), p.get("sym", ""))), coins=v["players"][seat]["coins"])
+                     what=_(extra_what(p)), coins=v["players"][seat]["coins"])
         if k == "expand":
             return _("pay 5 coins for a disc on a town next to one of yours, or do not expand")
         if k == "free":

@@ -640,7 +640,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if self.bot.threads and not isinstance(channel, discord.Thread) and reply.public:
             perms = interaction.app_permissions
             if perms.create_public_threads and perms.send_messages_in_threads:
-                line = f"{reply.public[0]} {_('The game is played in the thread below.')}"
+                below = _("The game is played in the thread below.")
+                line = f"{reply.public[0]} {below}"
                 quiet = discord.AllowedMentions.none()
                 if deferred:
                     opening = await channel.send(line, allowed_mentions=quiet)
