@@ -477,10 +477,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             group = await self.message_group(key, reply)
             plan = self.policy.plan(key, reply, picture=picture, group=group)
             view, complete = (None, True) if plan.final else await self.components(key, reply)
-            tail = [f"{mention(p.user, p.name)}: {await self.prompt_text(key, reply, p)}" for p in reply.prompts]
+            tail = [f"{mention(p.user, p.name)}: {escape_names(await self.prompt_text(key, reply, p), reply.names)}"
+                    for p in reply.prompts]
             if not complete:
                 tail.append(_("Not every choice fits on buttons here: type the move with its slash command."))
-            content = "\n".join(fit_lines(plan.lines, tail)) or _("Done.")
+            narration = [escape_names(line, reply.names) for line in plan.lines]  # names are people's input
+            content = "\n".join(fit_lines(narration, tail)) or _("Done.")
             files = ([discord.File(io.BytesIO(image.data), filename=image.filename)]
                      if plan.attach and image is not None else [])
             source = interaction.message if interaction is not None else None
@@ -588,6 +590,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             for line in lines:
                 if line in reply.public:
                     reply.public.remove(line)
+            lines = [escape_names(line, reply.names) for line in lines]
             label = group[0].data.get("scoring")
             seats = {e.seat for e in group if e.kind == group[0].kind}
             open_ = self._scoring.get(key)
@@ -641,7 +644,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             perms = interaction.app_permissions
             if perms.create_public_threads and perms.send_messages_in_threads:
                 below = _("The game is played in the thread below.")
-                line = f"{reply.public[0]} {below}"
+                first = escape_names(reply.public[0], reply.names)
+                line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
                 if deferred:
                     opening = await channel.send(line, allowed_mentions=quiet)
@@ -662,7 +666,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                                        welcome=title)
                     return str(thread.id)
                 with suppress(discord.HTTPException):
-                    await opening.edit(content=reply.public[0])
+                    await opening.edit(content=first)
             reply.public.append(_("I may not open threads in this channel, so the game is played here."))
         table = await self.svc.table(key)
         await self.publish(key, channel, reply, interaction=interaction, deferred=deferred,
@@ -682,7 +686,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if parent is None or not reply.public:
             return
         title = self.svc.games.get(reply.game).title if reply.game and self.svc.games.get(reply.game) else ""
-        line = _("{game} in <#{thread}>: {result}", game=title, thread=key, result=reply.public[-1])
+        line = _("{game} in <#{thread}>: {result}", game=title, thread=key,
+                 result=escape_names(reply.public[-1], reply.names))
         target = self.bot.get_channel(int(parent)) or self.bot.get_partial_messageable(int(parent))
         with suppress(discord.HTTPException):
             await target.send(line[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
