@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as e:
                 print(f"meadhall run: {e}", file=sys.stderr)
                 return 2
-        from bot.discord_app import run_bot
+        from bot.discord.app import run_bot
 
         asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards))
         return 0
@@ -203,8 +203,8 @@ async def _demo(args: argparse.Namespace) -> int:
 
 
 def _invite(application_id: int | None) -> int:
-    """Print the invite URL with exactly the permissions of bot.discord_permissions.NEEDED."""
-    from bot.discord_permissions import NEEDED, SCOPES, display_name, invite_url
+    """Print the invite URL with exactly the permissions of bot.discord.permissions.NEEDED."""
+    from bot.discord.permissions import NEEDED, SCOPES, display_name, invite_url
 
     if application_id is None:
         print("meadhall invite: no application id; pass --application-id ID or set [discord] application_id",

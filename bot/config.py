@@ -14,6 +14,7 @@ API::
     config.reminder_limit   # reminders per turn at most
     config.language         # default language of the host's messages ("en")
     config.cpu_workers      # worker processes for pictures and search players (0: a thread)
+    config.threads          # Discord: each game in its own thread ([discord] threads, default true)
 
 ``repr(config)`` and ``str(config)`` never show the token. Unknown sections or keys and values
 of the wrong type raise :class:`ConfigError` naming the file and the key.
@@ -53,12 +54,13 @@ class Config:
     deadline_takeover: int = 3  # missed turn deadlines before the computer takes the seat (issue 17)
     language: str = "en"
     cpu_workers: int = 0
+    threads: bool = True
 
     def __repr__(self) -> str:
         token = "<set>" if self.token else "<unset>"
         return (f"Config(token={token}, database={_redacted(self.database)!r}, dev_guild={self.dev_guild}, "
                 f"log_level={self.log_level!r}, reminder_delay={self.reminder_delay}, "
-                f"reminder_limit={self.reminder_limit}, language={self.language!r})")
+                f"reminder_limit={self.reminder_limit}, language={self.language!r}, threads={self.threads})")
 
     __str__ = __repr__
 
@@ -76,7 +78,8 @@ class Config:
 
 # section → key → accepted Python types
 _SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
-    "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,), "application_id": (int,)},
+    "discord": {"token": (str,), "token_file": (str,), "dev_guild": (int,), "application_id": (int,),
+                "threads": (bool,)},
     "storage": {"database": (str,), "busy_timeout_seconds": (int, float), "pool_size": (int,)},
     "host": {"reminder_delay_minutes": (int, float), "reminder_limit": (int,), "deadline_takeover": (int,),
              "language": (str,),
@@ -104,7 +107,7 @@ def _check(where: str, data: Mapping[str, Any]) -> None:
             if types is None:
                 raise ConfigError(f"{where}: unknown key {section}.{key} "
                                   f"(known: {', '.join(_SCHEMA[section])})")
-            if isinstance(value, bool) or not isinstance(value, types):
+            if isinstance(value, bool) != (bool in types) or not isinstance(value, types):
                 names = " or ".join(t.__name__ for t in types)
                 raise ConfigError(f"{where}: {section}.{key} must be {names}, not {type(value).__name__}")
 
@@ -192,4 +195,5 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         dev_guild=dev_guild, application_id=application_id, log_level=level,
         reminder_delay=minutes * 60.0 if minutes else None, reminder_limit=limit,
         language=host.get("language", "en"), cpu_workers=cpu_workers, deadline_takeover=takeover,
+        threads=discord.get("threads", True),
     )

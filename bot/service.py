@@ -26,6 +26,7 @@ terminal names — and ``name`` is how people see a player)::
     await svc.recap(match_id) -> Reply                    # result line + final scoring picture with VP chart
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
+    await svc.move(channel, new_channel) -> bool          # the open table continues elsewhere
     await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
     await svc.replay(match_id) -> Game                    # rebuilt from seed + log
     await svc.due_reminders(now=None) -> list[Reminder]   # what to send now (and re-arms them)
@@ -77,6 +78,7 @@ from bot.storage import (
     Seat,
     StaleVersionError,
     Storage,
+    StorageError,
     StorageUnavailable,
     effective_actions,
     rebuild,
@@ -649,6 +651,23 @@ class HostService:
         rec.status, rec.updated = "abandoned", now
         self._uncache(rec.channel)
         return self._reply(table, public=[line])
+
+    async def move(self, channel: str, new_channel: str) -> bool:
+        """The open table of ``channel`` continues in ``new_channel`` (the Discord transport opens
+        a thread per game and keys the table by it); ``channel`` is then free for a new table.
+        False, changing nothing, when ``channel`` has no table or ``new_channel`` already has one."""
+        async with self._lock(channel), self._lock(new_channel):
+            table = await self.table(channel)
+            if table is None or await self.table(new_channel) is not None:
+                return False
+            try:
+                await self.storage.move_match(table.record.id, new_channel, now=self.clock())
+            except StorageError:
+                return False
+            self._tables.pop(channel, None)
+            table.record.channel = new_channel
+            self._tables[new_channel] = table
+            return True
 
     # ------------------------------------------------------------------ looking
 

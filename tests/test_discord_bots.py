@@ -1,9 +1,11 @@
 """Computer players on Discord (issue 8, host side) through the real discord.py client and the fake.
 
 ``/addbot [level]`` seats one before the start; after every reply that changed a table the bot
-lets the seated computer players move in a task (never inside the interaction's answer) and posts
-each of their moves in the channel like a person's: narration, the next person mentioned, the
-board PNG and that person's components. A restart with a computer player to act makes it move.
+lets the seated computer players move in a task (never inside the interaction's answer) and
+publishes each of their moves like a person's (issue 13: the live message of their turn, a new
+message mentioning the person when it is their turn again). A restart with a computer player to
+act makes it move. These tables play in the channel (``threads = false``); threads are tested in
+test_discord_e2e and test_discord_brianboru.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import pytest
 
 from bot.adapters import default_registry
 from bot.config import Config
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 from bot.seats import bot_level
 from bot.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord, Message
-from tests.test_discord_e2e import action_text, offered, press, refused, slash_move
+from tests.test_discord_e2e import action_text, offered, press, refused, slash_move, usable
 
 SEED = 5
 
@@ -39,7 +41,7 @@ class Host:
         self.store = await Storage.open(self.path)
         self.svc = HostService(self.store, default_registry(), seed_source=lambda: SEED, **self.kw)
         await self.svc.load()
-        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path), self.svc,
+        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path, threads=False), self.svc,
                                bot_pause=self.pause if pause is None else pause)
         await self.fd.start_bot(self.bot)
         return self.bot
@@ -73,80 +75,81 @@ def answer(r) -> Message:
     return [m for m in r.messages if m.public][-1]
 
 
-def assert_bot_move(msg: Message, human: int) -> None:
-    """A computer player's move, posted in the channel like a person's."""
-    assert msg.public and msg.origin == "channel" and "(computer, random)" in msg.content
-    [png] = msg.attachments
-    assert png.is_png and png.size > 10_000
-    if msg.pinged:  # the person to act next is mentioned, pinged, and gets the components
-        assert msg.pinged == [human] and f"<@{human}>: " in msg.content
-        assert msg.custom_ids or "slash command" in msg.content
-    else:  # the computer player acts again or the game ended: nothing to press
-        assert msg.custom_ids == []
+def live(fd: FakeDiscord) -> Message:
+    """The one message that still carries controls (issue 13: no stale controls anywhere)."""
+    [msg] = [m for m in fd.messages() if usable(m)]
+    return msg
+
+
+async def person_to_act(host) -> bool:
+    table = await host.table()
+    return table is not None and all(bot_level(table.record.seats[s].user) is None
+                                     for s in table.game.acting_seats())
 
 
 async def test_a_person_plays_vikings_against_a_random_computer_player(fd, host):
     alice = fd.users["alice"].id
     await fd.slash("alice", "join", {"game": "vikings"})
-    r = await fd.slash("alice", "addbot", {"level": "random"})
+    r = await fd.slash("alice", "table addbot", {"level": "random"})
     [seated] = r.public_messages
     assert "Ragnar (computer, random) joins the table (2/4 seats)" in seated.content and not r.ephemeral
     r = await fd.slash("alice", "start")
     assert r.response_time < 3 and r.public_messages[0].content.startswith("Vikings begins")
-    last = answer(r).id
 
     rng = random.Random(SEED)
-    human_moves = bot_posts = 0
+    human_moves = 0
     while True:
         await host.bot.bots_idle()
-        for msg in since(fd, last):
-            assert_bot_move(msg, alice)
-            bot_posts += 1
-        msg = fd.last_message()
-        last = msg.id
-        if "Final standings" in msg.content:
+        if await host.table() is None:
             break
-        assert msg.pinged == [alice], msg.content  # the computer player never leaves its move waiting
+        assert await person_to_act(host)  # the computer player never leaves its move waiting
+        msg = live(fd)
+        assert f"<@{alice}>: " in msg.content
         kind, cid, value = rng.choice(offered(msg))
         if human_moves % 4 == 3:  # now and then typed, with the autocomplete's choices
             r = await slash_move(fd, "alice", action_text(kind, cid, value))
+            assert [m.content for m in r.ephemeral_messages] in ([], ["Done."])
         else:
             r = await press(fd, "alice", kind, cid, value, msg)
-        assert r.response_time < 3 and r.ephemeral_messages == [], r.text
-        mine = answer(r)  # the answer to alice's own move
-        assert mine.attachments[0].is_png
-        last = mine.id
+            if r.ephemeral_messages and "Buy it?" in r.ephemeral_messages[0].content:  # spends VP: asked first
+                [question] = r.ephemeral_messages
+                r = await fd.click("alice", question.custom_ids[0], message=question)
+                assert [m.content for m in r.ephemeral_messages] == [], r.text
+            assert r.ephemeral_messages == [], r.text
+        assert r.response_time < 3
         human_moves += 1
         assert human_moves < 300
-    assert human_moves > 15 and bot_posts > 15, (human_moves, bot_posts)
-    assert "Game over" in msg.content and msg.custom_ids == []
-    assert await host.table() is None  # finished and stored
-    log = (await fd.slash("alice", "export")).files[0].data.decode()
-    assert log.count("\n") > human_moves + bot_posts
+    msgs = fd.messages()
+    turns = [m for m in msgs if "(computer, random)" in m.content and m.attachments]
+    assert human_moves > 15 and len(turns) > 8, (human_moves, len(turns))
+    assert all(m.notified in ([], [alice]) for m in msgs)  # the computer player is never pinged
+    assert "Game over" in msgs[-1].content and not [m for m in msgs if usable(m)]
+    log = (await fd.slash("alice", "table export")).files[0].data.decode()
+    assert log.count("\n") > human_moves
 
 
 async def test_addbot_refusals_are_private(fd, host):
-    await refused(await fd.slash("alice", "addbot"), "no table")
+    await refused(await fd.slash("alice", "table addbot"), "no table")
     r = await fd.slash("alice", "help")  # how to find it
-    assert r.ephemeral and "/addbot LEVEL seats a computer player" in r.text
+    assert r.ephemeral and "/table addbot seats a" in r.ephemeral_messages[0].embeds[0]["fields"][0]["value"]
     await fd.slash("alice", "join", {"game": "vikings"})
-    await refused(await fd.slash("carol", "addbot"), "Only a player")
-    await refused(await fd.slash("alice", "addbot", {"level": "genius"}), "no computer level", "random, heuristic")
-    choices = await fd.autocomplete("alice", "addbot", focused="level", value="")
+    await refused(await fd.slash("carol", "table addbot"), "Only a player")
+    await refused(await fd.slash("alice", "table addbot", {"level": "genius"}), "no computer level", "random, heuristic")
+    choices = await fd.autocomplete("alice", "table addbot", focused="level", value="")
     assert [c["value"] for c in choices] == ["random", "heuristic", "search"]
-    assert [c["value"] for c in await fd.autocomplete("alice", "addbot", focused="level", value="heu")] == [
+    assert [c["value"] for c in await fd.autocomplete("alice", "table addbot", focused="level", value="heu")] == [
         "heuristic"]
-    r = await fd.slash("alice", "addbot")  # the default level
+    r = await fd.slash("alice", "table addbot")  # the default level
     assert "(computer, heuristic)" in r.public_messages[0].content
     await fd.slash("bob", "join")
-    await fd.slash("bob", "addbot", {"level": "RANDOM"})
+    await fd.slash("bob", "table addbot", {"level": "RANDOM"})
     table = await host.table()
     assert [bot_level(s.user) for s in table.record.seats] == [None, "heuristic", None, "random"]
     assert len({s.name for s in table.record.seats}) == 4
-    await refused(await fd.slash("alice", "addbot", {"level": "random"}), "full (4 seats)")
+    await refused(await fd.slash("alice", "table addbot", {"level": "random"}), "full (4 seats)")
     r = await fd.slash("bob", "start")
     assert r.public_messages[0].content.startswith("Vikings begins")
-    await refused(await fd.slash("bob", "addbot", {"level": "random"}), "already started")
+    await refused(await fd.slash("bob", "table addbot", {"level": "random"}), "already started")
     await host.bot.bots_idle()
     table = await host.table()
     assert len(table.record.seats) == 4
@@ -158,26 +161,26 @@ async def test_a_computer_player_to_act_moves_after_a_restart_and_never_delays_t
     await host.start()
     try:
         await fd.slash("alice", "join", {"game": "vikings"})
-        await fd.slash("alice", "addbot", {"level": "random"})
-        msg = answer(await fd.slash("alice", "start"))
-        while msg.pinged == [fd.users["alice"].id]:  # alice moves until the computer player must act
+        await fd.slash("alice", "table addbot", {"level": "random"})
+        await fd.slash("alice", "start")
+        while await person_to_act(host):  # alice moves until the computer player must act
+            msg = live(fd)
             kind, cid, value = offered(msg)[0]
             r = await press(fd, "alice", kind, cid, value, msg)
             assert r.response_time < 3
-            msg = answer(r)
         table = await host.table()
         version = table.record.version
         assert bot_level(table.record.seats[table.game.acting_seats()[0]].user) == "random"
+        last = fd.messages()[-1].id
         await asyncio.sleep(0.2)
-        assert since(fd, msg.id) == [] and (await host.table()).record.version == version  # still pausing
+        assert since(fd, last) == [] and (await host.table()).record.version == version  # still pausing
         await host.stop()  # the process ends while the computer player waits
         await host.start(pause=0.0)
         await host.bot.bots_idle()
-        moved = since(fd, msg.id)
+        moved = since(fd, last)
         assert moved and (await host.table()).record.version > version
-        for m in moved:
-            assert_bot_move(m, fd.users["alice"].id)
-        assert fd.last_message().pinged == [fd.users["alice"].id]
+        assert any("(computer, random)" in m.content for m in moved)
+        assert fd.last_message().notified == [fd.users["alice"].id] and usable(fd.last_message())
     finally:
         await host.stop()
 
@@ -188,15 +191,15 @@ async def test_a_reminder_due_for_a_computer_player_is_never_posted(fd, tmp_path
     try:
         host.bot.reminder_poll = 0.05
         await fd.slash("alice", "join", {"game": "vikings"})
-        await fd.slash("alice", "addbot", {"level": "random"})
-        msg = answer(await fd.slash("alice", "start"))
-        while msg.pinged == [fd.users["alice"].id]:
+        await fd.slash("alice", "table addbot", {"level": "random"})
+        await fd.slash("alice", "start")
+        while await person_to_act(host):
+            msg = live(fd)
             kind, cid, value = offered(msg)[0]
-            msg = answer(await press(fd, "alice", kind, cid, value, msg))
-        first = msg.id
+            await press(fd, "alice", kind, cid, value, msg)
+        first = fd.messages()[-1].id
         await host.bot.bots_idle()  # its reminder fell due while it paused: it moved, nobody was reminded
-        posted = since(fd, first)
-        assert any("(computer, random)" in m.content and m.attachments for m in posted)
+        assert any("(computer, random)" in m.content and m.attachments for m in fd.messages() if m.id >= first)
         assert not any(m.content.startswith("@Ragnar") or "Reminder" in m.content and not m.pinged
                        for m in fd.messages())
         reminder = await fd.wait_for_message(lambda m: "Reminder" in m.content, after=first, timeout=5)

@@ -18,9 +18,9 @@ from bot import catalogs, i18n
 from bot.adapters import default_registry
 from bot.adapters.vikings import VikingsAdapter
 from bot.config import Config
-from bot.discord_app import MeadhallBot
-from bot.discord_cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
-from bot.discord_components import build_view
+from bot.discord.app import MeadhallBot
+from bot.discord.cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
+from bot.discord.components import build_view
 from bot.games import GameRegistry
 from bot.service import HOST_COMMANDS, HostService
 from bot.storage import Storage
@@ -29,7 +29,8 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "abandon", "status", "board", "rules", "help", "export", "hand", "addbot"}
+HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move"}
+TABLE = {"abandon", "status", "export", "addbot"}  # under /table
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
@@ -48,13 +49,22 @@ async def test_command_tree_as_built_passes_discords_limits(tmp_path):
         await store.close()
     assert check_commands(payload) == []
     by_name = {c["name"]: c for c in payload}
-    verbs = {w for a in default_registry() for w in a.verbs}
-    assert set(by_name) == HOST | verbs  # one command per verb of every registered game
-    assert {"buy", "place", "start-tile", "sail", "exchange", "bid", "pass", "remove", "lay", "special",
-            "swap"} <= set(by_name)
-    assert "options" not in by_name["pass"] or by_name["pass"]["options"] == []  # a bare verb
+    # issue 13: at most 15 top-level commands, the Vikings verbs kept, the rest grouped
+    assert set(by_name) == HOST | {"buy", "place", "sail", "exchange"} and len(by_name) <= 15
+    assert {o["name"] for o in by_name["table"]["options"]} == TABLE
+    assert not {"play", "pass", "free", "option", "extra"} & set(by_name)  # names other bots use
+    for c in payload:  # servers only, never DMs
+        assert c["contexts"] == [0] and c["dm_permission"] is False, c["name"]
+    # every option: autocomplete or fixed choices (a boolean is two), and a description
+    options = [o for c in payload for o in c.get("options", []) if o["type"] not in (1, 2)]
+    options += [o for c in payload for sub in c.get("options", []) if sub["type"] == 1 for o in sub.get("options", [])]
+    for o in options:
+        assert o.get("autocomplete") or o.get("choices") or o["type"] == 5, o
+        assert o["description"] and o["description"] != "…", o
     [choice] = by_name["buy"]["options"]
     assert (choice["name"], choice["type"], choice["required"], choice["autocomplete"]) == ("choice", 3, True, True)
+    [move] = by_name["move"]["options"]
+    assert move["autocomplete"] and move["required"]
     join_game = by_name["join"]["options"][0]
     assert join_game["autocomplete"] and not join_game["required"]
     assert [o["name"] for o in by_name["start"]["options"]] == ["game", "options"]
@@ -69,7 +79,8 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
     po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
                   'msgid "Show the table as an image"\nmsgstr "Zeigt den Tisch als Bild"\n\n'
                   'msgid "board"\nmsgstr "tisch"\n\n'
-                  'msgid "{games} move: {word}"\nmsgstr "Zug in {games}: {word}"\n', encoding="utf-8")
+                  'msgid "{games} move: {word} (pick one of the offered moves)"\n'
+                  'msgstr "Zug in {games}: {word} (einen der angebotenen wählen)"\n', encoding="utf-8")
     catalogs.compile_po(po, po.with_suffix(".mo"))
     i18n.set_locale_dir(locale)
     try:
@@ -86,9 +97,9 @@ async def test_synced_json_with_translations_passes_discords_limits(tmp_path):
                 board = next(c for c in sent if c["name"] == "board")
                 assert board["name_localizations"] == {"de": "tisch"}
                 assert board["description_localizations"] == {"de": "Zeigt den Tisch als Bild"}
-                pass_ = next(c for c in sent if c["name"] == "pass")
-                assert pass_["description"] == "Vikings move: pass"
-                assert pass_["description_localizations"] == {"de": "Zug in Vikings: pass"}
+                sail = next(c for c in sent if c["name"] == "sail")
+                assert sail["description"] == "Vikings move: sail (pick one of the offered moves)"
+                assert sail["description_localizations"] == {"de": "Zug in Vikings: sail (einen der angebotenen wählen)"}
                 assert "de" not in next(c for c in sent if c["name"] == "join")["description_localizations"]
                 # the same tree as discord.py holds it
                 local = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=discord.Object(fd.guild_id))]
@@ -120,8 +131,10 @@ async def test_a_verb_keeps_its_typed_name_when_a_catalog_translates_the_same_wo
                 [(_guild, sent)] = fd.sync_log
                 assert check_commands(sent) == []
                 by_name = {c["name"]: c for c in sent}
-                assert not by_name["free"].get("name_localizations")
-                assert not by_name["monastery"].get("name_localizations")
+                # issue 13: /free and /monastery are moves of /move now, whose words are never localized
+                assert "free" not in by_name and "monastery" not in by_name
+                assert not by_name["move"].get("name_localizations")
+                assert not by_name["sail"].get("name_localizations")
                 assert by_name["board"]["name_localizations"] == {"pl": "plansza"}
             finally:
                 await fd.stop_bot(bot)
@@ -140,6 +153,7 @@ def test_verbs_of_several_games_are_united_and_host_words_kept_apart(caplog):
     united = verb_commands(registry)
     assert [a.title for a in united["buy"]] == ["Vikings", "Take-away"]
     assert "start" not in united and "start" in HOST_COMMANDS
+    assert set(united) == {"buy", "place", "sail", "exchange"}  # other verbs are moves of /move (issue 13)
     assert "collides with a host command" in caplog.text
     assert not takes_argument("pass", [VikingsAdapter()])
     assert takes_argument("sail", [VikingsAdapter()]) and takes_argument("take", [ToyAdapter()])
@@ -235,7 +249,7 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "toy.db")
         svc = HostService(store, GameRegistry([PickAdapter()]), seed_source=lambda: 5)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             await fd.slash("alice", "join")
@@ -253,18 +267,23 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             assert mine.content == "say ready\npile: 9" and mine.visible_to == fd.users["alice"].id
             [ready_button] = mine.custom_ids
             r = await fd.click("alice", ready_button, message=mine)
-            assert "alice is ready" in r.public_messages[0].content
-            r = await fd.click("alice", choose, message=msg)  # an older version now
-            assert r.ephemeral and "table has changed" in r.text
-            r = await fd.slash("bob", "take", {"choice": "ready"})  # typed: "take ready" is no move
+            # one live message: alice's choice edits it ("waiting for" bob), her private one says done
+            assert "alice is ready" in msg.content and not [m for m in r.messages if m.public] and created(r) == []
+            assert mine.content == "Done." and mine.custom_ids == [] and msg.notified == sorted(msg.notified)
+            assert choose not in msg.custom_ids  # the old version's control is gone from it
+            r = await fd.slash("bob", "move", {"choice": "take ready"})  # typed: "take ready" is no move
             assert r.ephemeral and "cannot read" in r.text
-            [left] = fd.last_message().pinged  # only bob must still say ready: his button is public
-            assert left == fd.users["bob"].id
-            r = await fd.click("bob", fd.last_message().custom_ids[0])
-            assert "bob is ready" in r.public_messages[0].content
+            # only bob must still say ready: his button is public now, beside the free actions' select
+            [bobs] = [c for c in msg.custom_ids if ":b:" in c]
+            [free] = [c for c in msg.custom_ids if ":s" in c]
+            assert [o["value"] for o in msg.component(free)["options"]] == ["taunt"]
+            r = await fd.click("alice", bobs, message=msg)
+            assert r.ephemeral and "not your turn" in r.text
+            r = await fd.click("bob", bobs, message=msg)
+            [board] = created(r)  # the player to act changes: a new message, the old one loses its controls
+            assert "bob is ready" in board.content and msg.custom_ids == []
             # now one player takes turns: the adapter's multi-select
-            [board] = r.public_messages
-            [pick] = board.custom_ids
+            [pick, _free] = board.custom_ids
             comp = board.component(pick)
             assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 1, 2)
             assert comp["placeholder"] == "How many stones?" and pick.endswith(":s0:take {all}")
@@ -272,8 +291,8 @@ async def test_adapter_widgets_and_simultaneous_choices_through_discord(tmp_path
             r = await fd.select(actor, pick, ["1", "3"], message=board)  # "take 1 3" is no move
             assert r.ephemeral and "cannot read" in r.text
             r = await fd.select(actor, pick, ["2"], message=board)
-            assert not r.ephemeral and "takes 2 (7 left)" in r.public_messages[0].content
-            assert board.custom_ids == []  # the decision on the board message is made: its select is gone
+            [turn] = created(r)  # the other player's turn
+            assert "takes 2 (7 left)" in turn.content and board.custom_ids == []  # the made decision's select is gone
         finally:
             await fd.stop_bot(bot)
             await store.close()
@@ -315,7 +334,7 @@ async def test_hidden_choices_are_offered_privately_only(tmp_path):
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "secret.db")
         svc = HostService(store, GameRegistry([SecretAdapter()]), seed_source=lambda: 5)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             await fd.slash("alice", "join")
@@ -340,10 +359,14 @@ async def test_hidden_choices_are_offered_privately_only(tmp_path):
             assert theirs.content.startswith("secret of seat") and theirs.custom_ids == []
             await refused_privately(fd, "carol", "hand", "not a player")
             take_two = next(c for c in mine.custom_ids if c.endswith(":b:take 2"))
+            # the other player's unrelated free action moves the table on; the private pick still counts
+            r = await fd.slash(other, "move", {"choice": "taunt"})
+            assert not r.ephemeral_messages or r.ephemeral_messages[0].content == "Done.", r.text
             r = await fd.click(actor, take_two, message=mine)
-            [public] = r.public_messages
+            [public] = created(r)
             assert "takes 2 (7 left)" in public.content and public.pinged == [fd.users[other].id]
-            assert [c[-3:] for c in public.custom_ids] == [":me"]
+            assert [c[-3:] for c in public.custom_ids] == [":me"] and msg.custom_ids == []
+            assert mine.content == "Done." and mine.custom_ids == []
         finally:
             await fd.stop_bot(bot)
             await store.close()
@@ -361,7 +384,7 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "bb.db")
         svc = HostService(store, default_registry(), seed_source=lambda: 3)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, threads=False), svc)
         try:
             await fd.start_bot(bot)
             for name in ("alice", "bob", "carol"):
@@ -375,10 +398,11 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
                 user = next(n for n, u in fd.users.items() if u.id == actor)
                 r = await fd.select(user, selects[0]["custom_id"], [selects[0]["options"][0]["value"]],
                                     message=msg)
-                assert r.public_messages, r.text
-                msg = r.public_messages[-1]
+                assert not r.ephemeral, r.text
+                msg = created(r)[-1] if created(r) else msg
             # the draft: everybody decides at once and sees only their own cards
-            assert len(msg.pinged) == 3 and len(msg.custom_ids) == 1
+            # all three are named; the one who just placed (already the one to act) is not pinged again
+            assert len(msg.mentions) == 3 and len(msg.pinged) == 2 and len(msg.custom_ids) == 1
             r = await fd.click("bob", msg.custom_ids[0])
             [mine] = r.ephemeral_messages
             [keep] = mine.custom_ids
@@ -386,12 +410,13 @@ async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
             assert (comp["type"], comp["min_values"], comp["max_values"]) == (3, 2, 2)
             assert keep.endswith(":keep {0} {1}") and mine.attachments[0].is_png
             values = [o["value"] for o in comp["options"][:2]]
+            before = [(a.id, a.data) for a in msg.attachments]
             r = await fd.select("bob", keep, values, message=mine)
-            assert r.public_messages and not r.ephemeral
-            public = r.public_messages[0]
-            assert public.content.startswith("bob has chosen two cards.")  # which ones stays hidden
-            assert fd.users["bob"].id not in public.pinged and len(public.pinged) == 2
-            again = await fd.click("bob", r.public_messages[-1].custom_ids[0])
+            assert created(r) == [] and mine.content == "Done."  # the draft is one message, edited
+            assert "bob has chosen two cards." in msg.content  # which ones stays hidden
+            after = [(a.id, a.data) for a in msg.attachments]
+            assert after == before or after[0][1] != before[0][1]  # a picture is sent again only if it changed
+            again = await fd.click("bob", msg.custom_ids[0])
             assert again.ephemeral and "nothing to decide" in again.text
         finally:
             await fd.stop_bot(bot)
@@ -411,7 +436,7 @@ async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
         bot = MeadhallBot(Config(dev_guild=fd.guild_id), Whispering(store, GameRegistry([ToyAdapter()])))
         try:
             await fd.start_bot(bot)
-            r = await fd.slash("alice", "status")
+            r = await fd.slash("alice", "table status")
             [public] = r.public_messages
             [private] = r.ephemeral_messages
             assert "no table" in public.content and "only for you" not in public.content
@@ -419,3 +444,28 @@ async def test_private_lines_of_a_public_success_reach_only_the_actor(tmp_path):
         finally:
             await fd.stop_bot(bot)
             await store.close()
+
+
+def created(r) -> list:
+    """The public messages an interaction created or posted (issue 13: only when who acts changes)."""
+    return [m for m in r.public_messages]
+
+
+def test_the_discord_package_has_no_import_circle():
+    """bot/discord/: policy ← permissions ← refusals ← components ← cog ← app, each importing only
+    earlier ones (issue 13); bot.widgets stays outside, transport-neutral."""
+    import ast
+
+    order = ["policy", "permissions", "refusals", "components", "cog", "app"]
+    root = Path(__file__).resolve().parents[1] / "bot" / "discord"
+    assert (root / "__init__.py").exists()
+    init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
+    assert not [n for n in init.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    for i, name in enumerate(order):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        used = {n.module.split(".")[2] for n in ast.walk(tree)
+                if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
+        later = used - set(order[:i])
+        if name == "cog":
+            later.discard("app")  # only under TYPE_CHECKING, for the annotation of the bot
+        assert not later, f"bot.discord.{name} imports {later}"

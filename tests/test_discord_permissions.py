@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.config import ConfigError, load_config
-from bot.discord_permissions import NEEDED, REQUIRED, SCOPES, display_name, invite_url, missing
+from bot.discord.permissions import NEEDED, REQUIRED, SCOPES, display_name, invite_url, missing
 
 ROOT = Path(__file__).resolve().parents[1]
 

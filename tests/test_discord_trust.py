@@ -11,7 +11,7 @@ import pytest
 
 from bot.adapters import default_registry
 from bot.config import Config
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 from bot.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord
@@ -26,7 +26,8 @@ async def host(tmp_path: Path):
     async with FakeDiscord(lifetime=120) as fd:
         store = await Storage.open(tmp_path / "trust.db")
         svc = HostService(store, default_registry(), seed_source=lambda: SEED, images=False)
-        bot = MeadhallBot(Config(dev_guild=fd.guild_id, database=tmp_path / "trust.db"), svc, bot_pause=0.0)
+        bot = MeadhallBot(Config(dev_guild=fd.guild_id, database=tmp_path / "trust.db", threads=False), svc,
+                          bot_pause=0.0)
         try:
             await fd.start_bot(bot)
             yield fd, svc
@@ -64,14 +65,15 @@ async def test_three_players_keeping_at_the_same_moment_are_all_accepted_B14(hos
                                      for user, (_kind, cid, values) in picks.items()))
     for user, r in zip(USERS, results, strict=True):
         assert r.ephemeral_messages == [], (user, r.text)  # no "the table has changed"
-        assert any(f"{user} has chosen two cards." in m.content for m in r.public_messages), r.text
+        # issue 13: the draft is one status message, edited as each player keeps
+        assert any(f"{user} has chosen two cards." in m.content for m in fd.messages()), user
     assert (await svc.table(channel)).record.version >= 6  # 3 start discs + 3 kept pairs
 
 
 async def test_export_answers_only_the_asker_and_hides_the_seed_while_playing(host):
     fd, svc = host
     await draft_table(fd, svc)
-    r = await fd.slash("bob", "export")
+    r = await fd.slash("bob", "table export")
     assert r.public_messages == [] and len(r.ephemeral_messages) == 1
     text = r.ephemeral_messages[0].attachments[0].data.decode()
     assert f"# seed: {SEED} " not in text and "# seed: hidden until the game is over" in text

@@ -527,7 +527,9 @@ def test_limits_come_from_the_schema():
 
 
 def test_the_bots_hand_typed_discord_limits_match_the_schema():
-    from bot import discord_cog, discord_components, widgets
+    from bot import widgets
+    from bot.discord import cog as discord_cog
+    from bot.discord import components as discord_components
 
     select = schema.component("StringSelectComponentForMessageRequest")["properties"]
     option = schema.component("StringSelectOptionForRequest")["properties"]
@@ -762,3 +764,28 @@ async def test_an_identify_with_an_impossible_shard_is_closed_4010():
                                                "properties": {}}})
             await ws.receive()
             assert ws.close_code == 4010 and fake.identify_payloads[-1]["shard"] == ["0", 2]
+
+
+async def test_threads_opened_from_a_message_take_messages_and_interactions(fd):
+    channel = fd.bot.get_channel(fd.channels["general"].id)
+    start = await channel.send(f"A game begins {fd.users['alice'].mention}")
+    thread = await start.create_thread(name="Vikings: alice, bob", auto_archive_duration=1440)
+    [fake] = fd.threads_of("general")
+    assert fake.id == thread.id == start.id and fake.parent_id == channel.id and fake.name == "Vikings: alice, bob"
+    assert fd.message(start.id).thread_id == thread.id
+    assert fd.bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the client's cache
+    inside = await thread.send("the first move")
+    assert [m.id for m in fd.messages(fake)] == [inside.id] and fd.messages(fake)[0].channel_id == thread.id
+    assert fd.message(start.id).notified == [fd.users["alice"].id]
+    await inside.edit(content=f"edited {fd.users['bob'].mention}")
+    assert fd.messages(fake)[0].notified == []  # an edit pings nobody
+    r = await fd.slash("alice", "hello", channel=fake)  # an interaction from inside the thread
+    assert r.channel_id == thread.id and r.messages[0].channel_id == thread.id
+    with pytest.raises(discord.HTTPException) as again:
+        await start.create_thread(name="twice")
+    assert again.value.code == 160004
+    fd.bot_permissions &= ~(1 << 35)  # no CREATE_PUBLIC_THREADS
+    other = await channel.send("another")
+    with pytest.raises(discord.Forbidden):
+        await other.create_thread(name="refused")
+    assert len(fd.threads_of("general")) == 1

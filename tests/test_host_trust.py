@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from bot.discord_cog import escape_name, escape_names, mention, prompt_lines
+from bot.discord.cog import escape_name, escape_names, mention, prompt_lines
 from bot.offline import OfflineTable
 from bot.service import Prompt, Reply
 from bot.text import quote

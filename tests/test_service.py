@@ -886,6 +886,16 @@ def test_the_example_config_loads(monkeypatch):
     cfg = load_config(ROOT / "config.example.toml", env={})
     assert cfg.token is None and cfg.database == ROOT / "meadhall.db" and cfg.dev_guild is None
     assert (cfg.log_level, cfg.reminder_delay, cfg.reminder_limit, cfg.language) == ("INFO", 3600.0, 3, "en")
+    assert cfg.threads is True
+
+
+def test_threads_can_be_switched_off_in_the_config(tmp_path):
+    """A game per thread is the default; ``[discord] threads = false`` plays in the channel (issue 13)."""
+    path = tmp_path / "c.toml"
+    path.write_text("[discord]\nthreads = false\n")
+    cfg = load_config(path, env={})
+    assert cfg.threads is False and "threads=False" in repr(cfg)
+    assert load_config(None, env={}).threads is True
 
 
 def test_defaults_without_a_file():
@@ -917,6 +927,8 @@ def test_token_sources_and_it_never_shows(tmp_path):
     ("[discord]\ndev_guild = '12'\n", "discord.dev_guild must be int"),
     ("[discord]\ndev_guild = -3\n", "positive"),
     ("[host]\nreminder_delay_minutes = true\n", "must be int or float"),
+    ("[discord]\nthreads = 'yes'\n", "discord.threads must be bool"),
+    ("[discord]\nthreads = 1\n", "discord.threads must be bool"),
     ("[host]\nreminder_delay_minutes = -1\n", "0 \\(off\\) or more"),
     ("[host]\nreminder_limit = 0\n", "at least 1"),
     ("[logging]\nlevel = 'loud'\n", "logging.level"),
@@ -939,3 +951,21 @@ def test_missing_config_file(tmp_path):
 def test_environment_is_read_by_default(monkeypatch):
     monkeypatch.setitem(os.environ, TOKEN_ENV, "tok")
     assert load_config().token == "tok"
+
+
+async def test_a_table_moves_to_another_channel_and_frees_the_first(host):
+    """The Discord transport keys a game by the thread it opens for it (issue 13)."""
+    svc = host.svc
+    await started(svc, "ann", "bob")
+    assert await svc.move(CH, "thread-1")
+    assert await svc.table(CH) is None and (await svc.table("thread-1")).record.channel == "thread-1"
+    assert (await svc.act("thread-1", "ann", "take 1")).ok
+    await seat(svc, "cid", "dan", channel=CH)  # the channel takes a new table meanwhile
+    # refusals change nothing: no table to move, or the target already has one
+    assert not await svc.move("nowhere", "thread-2")
+    assert not await svc.move(CH, "thread-1")
+    assert (await svc.table(CH)).record.names == ["Cid", "Dan"]
+    await host.close()
+    svc = await host.open()  # after a restart the game is found in its thread
+    table = await svc.table("thread-1")
+    assert table is not None and table.record.version == 1 and (await svc.table(CH)).record.status == "lobby"

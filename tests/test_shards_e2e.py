@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from bot.cluster import Cluster, run_commands
-from bot.discord_components import PREFIX
+from bot.discord.components import PREFIX
 from bot.shards import shard_of
 from bot.storage import Storage, rebuild
 from engine.vikings import VikingsGame
@@ -82,13 +82,17 @@ def versions(msg: Message) -> list[int]:
 
 
 def said(r: InteractionResult) -> list[Message]:
-    """The public messages answering ``r``: its own, or (deferred under load) those posted meanwhile."""
+    """The public messages answering ``r``: its own (a response or follow-up), and those posted in
+    its channel meanwhile (deferred under load). Issue 13: a move that keeps the turn edits the
+    live message and says nothing new."""
     own = [m for m in r.messages if m.public]
     if r.deferred:
         assert r.ephemeral_messages and "Done" in r.ephemeral_messages[0].content, r.text
-        return own + [m for m in r.posted if m.channel_id == r.channel_id]
-    assert r.callback_type == 4 and r.ephemeral_messages == [], r.text  # answered publicly
-    return own
+    return own + [m for m in r.posted if m.channel_id == r.channel_id and m not in own]
+
+
+def usable(m: Message) -> bool:
+    return any(not c.get("disabled") for row in m.components for c in row.get("components", []))
 
 
 class Game:
@@ -105,7 +109,7 @@ class Game:
     async def open(self) -> None:
         r = await self.fd.slash(self.human, "join", {"game": "vikings"}, channel=self.channel)
         assert "opens a table" in said(r)[0].content, r.text
-        r = await self.fd.slash(self.human, "addbot", {"level": "random"}, channel=self.channel)
+        r = await self.fd.slash(self.human, "table addbot", {"level": "random"}, channel=self.channel)
         assert "(computer, random)" in said(r)[0].content, r.text
         r = await self.fd.slash(self.human, "start", channel=self.channel)
         self.answers.append(r)
@@ -113,7 +117,7 @@ class Game:
         assert self.last.content.startswith("Vikings begins"), self.last.content
 
     def _my_turn(self, m: Message) -> bool:
-        return "Final standings" in m.content or (m.pinged == [self.uid] and bool(offered(m)))
+        return "Game over" in m.content or (self.uid in m.notified and usable(m) and bool(offered(m)))
 
     async def prompt(self, timeout: float = 30.0) -> Message:
         """The first message since the last one looked at that asks the human to decide (after the
@@ -127,12 +131,21 @@ class Game:
     async def move(self) -> bool:
         """Make one move of the human; False when the game is over."""
         msg = await self.prompt()
-        if "Final standings" in msg.content:
+        if "Game over" in msg.content:
             return False
-        kind, cid, value = self.rng.choice(offered(msg))
+        choices = [c for c in offered(msg) if not c[2].startswith(("exchange ", "trip "))]
+        kind, cid, value = self.rng.choice(choices)
         r = await press(self.fd, self.human, kind, cid, value, msg)
+        if r.ephemeral_messages and r.ephemeral_messages[0].custom_ids:  # a buy that spends VP asks first
+            question = r.ephemeral_messages[0]
+            r = await self.fd.click(self.human, question.custom_ids[0], message=question)
         self.answers.append(r)
-        self.last = said(r)[0]  # its first message: prompt() looks on from there
+        new = said(r)
+        mine = [m for m in new if self._my_turn(m)]
+        if mine or self._my_turn(msg):  # the live message edited (the turn goes on), or a new one for me
+            self.last = mine[0] if mine else msg
+        else:  # the turn passed: prompt() looks on from the newest message
+            self.last = new[-1] if new else msg
         self.moves += 1
         assert self.moves < 300
         return True
@@ -191,7 +204,8 @@ def shards_up(fd: FakeDiscord) -> set[tuple[int, int]]:
 async def test_two_shard_processes_one_killed_mid_game_nothing_lost(pg_url, tmp_path):
     started = time.monotonic()
     config = tmp_path / "meadhall.toml"
-    config.write_text(f"[host]\nreminder_delay_minutes = {REMINDER_MINUTES}\nreminder_limit = 1\n"
+    config.write_text("[discord]\nthreads = false\n"  # the games stay in their channels (issue 13's threads: elsewhere)
+                      f"[host]\nreminder_delay_minutes = {REMINDER_MINUTES}\nreminder_limit = 1\n"
                       "[logging]\nlevel = \"WARNING\"\n")
     async with FakeDiscord(shard_count=2, settle=0.15, lifetime=170) as fd:
         north = fd.add_guild("North", ["north-hall"], shard=0)
@@ -246,7 +260,7 @@ async def test_two_shard_processes_one_killed_mid_game_nothing_lost(pg_url, tmp_
 
         # ------------------------------------------------------------------ what happened
         for g in games.values():
-            assert "Final standings" in g.last.content and g.moves > 15, (g.channel, g.moves)
+            assert "Game over" in g.last.content and g.moves > 15, (g.channel, g.moves)
         by_guild = {north.id: 0, south.id: 1}
         senders: dict[int, set[int]] = {north.id: set(), south.id: set()}
         for rec in fd.requests:

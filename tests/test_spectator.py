@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.discord_cog import MeadhallCog
+from bot.discord.cog import MeadhallCog
 from bot.service import HostService, Reply
 from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
 

@@ -122,3 +122,41 @@ def test_prompt_does_not_offer_sail_done_when_the_trip_must_go_on_V35_D12():
     assert AD.prompt(g, 0) == "this sailor must take another viking while one fits: /sail CELL"
     g.round = 4
     assert "/sail done" in AD.prompt(g, 0)
+
+
+def _to_first_sailing(options: dict | None = None, seed: int = 3) -> VikingsGame:
+    import random
+
+    rng = random.Random(seed)
+    game = VikingsGame.new(["Astrid", "Bjorn"], seed=seed, options=options or {})
+    while not (game.phase == "sail" and game.trip is None):
+        [seat] = game.acting_seats()
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert not game.is_over
+    return game
+
+
+def test_a_sailors_whole_trip_is_offered_only_without_a_choice_of_cells_V34_V44():
+    """Issue 13's sailor dialog: each offered trip, played on a copy, is legal and ends the trip;
+    under single-sailor (V-44) no whole trip is offered."""
+    adapter = VikingsAdapter()
+    offered = 0
+    for seed in range(3, 12):
+        game = _to_first_sailing(seed=seed)
+        [seat] = game.acting_seats()
+        h = game.homelands[seat]
+        for key, label, actions in adapter.trips(game, seat):
+            offered += 1
+            assert actions and "→" in label and len(label) <= 100
+            copy = VikingsGame.from_json(game.to_json())
+            for text in actions:
+                assert copy.is_legal(seat, text), (key, text)
+                copy.apply(seat, copy.parse_action(text))
+            assert copy.trip is None  # the trip is over: nothing is left to pick
+            if key.startswith("all-"):
+                kind = key.removeprefix("all-")
+                assert h.base[kind] >= len(h.empty_tiles(kind)) or len(h.empty_tiles(kind)) == 1
+        assert adapter.trips(game, 1 - seat) == []  # only the player to act
+    assert offered > 3, offered
+    single = _to_first_sailing({"single_sailor": True})
+    assert adapter.trips(single, single.acting_seats()[0]) == []

@@ -301,6 +301,66 @@ class BrianBoruAdapter(BaseAdapter):
             return _("choose the town for your monastery: /monastery NAME")
         return _("your move")
 
+    def message_group(self, game: BrianBoruGame) -> str | None:
+        """One trick (B-17 … B-21) is one message on Discord, edited as cards are played and ending
+        with its resolution (issue 13): the trick it belongs to, or None outside tricks."""
+        s = game.s
+        pending = s["pending"]
+        if s.get("phase") != "tricks" or pending is None or pending["kind"] == "keep":
+            return None
+        return f"trick {s['round']}.{s['trick_no']}"
+
+    def button_prompt(self, game: BrianBoruGame, seat: int) -> str:
+        """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
+        never a command to type. Public: it never names a hidden card."""
+        v = game.view(None)
+        p = v["pending"]
+        if p is None:
+            return _("nothing to decide")
+        k = p["kind"]
+        private = _("press “Make your choice” to see your cards and choose")
+        if k == "town":
+            why = p.get("why")
+            if why == "start":
+                return _("place your start disc on an empty town in a region where nobody else has one")
+            if why == "town in":
+                return _("put a disc on an empty town in {region}", region=region_name(p["region"]))
+            return _("put a disc on any empty town")
+        if k == "keep":
+            return _("keep two of the cards in front of you: {how}", how=private)
+        if k == "active":
+            return _("you lead: put the active-town marker on an empty town, then lead a card of its colour or a "
+                     "white one: {how}", how=private)
+        if k == "lead":
+            if v["active_town"]:
+                colour, _region = town_info(v["active_town"])
+                return _("lead a card for {town}, {colour} or white: {how}", town=v["active_town"],
+                         colour=colour_word(colour), how=private)
+            return _("lead any card: {how}", how=private)
+        if k == "play":
+            return _("play a card to the trick: {how}", how=private)
+        if k == "option":
+            c = DATA.cards[p["card"]]
+            return _("your {card} lost the trick; choose its action: {one} or {two}", card=p["card"],
+                     one=symbols_text(c.secondary_text[0]), two=symbols_text(c.secondary_text[1]))
+        if k == "extra":
+            return _("pay 2 coins for each extra {what} (you have {coins} coins)",
+                     what=_(extra_what(p)), coins=v["players"][seat]["coins"])
+        if k == "expand":
+            return _("pay 5 coins for a disc on a town next to one of yours, or do not expand")
+        if k == "free":
+            return _("remove a Viking control marker")
+        if k == "princess":
+            return _("you married the Princess of Denmark: support, trade or refuse")
+        if k == "raid":
+            victim = p.get("victim")
+            if victim == seat:
+                return _("choose the town you lose to the Vikings")
+            return _("choose the town {name} loses to the Vikings", name=game.names[victim])
+        if k == "monastery":
+            return _("choose the town for your monastery")
+        return _("your move")
+
     def describe_action(self, game: BrianBoruGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         verb = getattr(action, "verb", str(action).split()[0])

@@ -112,6 +112,9 @@ class VikingsAdapter(BaseAdapter):
         "special": "special",
         "swap": "swap",
     }
+    option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
+    free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
+    scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-30 … V-38)
 
     # ------------------------------------------------------------------ options
 
@@ -286,13 +289,69 @@ class VikingsAdapter(BaseAdapter):
         actions = game.legal_actions(seat)
         return actions[0] if len(actions) == 1 else None
 
+    @staticmethod
+    def buy_cost(game: VikingsGame, action: A.Buy) -> str:
+        """What a buy costs the player to act: "7 gold", or "4 gold + 3 VP" when the gold falls
+        short and VP are exchanged first (V-13, V-16)."""
+        acting = game.acting_seats()
+        short = max(0, action.pos - game.gold[acting[0]]) if acting else 0
+        if short:
+            return _("{gold} gold + {vp} VP", gold=action.pos - short, vp=short)
+        return _("{price} gold", price=action.pos)
+
+    def confirm(self, game: VikingsGame, seat: int, action: Action) -> str | None:
+        """A question to confirm before a picked action commits, or None: a buy that spends VP
+        (V-16) is never made silently."""
+        if type(action) is A.Buy and action.pos > game.gold[seat]:
+            return _("Buying {pos} costs you {cost}: your gold falls short, so VP are exchanged first (V-16). Buy it?",
+                     pos=action.pos, cost=self.buy_cost(game, action))
+        return None
+
+    def button_prompt(self, game: VikingsGame, seat: int) -> str:
+        """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
+        never a command to type."""
+        phase = game.phase
+        if phase == "buy":
+            return _("buy a combo (you have {gold} gold and {vp} VP)", gold=game.gold[seat], vp=game.vp[seat])
+        if phase == "place":
+            pend = game.pending
+            h = game.homelands[seat]
+            if pend["placed"]:
+                return _("place your start tile in column 1")
+            text = _("place {tile}; the {kind} stands on it when its row matches, else it goes to the base",
+                     tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            if h.start_pending:
+                if any(type(a) is A.Place for a in game.legal_actions(seat)):
+                    text += " " + _("— and your start tile, in either order")
+                else:  # V-24
+                    return _("first place your start tile in column 1; then {tile} can go next to it",
+                             tile=tile_text(pend["tile"]))
+            return text
+        if phase == "sail":
+            if game.trip is not None:
+                return _("this sailor may take another viking, or stop")
+            return _("major scoring: use your sailors, or stop (you have {n})", n=game.homelands[seat].base["B"])
+        if phase == "bid":
+            return _("bid for the start player, or drop out; highest bid {n}", n=game.bids["high"])
+        if phase == "remove":
+            return _("remove one of the drawn vikings from the game")
+        if phase == "lay":
+            return _("choose a kind of viking to lay out")
+        if phase == "special":
+            return _("take a displayed special tile, or none")
+        if phase == "swap":
+            return _("choose the middle tile the building tile replaces")
+        return _("your move")
+
     def describe_action(self, game: VikingsGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         t = type(action)
         if t is A.Buy:
             tile, viking = game.wheel[action.pos]
-            return _("{pos}: {kind} + {tile} — {price} gold", pos=action.pos, kind=kind_text(viking),
-                     tile=tile_text(tile), price=action.pos)[:100]
+            return _("{pos}: {kind} + {tile} — {cost}", pos=action.pos, kind=kind_text(viking),
+                     tile=tile_text(tile), cost=self.buy_cost(game, action))[:100]
+        if t is A.Exchange:
+            return _("exchange {n} VP for {n} gold", n=action.amount)
         if t is A.Place:
             if action.to_base:
                 return _("{cell}, viking to the base", cell=cell_name(action.row, action.col))
@@ -390,6 +449,53 @@ class VikingsAdapter(BaseAdapter):
             return True
         done = _finished_scoring(game, events)
         return done is not None and len({s["seat"] for s in done}) < len(game.names)
+
+    def trips(self, game: VikingsGame, seat: int) -> list[tuple[str, str, list[str]]]:
+        """A sailor's whole trip as one choice (issue 13's sailor dialog, V-34): ``(key, label,
+        actions)`` for "all of one kind" per kind and "one of each kind", offered only when the
+        trip leaves no choice of cells (else the player picks cell by cell) and never under
+        ``single-sailor`` (V-44: one viking a sailor). Each is checked by playing it on a copy."""
+        from engine.vikings.data import KINDS, SAILOR
+
+        if game.phase != "sail" or game.trip is not None or seat not in game.acting_seats():
+            return []
+        if game.options.get("single_sailor"):
+            return []
+        h = game.homelands[seat]
+        kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and h.empty_tiles(k)]
+        plans: list[tuple[str, list[tuple[str, tuple[int, int]]]]] = []
+        for k in kinds:
+            empties = h.empty_tiles(k)
+            if h.base[k] >= len(empties) or len(empties) == 1:  # every empty tile filled: no choice
+                plans.append((f"all-{k}", [(k, cell) for cell in empties[:h.base[k]]]))
+        if len(kinds) > 1 and all(len(h.empty_tiles(k)) == 1 for k in kinds):
+            plans.append(("each", [(k, h.empty_tiles(k)[0]) for k in kinds]))
+        out: list[tuple[str, str, list[str]]] = []
+        seen: set[tuple[str, ...]] = set()
+        for key, moves in plans:
+            actions = [str(A.Sail(r, c)) for _k, (r, c) in moves]
+            copy = VikingsGame.from_json(game.to_json())
+            try:
+                for text in actions:
+                    copy.apply(seat, copy.parse_action(text))
+                if copy.trip is not None and copy.is_legal(seat, "sail done"):
+                    actions.append("sail done")
+                    copy.apply(seat, copy.parse_action("sail done"))
+            except Exception:
+                continue  # the rules do not allow this trip as planned: not offered
+            if copy.trip is not None or tuple(actions) in seen:
+                continue
+            seen.add(tuple(actions))
+            where = ", ".join(_("{kind} → {cell}", kind=kind_text(k), cell=cell_name(r, c)) for k, (r, c) in moves)
+            label = (_("all of one kind: {where}", where=where) if key != "each"
+                     else _("one of each kind: {where}", where=where))
+            out.append((key, label[:100], actions))
+        return out
+
+    def scoring_pictured(self, game: VikingsGame, events: Sequence[Event]) -> bool:
+        """Whether this move's picture is the scoring picture (it finished a scoring): Discord then
+        shows it with the scoring's message (issue 13)."""
+        return _finished_scoring(game, events) is not None
 
     def picture(self, game: VikingsGame, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:

@@ -33,6 +33,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.set_votes(match_id, votes, now=)
     await store.update_running(match_id, seats=, options=, now=)   # take-over, host records
     await store.close_match(match_id, status, now=)               # abandoned/finished; drops timers
+    await store.move_match(match_id, channel, now=)               # an open match changes channel
     await store.get_match(match_id) -> MatchRecord | None
     await store.open_match(channel) -> MatchRecord | None          # lobby or active
     await store.unfinished_matches(snapshots=True) -> list[MatchRecord]
@@ -408,6 +409,19 @@ class Storage:
             if len(rows) != 1:
                 raise StorageError(f"match {match_id} is not open")
             await self._replace_timers(db, match_id, ())
+
+    async def move_match(self, match_id: int, channel: str, *, now: float) -> None:
+        """An open match continues in another ``channel`` (e.g. the Discord thread opened for it);
+        raises :class:`StorageError` if it is not open, :class:`StorageConflict` if ``channel``
+        already has an open match."""
+        async with self._tx() as db:
+            rows = await db.fetchall(
+                "UPDATE matches SET channel = ?, updated = ? WHERE id = ? AND status IN ('lobby', 'active') "
+                "RETURNING id",
+                (channel, float(now), match_id),
+            )
+            if len(rows) != 1:
+                raise StorageError(f"match {match_id} is not open")
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         if not 0 < match_id < 2**63:  # typed ids (/export ID): none beyond a 64-bit key exists

@@ -76,8 +76,16 @@ messages, so a click on a button posted before the restart reaches the new bot.
 
 Bounds: the server binds 127.0.0.1 only, every wait has a timeout, and the fake shuts itself
 (and the bots it started) down after ``lifetime`` seconds (120 by default). Only one FakeDiscord
-may run at a time, since discord.py's endpoints are process-wide. Not modelled: DMs, threads,
-roles beyond @everyone/Admin, modals submits, reactions beyond an accepted PUT.
+may run at a time, since discord.py's endpoints are process-wide. Not modelled: DMs, private
+threads, roles beyond @everyone/Admin, modals submits, reactions beyond an accepted PUT.
+
+Threads: the bot opens a public thread from a message (``POST /channels/{id}/messages/{id}/threads``;
+the thread's id is the message's, as on Discord; ``THREAD_CREATE`` is dispatched; refused with
+``403 / 50013`` when the bot lacks ``CREATE_PUBLIC_THREADS`` in the channel, ``160004`` for a
+second thread from one message). ``fd.threads_of(channel)`` lists them; every test API that takes
+a ``channel`` also takes a thread (``fd.slash("alice", "board", channel=thread)``), and
+``fd.messages(thread)`` are the thread's messages. ``Message.notified`` is whom a message pinged
+when it appeared (an edit notifies nobody, whatever its content).
 """
 
 from .limits import check_autocomplete, check_choice, check_commands, check_message

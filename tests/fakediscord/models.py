@@ -26,6 +26,9 @@ VIEW_CHANNEL, SEND_MESSAGES, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 15
 CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
 # The bot's own (managed) role, as an invite URL asking for these creates it: @everyone's plus threads.
 BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+HAS_THREAD = 1 << 5  # message flag: a thread was opened from it
 
 _counter = itertools.count(1)
 _lock = threading.Lock()
@@ -84,7 +87,8 @@ class FakeUser:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel."""
+    """A guild text channel, or (``type`` 11) a public thread of one: ``parent_id`` is its text
+    channel, ``owner_id`` who opened it, ``message_id`` the message it was opened from."""
 
     id: int
     name: str
@@ -93,12 +97,45 @@ class FakeChannel:
     topic: str | None = None
     # permission overwrites (Discord's shape: id, type 0 role / 1 member, allow, deny as strings)
     overwrites: list[dict[str, Any]] = field(default_factory=list)
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    message_id: int | None = None
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
     def payload(self) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso_now(),
+                    "locked": self.locked,
+                    "create_timestamp": iso_now(),
+                },
+            }
         return {
             "id": str(self.id),
             "type": 0,
@@ -222,6 +259,8 @@ class Message:
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
     requested_ephemeral: bool = False
+    thread_id: int | None = None  # the thread opened from this message
+    notified: list[int] = field(default_factory=list)  # whom it pinged when it appeared (edits ping nobody)
 
     # -- views for tests -------------------------------------------------------------------
     @property
@@ -312,6 +351,9 @@ class Message:
             out["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:
             out["application_id"] = str(self.application_id)
+        if self.thread_id is not None:
+            out["thread"] = {"id": str(self.thread_id), "type": PUBLIC_THREAD, "guild_id": str(self.guild_id),
+                             "parent_id": str(self.channel_id)}
         if self.interaction_id is not None and self.interaction_user is not None:
             meta: dict[str, Any] = {
                 "id": str(self.interaction_id),

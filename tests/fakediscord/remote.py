@@ -34,7 +34,7 @@ import discord.http
 import yarl
 
 from bot import cli
-from bot.discord_app import MeadhallBot
+from bot.discord.app import MeadhallBot
 
 PROCESS_HEADER = "X-Meadhall-Process"
 

@@ -28,10 +28,14 @@ from .models import (
     ALL_PERMISSIONS,
     ATTACH_FILES,
     BOT_ROLE_PERMISSIONS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
+    HAS_THREAD,
     LOADING,
+    PUBLIC_THREAD,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     Attachment,
     FakeChannel,
@@ -197,6 +201,7 @@ class FakeDiscord:
             name: FakeChannel(snowflake(), name, self.guild_id, position=i) for i, name in enumerate(channels)
         }
         self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, guild_name, self.owner)}
+        self.threads: dict[int, FakeChannel] = {}  # public threads opened by the bot, by id
 
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
@@ -421,7 +426,7 @@ class FakeDiscord:
             return self.channel
         if isinstance(where, FakeChannel):
             return where
-        for ch in self.channels.values():
+        for ch in [*self.channels.values(), *self.threads.values()]:
             if where in (ch.id, ch.name):
                 return ch
         raise LookupError(f"no such fake channel {where!r}; known: {sorted(self.channels)}")
@@ -433,7 +438,10 @@ class FakeDiscord:
         return {u.id: u for u in self.all_users()}
 
     def permissions(self, user: FakeUser, channel: FakeChannel | None = None) -> int:
-        """``user``'s permissions (in ``channel``: after its overwrites), computed as Discord does."""
+        """``user``'s permissions (in ``channel``: after its overwrites), computed as Discord does;
+        a thread has its parent channel's."""
+        if channel is not None and channel.is_thread and channel.parent_id is not None:
+            channel = self._channel(channel.parent_id)
         if user.admin:
             return ALL_PERMISSIONS
         perms = EVERYONE_PERMISSIONS | (self.bot_permissions if user is self.bot_user else 0)
@@ -458,7 +466,8 @@ class FakeDiscord:
         perms = self.permissions(self.bot_user, ch)
         if not perms & VIEW_CHANNEL:
             raise _HTTPError(403, 50001, "Missing Access")
-        if not perms & SEND_MESSAGES or files and not perms & ATTACH_FILES:
+        send = SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES
+        if not perms & send or files and not perms & ATTACH_FILES:
             raise _HTTPError(403, 50013, "Missing Permissions")
 
     def _member(self, user: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
@@ -544,7 +553,7 @@ class FakeDiscord:
             "member_count": len(self.all_users()),
             "members": [self._member(u) for u in members],
             "channels": [ch.payload() for ch in self.guild_channels(guild)],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads.values() if t.guild_id == self.guild(guild).id],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -987,6 +996,8 @@ class FakeDiscord:
                 att.url = f"{self.url}/attachments/{msg.channel_id}/{att.id}/{att.filename}"
         if not edit and not (msg.content or msg.embeds or msg.components or msg.attachments or body.get("poll")):
             raise _HTTPError(400, 50006, "Cannot send an empty message")
+        if not edit:
+            msg.notified = msg.pinged
 
     def _new_message(self, channel_id: int, origin: str, author: FakeUser | None = None, **kw: Any) -> Message:
         return Message(
@@ -1037,6 +1048,36 @@ class FakeDiscord:
         msg.deleted = True
         await self._announce("MESSAGE_DELETE", msg)
         return 204, None
+
+    async def _start_thread_from_message(self, rec, files, cid, mid):
+        """POST /channels/{id}/messages/{id}/threads: a public thread opened from a message."""
+        ch = self._channel_or_404(cid)
+        msg = self._message_or_404(cid, mid)
+        if ch.is_thread:
+            raise _HTTPError(400, 50024, "Cannot execute action on this channel type")
+        if not self.permissions(self.bot_user, ch) & CREATE_PUBLIC_THREADS:
+            raise _HTTPError(403, 50013, "Missing Permissions")
+        if msg.thread_id is not None:
+            raise _HTTPError(400, 160004, "A thread has already been created for this message")
+        body = rec.json or {}
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise _invalid([f"name: must be 1..100 characters, got {name!r}"])
+        duration = body.get("auto_archive_duration", 1440)
+        if duration not in (60, 1440, 4320, 10080):
+            raise _invalid([f"auto_archive_duration: must be 60, 1440, 4320 or 10080, got {duration!r}"])
+        thread = FakeChannel(msg.id, name, self.guild_id, type=PUBLIC_THREAD, parent_id=ch.id,
+                             owner_id=self.bot_user.id, message_id=msg.id, auto_archive_duration=duration)
+        self.threads[thread.id] = thread
+        msg.thread_id = thread.id
+        msg.flags |= HAS_THREAD
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return 201, thread.payload()
+
+    def threads_of(self, channel: str | int | FakeChannel | None = None) -> list[FakeChannel]:
+        """The threads opened in ``channel`` (default: the first text channel), oldest first."""
+        parent = self._channel(channel)
+        return sorted((t for t in self.threads.values() if t.parent_id == parent.id), key=lambda t: t.id)
 
     async def _no_content(self, rec, files, *args):
         return 204, None
@@ -1148,6 +1189,7 @@ class FakeDiscord:
         msg.history.clear()
         msg.edited_timestamp = None
         msg.flags &= ~LOADING
+        msg.notified = msg.pinged  # the follow-up is what appears: it notifies like a new message
 
     async def _post_followup(self, rec, files, app_id, token):
         inter = self._webhook_interaction(app_id, token)
@@ -1212,6 +1254,7 @@ class FakeDiscord:
             ("GET", rf"/channels/{_ID}/messages/{_ID}", _get_message, True),
             ("PATCH", rf"/channels/{_ID}/messages/{_ID}", _patch_message, True),
             ("DELETE", rf"/channels/{_ID}/messages/{_ID}", _delete_message, True),
+            ("POST", rf"/channels/{_ID}/messages/{_ID}/threads", _start_thread_from_message, True),
             ("POST", rf"/channels/{_ID}/typing", _no_content, True),
             ("PUT", rf"/channels/{_ID}/messages/{_ID}/reactions/[^/]+/@me", _no_content, True),
             ("POST", rf"/interactions/{_ID}/([^/]+)/callback", _callback, False),

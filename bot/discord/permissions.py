@@ -10,7 +10,7 @@ API::
     describe(names)                # "Send Messages, Attach Files" (Discord's own wording)
 
 The list is the single source for the README, ``meadhall invite`` and the checks the bot makes
-at start-up and when a table opens (bot.discord_app, bot.discord_cog). Nothing here talks to
+at start-up and when a table opens (bot.discord.app, bot.discord.cog). Nothing here talks to
 Discord.
 """
 

@@ -10,6 +10,8 @@ on an old message is recognised as stale by the host service::
                                              the chosen option values
     mh:{match}:{version}:me                  several seats decide at once, or the choices show
                                              hidden cards: each presser gets their own, privately
+    mh:{match}:{version}:ok:{action text}    "yes, do it": the action after a question (a buy that
+                                             spends VP, issue 13), shown privately to its player
 
 The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
 ``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
@@ -42,11 +44,12 @@ MAX_SELECT_OPTIONS = 25
 BUTTON_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):b:(?P<text>.+)")
 SELECT_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):s(?P<index>\d+):(?P<template>.*)")
 CHOOSE_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):me")
+CONFIRM_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):ok:(?P<text>.+)")
 
 
 class ComponentHandler(Protocol):
     async def component_action(
-        self, interaction: discord.Interaction, match: int, version: int, text: str
+        self, interaction: discord.Interaction, match: int, version: int, text: str, *, confirmed: bool = False
     ) -> None: ...
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None: ...
@@ -68,6 +71,10 @@ def select_id(match: int, version: int, index: int, template: str) -> str:
 
 def choose_id(match: int, version: int) -> str:
     return f"{PREFIX}:{match}:{version}:me"
+
+
+def confirm_id(match: int, version: int, text: str) -> str:
+    return f"{PREFIX}:{match}:{version}:ok:{text}"
 
 
 class ActionButton(ui.DynamicItem[ui.Button], template=BUTTON_TEMPLATE):
@@ -138,7 +145,24 @@ class ChooseButton(ui.DynamicItem[ui.Button], template=CHOOSE_TEMPLATE):
         await _handler(interaction).choose(interaction, self.match, self.version)
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton)
+class ConfirmButton(ui.DynamicItem[ui.Button], template=CONFIRM_TEMPLATE):
+    """The "yes" to a question asked before an action commits (e.g. a buy that spends VP)."""
+
+    def __init__(self, match: int, version: int, text: str, label: str = "") -> None:
+        self.match, self.version, self.text = match, version, text
+        super().__init__(ui.Button(label=(label or _("Yes, do it"))[:MAX_BUTTON_LABEL],
+                                   style=discord.ButtonStyle.danger, custom_id=confirm_id(match, version, text)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
+        return cls(int(match["match"]), int(match["version"]), match["text"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).component_action(interaction, self.match, self.version, self.text,
+                                                     confirmed=True)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton, ConfirmButton)
 
 
 def _buttons_fit(match: int, version: int, widget: Widget) -> bool:
@@ -176,10 +200,12 @@ def build_view(match: int, version: int, widgets: Sequence[Widget]) -> tuple[ui.
         if rows + 1 > MAX_ROWS or not _select_fits(match, version, index, widget):
             complete = False
             continue
-        page += 1
+        pages = [w for w in selects if not w.placeholder]  # a decision's options split into pages
         placeholder = widget.placeholder or _("Choose your move")
-        if len(selects) > 1:
-            placeholder = f"{placeholder} ({page}/{len(selects)})"
+        if not widget.placeholder:
+            page += 1
+            if len(pages) > 1:
+                placeholder = f"{placeholder} ({page}/{len(pages)})"
         single = widget.kind != "multiselect"
         view.add_item(ActionSelect(
             match, version, index, widget.template, options=widget.options, placeholder=placeholder,
@@ -190,6 +216,15 @@ def build_view(match: int, version: int, widgets: Sequence[Widget]) -> tuple[ui.
     if not view.children:
         return None, complete
     return view, complete
+
+
+def confirm_view(match: int, version: int, text: str, label: str = "") -> ui.View | None:
+    """One "yes" button for ``text`` (None when its custom id would be too long)."""
+    if len(confirm_id(match, version, text)) > MAX_CUSTOM_ID:
+        return None
+    view = ui.View(timeout=None)
+    view.add_item(ConfirmButton(match, version, text, label))
+    return view
 
 
 def choose_view(match: int, version: int) -> ui.View:

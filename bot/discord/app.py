@@ -11,9 +11,9 @@ API::
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
 it and closes it; otherwise the bot opens ``config.database``, builds a
 :class:`~bot.service.HostService` over :func:`bot.adapters.default_registry` and closes it on
-``close()``), installs the command :class:`~bot.discord_cog.MeadhallTranslator`, adds the one
-Cog of app commands (bot.discord_cog), registers the persistent components
-(bot.discord_components), starts the reminder loop and syncs the command tree to
+``close()``), installs the command :class:`~bot.discord.cog.MeadhallTranslator`, adds the one
+Cog of app commands (bot.discord.cog), registers the persistent components
+(bot.discord.components), starts the reminder loop and syncs the command tree to
 ``config.dev_guild`` — globally only with ``sync_global=True``.
 
 Computer players (issue 8; ``/addbot`` seats them, see bot.seats): after every reply that
@@ -21,7 +21,8 @@ changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers n
 a task per channel it waits ``bot_pause`` seconds (so people can follow), then lets every seated
 computer player that must act move through :func:`bot.seats.play_bots` (``bot_pause`` between
 their moves; ``bot_budget`` seconds per decision of the ``search`` level, None: its default) and
-posts each reply in the channel like a person's move. The service's per-channel lock and version
+publishes each reply like a person's move (``MeadhallCog.post``: the table's live message, in the
+game's thread when it has one — "channel" is the table's key). The service's per-channel lock and version
 check keep them in order with people's moves. On ready (also after a restart) every unfinished
 table is looked at, so a computer player whose turn it was moves again.
 
@@ -41,9 +42,9 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
-from bot.discord_components import DYNAMIC_ITEMS
-from bot.discord_refusals import ChannelWatch
+from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.refusals import ChannelWatch
 from bot.i18n import set_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
@@ -72,6 +73,7 @@ class MeadhallBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
         self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
         self.config = config or Config()
+        self.threads = self.config.threads  # a thread per game (issue 13); the cog reads it at /start
         self._given_service = service
         self.service: HostService = service  # type: ignore[assignment]  # set in setup_hook otherwise
         self._storage: Storage | None = None
@@ -170,7 +172,7 @@ class MeadhallBot(commands.Bot):
                 self.schedule_bots(record.channel)
 
     def check_permissions(self, channel: str) -> list[str]:
-        """The required permissions (bot.discord_permissions) the bot lacks in ``channel`` as far
+        """The required permissions (bot.discord.permissions) the bot lacks in ``channel`` as far
         as its cache knows (logged once; told to the next player there by the cog)."""
         if not channel.isdigit():
             return []

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.discord_permissions import missing
+from bot.discord.permissions import missing
 from bot.i18n import _
 
 log = logging.getLogger(__name__)
