@@ -106,7 +106,11 @@ class MeadhallBot(commands.Bot):
             self.service = HostService(
                 self._storage, default_registry(), reminder_delay=self.config.reminder_delay,
                 reminder_limit=self.config.reminder_limit, cpu=self._cpu, shards=self.shard_plan,
+                deadline_takeover=self.config.deadline_takeover,
             )
+            from renderer.picture import warm_up
+
+            await asyncio.to_thread(warm_up)  # the first picture of a process would cost 60-130 ms
             tables = await self.service.load()
             log.info("opened %s: %d unfinished tables", self._storage.path, tables)
         await self.tree.set_translator(MeadhallTranslator())
