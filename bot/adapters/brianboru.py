@@ -374,8 +374,10 @@ class BrianBoruAdapter(BaseAdapter):
             if verb == "expand":
                 label = _("expand to {label} for 5 coins", label=label)
             return label[:100]
-        if verb in ("lead", "play"):
-            return f"{verb} {card_label(args[0])}"[:100]
+        if verb == "lead":
+            return _("lead {card}", card=card_label(args[0]))[:100]
+        if verb == "play":
+            return _("play {card}", card=card_label(args[0]))[:100]
         if verb == "keep":
             a, b = args
             return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(_card_colour(a)), b=b,
@@ -491,12 +493,14 @@ class BrianBoruAdapter(BaseAdapter):
         for c in v["claims"]:
             state = (_("claim face down") if not c["face_up"] else
                      _("claim on the board") if c["owner"] is None else _("claim: {name}", name=names[c["owner"]]))
-            regions.append(f"{c['name']} {c['threshold']}+/{c['points']} VP ({state})")
+            regions.append(_("{region} {threshold}+/{points} VP ({state})", region=c["name"],
+                             threshold=c["threshold"], points=c["points"], state=state))
         lines.append(_("Regions (towns to reveal / points): {regions}.", regions="; ".join(regions)))
         lines.append(_("Towns: + monastery, ! Viking control marker."))
         if v["final"]:
             for p in v["final"]["players"]:
-                lines.append(f"  {p['name']}: {p['vp']} VP — " + "; ".join(tr_msg(x) for x in p["lines"]))
+                scored = "; ".join(tr_msg(x) for x in p["lines"])
+                lines.append("  " + _("{name}: {vp} VP — {lines}", name=p["name"], vp=p["vp"], lines=scored))
             lines.append(_("Winners: {names}.", names=", ".join(v["final"]["winners"])))
         if seat is not None:
             lines += self.private_text(game, seat).splitlines()
