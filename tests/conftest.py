@@ -25,6 +25,7 @@ def pytest_terminal_summary(terminalreporter):
     if t["requests"] or t["responses"]:
         terminalreporter.write_line(
             f"Discord schema: {t['requests']} requests and {t['responses']} responses validated; "
-            f"violations: {t['request_violations']} by the bot, {t['response_violations']} by the fake; "
+            f"violations: {t['request_violations']} in requests (the fake's own tests send some on purpose; "
+            f"any other fails its test), {t['response_violations']} in answers; "
             f"{t['seconds']:.1f} s spent validating (schema loading and compiling included)"
         )
