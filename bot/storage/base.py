@@ -66,6 +66,7 @@ a compare-and-set on the version (exactly one of two writers at the same version
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -232,7 +233,7 @@ class Tx(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
 
-class Storage:
+class Storage(ABC):
     """One open database; :meth:`open` picks the backend. Backends provide :meth:`_tx` (one
     transaction), :meth:`_fetchall` (a read outside any write) and their migrations; every query
     below is shared."""
@@ -258,8 +259,9 @@ class Storage:
 
         return await SqliteStorage.connect(where, **options)
 
+    @abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Close the connections (each backend its own)."""
 
     async def __aenter__(self) -> Storage:
         return self
@@ -267,11 +269,14 @@ class Storage:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @abstractmethod
     def _tx(self) -> AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
+        """One transaction: committed on success, rolled back (and raised as
+        :class:`StorageUnavailable`) on any database error."""
 
+    @abstractmethod
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        raise NotImplementedError
+        """A read outside any write transaction (SQLite: its own connection)."""
 
     async def _migrate(self, migrations: Sequence[Sequence[str]]) -> None:
         async with self._tx() as db:
@@ -295,6 +300,7 @@ class Storage:
 
     async def _lock_for_migration(self, db: Tx) -> None:
         """Make concurrent openers migrate one after the other (SQLite's write lock already does)."""
+        return None  # a hook: PostgreSQL takes an advisory lock here
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
@@ -531,6 +537,7 @@ class Storage:
 
     async def _after_import(self, db: Tx) -> None:
         """Move id sequences past imported ids (PostgreSQL); SQLite's AUTOINCREMENT follows by itself."""
+        return None  # a hook: PostgreSQL moves its sequences here
 
     # ------------------------------------------------------------------ timers
 
