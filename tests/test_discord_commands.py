@@ -29,8 +29,9 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move"}
-TABLE = {"abandon", "status", "export", "addbot"}  # under /table
+HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records"}
+TABLE = {"abandon", "status", "export", "addbot", "undo", "replace"}  # under /table
+RECORDS = {"leaderboard", "profile", "history"}  # under /records (issue 17)
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
@@ -52,6 +53,7 @@ async def test_command_tree_as_built_passes_discords_limits(tmp_path):
     # issue 13: at most 15 top-level commands, the Vikings verbs kept, the rest grouped
     assert set(by_name) == HOST | {"buy", "place", "sail", "exchange"} and len(by_name) <= 15
     assert {o["name"] for o in by_name["table"]["options"]} == TABLE
+    assert {o["name"] for o in by_name["records"]["options"]} == RECORDS
     assert not {"play", "pass", "free", "option", "extra"} & set(by_name)  # names other bots use
     for c in payload:  # servers only, never DMs
         assert c["contexts"] == [0] and c["dm_permission"] is False, c["name"]
@@ -59,7 +61,8 @@ async def test_command_tree_as_built_passes_discords_limits(tmp_path):
     options = [o for c in payload for o in c.get("options", []) if o["type"] not in (1, 2)]
     options += [o for c in payload for sub in c.get("options", []) if sub["type"] == 1 for o in sub.get("options", [])]
     for o in options:
-        assert o.get("autocomplete") or o.get("choices") or o["type"] == 5, o
+        # a boolean is two choices; a member (6) is Discord's own member picker
+        assert o.get("autocomplete") or o.get("choices") or o["type"] in (5, 6), o
         assert o["description"] and o["description"] != "…", o
     [choice] = by_name["buy"]["options"]
     assert (choice["name"], choice["type"], choice["required"], choice["autocomplete"]) == ("choice", 3, True, True)

@@ -662,6 +662,11 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     log.warning("opening a thread in channel %s failed: %s", key, e)
                 if thread is not None and await self.svc.move(key, str(thread.id)):
                     self.parents[str(thread.id)] = key
+                    if reply.match_id is not None:  # issue 17: profile and history link to the thread
+                        try:
+                            await self.svc.storage.set_link(reply.match_id, thread.jump_url)
+                        except Exception:
+                            log.exception("recording the link of game %s failed", reply.match_id)
                     await self.publish(str(thread.id), thread, reply, interaction=interaction, deferred=deferred,
                                        welcome=title)
                     return str(thread.id)
@@ -1057,6 +1062,71 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
             await self.run(interaction, lambda: self.svc.export(channel), private=True)  # to the asker only
+
+    @table_group.command(name="undo", description=T(N_(
+        "Take back your last move; whoever moved since agrees by running undo too")))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            await self.run(interaction, lambda: self.svc.command(
+                channel, user, "undo", name=interaction.user.display_name, guild=str(interaction.guild_id)),
+                game=True)
+
+    @table_group.command(name="replace", description=T(N_(
+        "Give a seat no longer played to a computer player or to you; the table votes")))
+    @app_commands.describe(player=T(N_("The seat to give away; the players are offered")),
+                           by=T(N_("A computer level, me (you take the seat), or yes to vote for the request")))
+    async def replace(self, interaction: discord.Interaction, player: str, by: str) -> None:
+        if await self.guild_only(interaction):
+            channel, user = self.where(interaction)
+            line = " ".join(["replace", *player.split(), *by.split()])
+            await self.run(interaction, lambda: self.svc.command(
+                channel, user, line, name=interaction.user.display_name, guild=str(interaction.guild_id)),
+                game=True)
+
+    @replace.autocomplete("player")
+    async def replace_players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.board_players(interaction, current)
+
+    @replace.autocomplete("by")
+    async def replace_by(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        return [app_commands.Choice(name=w, value=w) for w in (*LEVELS, "me", "yes") if needle in w][:MAX_CHOICES]
+
+    # ------------------------------------------------------------------ records (issue 17)
+
+    records_group = app_commands.Group(
+        name="records", description=T(N_("Ratings, profiles and the finished games of this server")),
+        guild_only=True)
+
+    @records_group.command(name="leaderboard", description=T(N_("The best rated players of a game")))
+    @app_commands.describe(game=T(N_("Which game (default: the first); games are offered")),
+                           scope=T(N_("This server or all servers")))
+    @app_commands.choices(scope=[app_commands.Choice(name=T(N_("this server")), value="server"),
+                                 app_commands.Choice(name=T(N_("all servers")), value="all")])
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          scope: str | None = None) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.leaderboard(game, scope, guild=str(interaction.guild_id)),
+                           widgets=False)
+
+    @leaderboard.autocomplete("game")
+    async def leaderboard_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.game_choices(current)
+
+    @records_group.command(name="profile", description=T(N_("A player's games, wins, rating and recent games")))
+    @app_commands.describe(member=T(N_("Whose profile (default: yours)")))
+    async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        if await self.guild_only(interaction):
+            who = str((member or interaction.user).id)
+            await self.run(interaction, lambda: self.svc.profile(who, guild=str(interaction.guild_id)),
+                           widgets=False)
+
+    @records_group.command(name="history", description=T(N_("The finished games of this server")))
+    async def history(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.game_history(guild=str(interaction.guild_id)),
+                           widgets=False)
 
     # ------------------------------------------------------------------ game moves
 
