@@ -1042,6 +1042,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             "/rules gives a summary, one rule by number (V-14) or by topic (sailors); /help shows this."))
         embed.add_field(name=_("End"), inline=False, value=_(
             "/table abandon: the table's creator or an admin ends the game; other players vote."))
+        embed.add_field(name=_("Mend"), inline=False, value=_(
+            "/table undo takes back your last move (whoever moved since agrees by running it too); "
+            "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote."))
+        embed.add_field(name=_("Records"), inline=False, value=_(
+            "/records leaderboard ranks the players of a game (this server or all); /records profile shows a "
+            "player's games, wins and rating; /records history lists the finished games with their threads."))
         return embed
 
     def welcome_embed(self, title: str, first: str, *, in_thread: bool) -> discord.Embed:
