@@ -28,6 +28,12 @@ async def _actor(fd: FakeDiscord, svc: HostService, key: str) -> str:
     return next(n for n, u in fd.users.items() if u.id == uid)
 
 
+async def _moved(fd: FakeDiscord, store: Storage, user: str, command: str, options: dict) -> None:
+    before = (await store.get_match(1)).version
+    r = await fd.slash(user, command, options)
+    assert (await store.get_match(1)).version > before, r.text
+
+
 async def test_records_undo_and_thread_link_through_discord(tmp_path):
     async with FakeDiscord() as fd:
         bot, svc, store = await _start(fd, tmp_path)
@@ -117,6 +123,18 @@ async def test_table_undo_with_agreement_through_discord(tmp_path):
             r = await fd.slash(who, "table undo")
             assert (await svc.table(key)).game.to_json() == before, r.text
             assert any("takes back their last move" in m.content for m in fd.messages(fd.channel)), r.text
+            # after the other player moved, the mover's undo waits for their agreement
+            await _moved(fd, store, who, "buy", {"choice": "1"})
+            mid = (await svc.table(key)).game.to_json()
+            await _moved(fd, store, who, "move", {"choice": "start W1"})  # W2 forced
+            await _moved(fd, store, other, "buy", {"choice": "2"})
+            version = (await store.get_match(1)).version
+            r = await fd.slash(who, "table undo")
+            assert (await store.get_match(1)).version == version, r.text  # nothing changed yet
+            *_, asked, ping = fd.messages(fd.channel)
+            assert "must agree" in asked.content and ping.pinged == [fd.users[other].id], ping.content
+            r = await fd.slash(other, "table undo")  # the other player agrees
+            assert (await svc.table(key)).game.to_json() == mid, r.text  # the placement (and W2) taken back
         finally:
             await fd.stop_bot(bot)
             await store.close()

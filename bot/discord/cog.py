@@ -1074,9 +1074,15 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     async def undo(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
-            await self.run(interaction, lambda: self.svc.command(
+            reply = await self.run(interaction, lambda: self.svc.command(
                 channel, user, "undo", name=interaction.user.display_name, guild=str(interaction.guild_id)),
                 game=True)
+            people = [u for u in (reply.mentions if reply is not None else []) if u.isdigit()]
+            if reply is not None and reply.ok and reply.code == "undo_needs_agreement" and people:
+                # the table's message pings only who must move: ping whoever must agree here
+                with suppress(discord.HTTPException):
+                    await interaction.channel.send(" ".join(f"<@{u}>" for u in people),
+                                                   allowed_mentions=allowed_for(people))
 
     @table_group.command(name="replace", description=T(N_(
         "Give a seat no longer played to a computer player or to you; the table votes")))
