@@ -165,12 +165,14 @@ async def _play(args: argparse.Namespace, config) -> int:
 
             bots = OfflineBots(args.bots, args.level)
         table = OfflineTable(service, args.out, user=args.user, bots=bots)
-        print(f"meadhall offline table — database {db}, images in {args.out}/")
+        from bot.i18n import _, ngettext
+
+        print(_("meadhall offline table — database {db}, images in {out}/", db=db, out=args.out))
         if restored:
-            print(f"{restored} unfinished table(s) restored.")
-        print("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings'."
-              " Then plain lines speak for whoever must act: type the number of a listed choice"
-              " (or a move such as '/buy 3'). '/help' lists commands, '/quit' leaves.")
+            print(ngettext("{n} unfinished table restored.", "{n} unfinished tables restored.", restored))
+        print(_("Write commands as chat lines: 'alice: /join', 'bob: /join', 'alice: /start vikings'. "
+                "Then plain lines speak for whoever must act: type the number of a listed choice "
+                "(or a move such as '/buy 3'). '/help' lists commands, '/quit' leaves."))
         if sys.stdin.isatty():
             async def lines():
                 while not table.finished:
