@@ -28,13 +28,40 @@ game-specific goes through a :class:`GameAdapter`:
                                    is the only legal choice, or ``None`` (the default): never
                                    when the choice is optional or making it would reveal hidden
                                    information (e.g. a hand with a single playable card)
+``picture(game, *, seat, board,    the chat picture (issue 14): turn picture, scoring picture, or
+events, replay, focus)``           with ``board`` the full table (``focus``: one player large);
+                                   default: ``render(game, seat=seat)``. Worker thread/process
+``needs_replay(game, events)``     ``picture`` of this move wants ``replay`` (the action log);
+                                   default ``False``
+``describe_action(game, action)``  an action's label on a button (default: its text)
+``widgets(game, seat)``            the seat's own controls (:class:`bot.widgets.Widget`), or
+                                   ``None`` (the default) for :func:`bot.widgets.default_widgets`
+``private_choices(game, seat)``    the seat's choices show hidden information: offered to it
+                                   privately only (default ``False``)
+``private_text(game, seat)``       what only ``seat`` may see as text (default: ``text``)
+``private_image(game, seat)``      what only ``seat`` may see as a picture, or ``None`` (default)
+``button_prompt(game, seat)``      the prompt where choices are buttons (never a command to type),
+                                   or ``None`` (the default): the service's ``prompt`` text
+``confirm(game, seat, action)``    a question to confirm before a picked action commits, or
+                                   ``None`` (the default: no question)
+``trips(game, seat)``              whole multi-step choices ``(key, label, actions)`` offered as
+                                   one (Vikings' sailor trip, V-34); default ``[]``
+``message_group(game)``            a key: consecutive messages with the same key are one message
+                                   on Discord (a Brian Boru trick), or ``None`` (default)
+``scoring_events``                 event kinds told as a scoring's own message (default ``()``)
+``scoring_pictured(game, events)`` this move's picture is the scoring picture (default ``False``)
+``free_actions_placeholder``       the placeholder of the free actions' select (an ``N_``
+                                   message id), or ``None`` (default: "At any time")
+``option_words``                   table option words offered while ``/start`` is typed (``()``)
+``describe_verb(word)``            a verb command's own description, or ``None`` (default)
 =================================  ===========================================================
 
 Table options that are the host's, not the game's (:data:`HOST_OPTION_WORDS`, e.g. ``manual``),
 are kept in the options under :data:`HOST_KEY`; :func:`engine_options` strips them before an
 engine sees the options, :func:`host_options` reads them with their defaults.
 
-:class:`BaseAdapter` gives every method a plain default, so an adapter overrides what it has.
+:class:`BaseAdapter` gives every method a plain default, so an adapter overrides what it has;
+callers call every hook directly (a test forbids finding them with ``getattr``/``hasattr``).
 :class:`GameRegistry` maps game ids to adapters; the first registered game is the default one
 a new table gets.
 """
@@ -44,11 +71,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from bot.i18n import _
 from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
+
+if TYPE_CHECKING:
+    from bot.widgets import Widget
 
 
 class OptionError(ValueError):
@@ -138,6 +168,38 @@ class GameAdapter(Protocol):
 
     def public_action(self, text: str) -> str: ...
 
+    # optional hooks: BaseAdapter's defaults say "nothing special"
+    scoring_events: Sequence[str]
+    free_actions_placeholder: str | None
+    option_words: Sequence[str]
+
+    def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
+                events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None: ...
+
+    def needs_replay(self, game: Game, events: Sequence[Event]) -> bool: ...
+
+    def describe_action(self, game: Game, action: Action) -> str: ...
+
+    def widgets(self, game: Game, seat: int) -> list[Widget] | None: ...
+
+    def private_choices(self, game: Game, seat: int) -> bool: ...
+
+    def private_text(self, game: Game, seat: int) -> str: ...
+
+    def private_image(self, game: Game, seat: int) -> bytes | None: ...
+
+    def button_prompt(self, game: Game, seat: int) -> str | None: ...
+
+    def confirm(self, game: Game, seat: int, action: Action) -> str | None: ...
+
+    def trips(self, game: Game, seat: int) -> list[tuple[str, str, list[str]]]: ...
+
+    def message_group(self, game: Game) -> str | None: ...
+
+    def scoring_pictured(self, game: Game, events: Sequence[Event]) -> bool: ...
+
+    def describe_verb(self, word: str) -> str | None: ...
+
 
 class BaseAdapter:
     """Plain defaults for every :class:`GameAdapter` member except ``game_cls`` and ``title``."""
@@ -192,6 +254,52 @@ class BaseAdapter:
         return None
 
     def forced_action(self, game: Game, seat: int) -> Action | None:
+        return None
+
+    # ------------------------------------------------------------------ optional hooks
+
+    scoring_events: ClassVar[Sequence[str]] = ()
+    free_actions_placeholder: ClassVar[str | None] = None
+    option_words: ClassVar[Sequence[str]] = ()
+
+    def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
+                events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
+        return self.render(game, seat=seat)
+
+    def needs_replay(self, game: Game, events: Sequence[Event]) -> bool:
+        return False
+
+    def describe_action(self, game: Game, action: Action) -> str:
+        return str(action)
+
+    def widgets(self, game: Game, seat: int) -> list[Widget] | None:
+        return None
+
+    def private_choices(self, game: Game, seat: int) -> bool:
+        return False
+
+    def private_text(self, game: Game, seat: int) -> str:
+        return self.text(game, seat)
+
+    def private_image(self, game: Game, seat: int) -> bytes | None:
+        return None
+
+    def button_prompt(self, game: Game, seat: int) -> str | None:
+        return None
+
+    def confirm(self, game: Game, seat: int, action: Action) -> str | None:
+        return None
+
+    def trips(self, game: Game, seat: int) -> list[tuple[str, str, list[str]]]:
+        return []
+
+    def message_group(self, game: Game) -> str | None:
+        return None
+
+    def scoring_pictured(self, game: Game, events: Sequence[Event]) -> bool:
+        return False
+
+    def describe_verb(self, word: str) -> str | None:
         return None
 
 

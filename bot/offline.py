@@ -189,7 +189,7 @@ class OfflineTable:
                 continue
             options, multi = choice_list(widgets_for(table.adapter, table.game, seat))
             if options:
-                private = bool(getattr(table.adapter, "private_choices", lambda g, s: False)(table.game, seat))
+                private = bool(table.adapter.private_choices(table.game, seat))
                 found.append((seat, s.user, s.name, options, multi, private))
         return found
 
@@ -238,15 +238,11 @@ class OfflineTable:
         seat = next((i for i, s in enumerate(table.record.seats) if s.user == user), None)
         if seat is None:
             return [_("{name} is not playing at this table.", name=quote(user))]
-        text_fn = getattr(table.adapter, "private_text", None)
-        image_fn = getattr(table.adapter, "private_image", None)
-        out = [f"{only_sees(user)} {line}"
-               for line in (text_fn(table.game, seat) if text_fn else table.adapter.text(table.game, seat)).splitlines()]
-        if image_fn:
-            data = image_fn(table.game, seat)
-            if data:
-                path = self._write(f"hand-{user}-{table.record.version:04d}.png", data)
-                out.append(f"{only_sees(user)} " + _("image: {path}", path=path))
+        out = [f"{only_sees(user)} {line}" for line in table.adapter.private_text(table.game, seat).splitlines()]
+        data = table.adapter.private_image(table.game, seat)
+        if data:
+            path = self._write(f"hand-{user}-{table.record.version:04d}.png", data)
+            out.append(f"{only_sees(user)} " + _("image: {path}", path=path))
         return out
 
     async def _table_text(self) -> list[str]:

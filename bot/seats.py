@@ -75,7 +75,7 @@ async def play_bots(
         player = make_player(record.game, level, seed=(record.seed * 1009 + seat * 101 + record.version),
                              **options)
         view, legal, version = game.view(seat), game.legal_actions(seat), record.version
-        cpu = getattr(service, "cpu", None)
+        cpu = service.cpu
         if level == "search" and cpu is not None:  # a worker process: the event loop stays free
             action = await cpu.choose(record.game, level, record.seed * 1009 + seat * 101 + record.version,
                                       options, view, legal)

@@ -412,29 +412,22 @@ class HostService:
     async def _image(self, table: Table, game: Game, version: int, seat: int | None = None, *,
                      events: Sequence[Event] | None = None, board: bool = False,
                      focus: int | None = None) -> Attachment | None:
-        """The reply's picture. An adapter with ``picture`` (issue 14) draws the turn picture, the
-        scoring picture, or with ``board`` the full table; others draw ``render``."""
+        """The reply's picture: the adapter's ``picture`` (issue 14) draws the turn picture, the
+        scoring picture, or with ``board`` the full table (the default draws ``render``)."""
         if not self.images:
             return None
         try:
-            picture = getattr(table.adapter, "picture", None)
-            if picture is None:
-                if self.cpu is not None:  # a worker process: the event loop stays free (issue 15)
-                    data = await self.cpu.render(table.adapter, game, seat)
-                else:
-                    data = await asyncio.to_thread(table.adapter.render, game, seat=seat)
+            replay = None
+            if events and table.adapter.needs_replay(game, events):
+                rec = table.record
+                moves = [(a.seat, a.action) for a in effective_actions(await self.storage.actions(rec.id))]
+                replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
+            kwargs = {"seat": seat, "board": board, "events": events or (), "replay": replay,
+                      "focus": focus}
+            if self.cpu is not None:  # a worker process: the event loop stays free (issue 15)
+                data = await self.cpu.picture(table.adapter, game, **kwargs)
             else:
-                replay = None
-                if events and table.adapter.needs_replay(game, events):
-                    rec = table.record
-                    moves = [(a.seat, a.action) for a in effective_actions(await self.storage.actions(rec.id))]
-                    replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
-                kwargs = {"seat": seat, "board": board, "events": events or (), "replay": replay,
-                          "focus": focus}
-                if self.cpu is not None:
-                    data = await self.cpu.picture(table.adapter, game, **kwargs)
-                else:
-                    data = await asyncio.to_thread(functools.partial(picture, game, **kwargs))
+                data = await asyncio.to_thread(functools.partial(table.adapter.picture, game, **kwargs))
         except Exception:
             log.exception("rendering match %s version %s failed", table.record.id, version)
             return None
@@ -798,8 +791,7 @@ class HostService:
                 raise Refusal("not_started", _("The game has not started yet."))
             adapter = self.games.get(record.game)
             whole = record.status == "finished"
-            public_action = getattr(adapter, "public_action", None)
-            shown = (lambda text: text) if whole or not callable(public_action) else public_action
+            shown = (lambda text: text) if whole or adapter is None else adapter.public_action
             lines = [
                 "# meadhall action log",
                 f"# game: {record.game}",
@@ -1138,8 +1130,7 @@ class HostService:
     def _is_free_action(game: Game, seat: int, action: Action) -> bool:
         """A kind of action the game lets any seat take at any time (``free_actions(seat)``,
         e.g. Vikings' ``exchange N``); the engine then judges the details (e.g. too many VP)."""
-        free_actions = getattr(game, "free_actions", None)
-        return callable(free_actions) and type(action) in {type(a) for a in free_actions(seat)}
+        return type(action) in {type(a) for a in game.free_actions(seat)}
 
     @staticmethod
     def _not_your_turn(table: Table, acting: list[int]) -> Refusal:

@@ -164,10 +164,9 @@ async def undo(service, channel: str, user: str):
         k -= 1
     first = mine[k]
     count = len(moves) - first
-    public_action = getattr(table.adapter, "public_action", None)
     for i in range(first, len(moves)):
         a = moves[i]
-        shown = public_action(a.action) if callable(public_action) else a.action
+        shown = table.adapter.public_action(a.action)
         code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
             raise Refusal(code, _messages(code))

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.core import Action, Game
+
+if TYPE_CHECKING:
+    from bot.games import GameAdapter
 
 WidgetKind = Literal["buttons", "select", "multiselect"]
 KINDS = ("buttons", "select", "multiselect")
@@ -80,13 +83,13 @@ def fill(template: str, values: Sequence[str]) -> str:
         raise ValueError(f"template {template!r} does not fit {len(values)} values") from e
 
 
-def label_of(adapter: Any, game: Game, action: Action) -> str:
-    describe = getattr(adapter, "describe_action", None)
-    label = describe(game, action) if callable(describe) else str(action)
+def label_of(adapter: GameAdapter, game: Game, action: Action) -> str:
+    """The adapter's ``describe_action`` label (its text when empty), cut to a button's length."""
+    label = adapter.describe_action(game, action)
     return (label or str(action))[:MAX_LABEL]
 
 
-def default_widgets(adapter: Any, game: Game, seat: int) -> list[Widget]:
+def default_widgets(adapter: GameAdapter, game: Game, seat: int) -> list[Widget]:
     """The seat's legal actions as buttons (≤ 5), one select (≤ 25) or several selects (pages).
 
     Selects take at most 25 options each, so more choices are split into pages of 25; the
@@ -102,11 +105,9 @@ def default_widgets(adapter: Any, game: Game, seat: int) -> list[Widget]:
     return [Widget("select", page) for page in pages]
 
 
-def widgets_for(adapter: Any, game: Game, seat: int) -> list[Widget]:
-    """The adapter's own ``widgets(game, seat)`` when it has one, else :func:`default_widgets`."""
-    hook = getattr(adapter, "widgets", None)
-    if callable(hook):
-        found = hook(game, seat)
-        if found is not None:
-            return list(found)
+def widgets_for(adapter: GameAdapter, game: Game, seat: int) -> list[Widget]:
+    """The adapter's own ``widgets(game, seat)`` when it gives some, else :func:`default_widgets`."""
+    found = adapter.widgets(game, seat)
+    if found is not None:
+        return list(found)
     return default_widgets(adapter, game, seat)

@@ -346,6 +346,10 @@ class Game(ABC):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Sorted legal actions of ``seat`` (default: the first acting seat)."""
 
+    def free_actions(self, seat: int) -> list[Action]:
+        """Actions a seat may take at any time, outside its turn (none by default)."""
+        return []
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Read an action's text form; raises :class:`ActionSyntaxError`."""

@@ -180,9 +180,8 @@ def files_of(reply: Reply) -> list[discord.File]:
 
 
 def private_choices(adapter: GameAdapter, game: Any, seat: int) -> bool:
-    """The adapter's optional ``private_choices(game, seat)``: its choices show hidden information."""
-    hook = getattr(adapter, "private_choices", None)
-    return bool(hook(game, seat)) if callable(hook) else False
+    """The adapter's ``private_choices(game, seat)``: its choices show hidden information."""
+    return bool(adapter.private_choices(game, seat))
 
 
 def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
@@ -224,12 +223,11 @@ def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
 def free_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
     """The game's free actions for ``seat`` (Vikings: exchange VP for gold, V-16) as one select
     with the amount, beside the decision's own controls (issue 13)."""
-    free = getattr(game, "free_actions", None)
-    actions = list(free(seat)) if callable(free) else []
+    actions = list(game.free_actions(seat))
     if not actions:
         return []
     options = [(label_of(adapter, game, a), str(a)) for a in actions][:MAX_CHOICES]
-    placeholder = getattr(adapter, "free_actions_placeholder", None)
+    placeholder = adapter.free_actions_placeholder
     return [Widget("select", options, placeholder=_(placeholder) if placeholder else _("At any time"))]
 
 
@@ -239,8 +237,7 @@ TRIP_PREFIX = "trip "  # a sailor's whole trip (the adapter's ``trips``), not an
 def trip_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
     """The sailor dialog's first step (issue 13): the kinds of trip, each with where it sends the
     vikings, as one select; picking one asks to confirm privately."""
-    hook = getattr(adapter, "trips", None)
-    plans = hook(game, seat) if callable(hook) else []
+    plans = adapter.trips(game, seat)
     if not plans:
         return []
     return [Widget("select", [(label, key) for key, label, _actions in plans][:MAX_CHOICES],
@@ -564,7 +561,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         final scorings) as one message of its own, with its breakdown per player, for everybody
         (issue 13); its lines leave the reply's narration. No controls, nobody pinged."""
         adapter = self.svc.games.get(reply.game) if reply.game else None
-        kinds = set(getattr(adapter, "scoring_events", ()))
+        kinds = set(adapter.scoring_events) if adapter is not None else set()
         events = [e for e in reply.events if e.kind in kinds]
         if adapter is None or not events:
             return
@@ -578,9 +575,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             else:
                 groups.append([e])
         quiet = discord.AllowedMentions.none()
-        pictured = getattr(adapter, "scoring_pictured", None)
         picture = None
-        if reply.image is not None and callable(pictured) and pictured(game, reply.events):
+        if reply.image is not None and adapter.scoring_pictured(game, reply.events):
             picture, reply.image = reply.image, None  # the scoring picture goes with the scoring's message
         for index, group in enumerate(groups):
             last = index == len(groups) - 1
@@ -616,22 +612,21 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                                       "message": sent.id}
 
     async def message_group(self, key: str, reply: Reply) -> str | None:
-        """The adapter's optional ``message_group(game)`` while the table is at the reply's version."""
+        """The adapter's ``message_group(game)`` while the table is at the reply's version."""
         table = await self.svc.table(key)
-        hook = getattr(table.adapter, "message_group", None) if table is not None else None
-        if not callable(hook) or table.game is None or table.record.version != reply.version:
+        if table is None or table.game is None or table.record.version != reply.version:
             return None
-        return hook(table.game)
+        return table.adapter.message_group(table.game)
 
     async def prompt_text(self, key: str, reply: Reply, prompt: Any) -> str:
         """The prompt as the adapter words it for buttons (``button_prompt(game, seat)``: what to
         decide, never a command to type, issue 13) while the table is at the reply's version; else
         the service's text."""
         table = await self.svc.table(key)
-        hook = getattr(table.adapter, "button_prompt", None) if table is not None else None
-        if not callable(hook) or table.game is None or table.record.version != reply.version:
+        if table is None or table.game is None or table.record.version != reply.version:
             return prompt.text
-        return hook(table.game, prompt.seat)
+        worded = table.adapter.button_prompt(table.game, prompt.seat)
+        return prompt.text if worded is None else worded
 
     async def open_game(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> str:
         """The start: with threads on (``config.threads``) and the permission, one line in the
@@ -722,18 +717,16 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         """What only ``seat`` may see (adapter ``private_text``/``private_image``, else its seat's
         view) and, when it must decide, its own choices as components: one ephemeral message."""
         game, adapter, record = table.game, table.adapter, table.record
-        text_fn = getattr(adapter, "private_text", None)
-        image_fn = getattr(adapter, "private_image", None)
         lines = [adapter.prompt(game, seat)] if must_act else []
-        lines.append(text_fn(game, seat) if callable(text_fn) else adapter.text(game, seat))
+        lines.append(adapter.private_text(game, seat))
         view, complete = None, True
         if must_act:
             view, complete = build_view(record.id, record.version, widgets_for(adapter, game, seat))
         if not complete:
             lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
         files: list[discord.File] = []
-        if callable(image_fn) and self.svc.images:
-            data = await asyncio.to_thread(image_fn, game, seat)
+        if self.svc.images:
+            data = await asyncio.to_thread(adapter.private_image, game, seat)
             if data:
                 files.append(discord.File(io.BytesIO(data), filename=f"hand-{record.id}-{record.version}.png"))
         text = escape_names("\n".join(line for line in lines if line), record.names)
@@ -773,9 +766,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         shown privately with where the vikings go, and made on "yes" as its sail moves in a row."""
         key = text.removeprefix(TRIP_PREFIX)
         seat = table.record.seat_of(user)
-        hook = getattr(table.adapter, "trips", None)
         game = table.game
-        plans = hook(game, seat) if callable(hook) and game is not None and seat is not None else []
+        plans = table.adapter.trips(game, seat) if game is not None and seat is not None else []
         plan = next((p for p in plans if p[0] == key), None)
         if plan is None or version != table.record.version:
             await self.say_privately(interaction, _(
@@ -811,10 +803,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                         text: str) -> bool:
         """The adapter's optional ``confirm(game, seat, action)`` question (a buy that spends VP,
         issue 13): asked privately with a "yes" button instead of acting. True if asked."""
-        hook = getattr(table.adapter, "confirm", None)
         seat = table.record.seat_of(user)
         game = table.game
-        if not callable(hook) or game is None or seat is None or version != table.record.version:
+        if game is None or seat is None or version != table.record.version:
             return False
         try:
             action = game.parse_action(text)
@@ -822,7 +813,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             return False  # the service explains what is wrong with it
         if seat not in game.acting_seats() or not game.is_legal(seat, text):
             return False
-        question = hook(game, seat, action)
+        question = table.adapter.confirm(game, seat, action)
         if not question:
             return False
         view = confirm_view(table.record.id, version, text)
@@ -936,7 +927,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         table = await self.svc.table(str(interaction.channel_id))
         game_id = getattr(interaction.namespace, "game", None) or (table.record.game if table else None)
         adapter = self.svc.games.get(game_id or self.svc.games.default or "")
-        words = list(getattr(adapter, "option_words", ()))
+        words = list(adapter.option_words) if adapter is not None else []
         parts = current.replace(",", " ").split()
         finished = not parts or current.endswith((" ", ","))
         chosen, partial = (parts, "") if finished else (parts[:-1], parts[-1].lower())
@@ -1172,9 +1163,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 return []
             game = table.game
             actions = list(game.legal_actions(seat))
-            free = getattr(game, "free_actions", None)
-            if callable(free):
-                actions += [a for a in free(seat) if a not in actions]
+            actions += [a for a in game.free_actions(seat) if a not in actions]
             needle = current.strip().lower()
             out: list[app_commands.Choice[str]] = []
             lang = language_for(interaction.locale)
@@ -1210,8 +1199,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     def _verb_command(self, word: str, adapters: Sequence[GameAdapter]) -> app_commands.Command:
         titles = ", ".join(a.title for a in adapters)
-        hooks = [h for h in (getattr(a, "describe_verb", None) for a in adapters) if callable(h)]
-        own = hooks[0](word) if hooks else None
+        own = next((d for d in (a.describe_verb(word) for a in adapters) if d is not None), None)
         needs_choice = takes_argument(word, adapters)
         if needs_choice:
             async def callback(interaction: discord.Interaction, choice: str) -> None:
