@@ -31,6 +31,9 @@ import asyncio
 from dataclasses import dataclass
 
 from bot.games import HOST_KEY, host_options
+from bot.host.common import is_computer, votes_needed
+from bot.host.guard import refused
+from bot.host.refusals import Refusal, RefusalCode
 from bot.i18n import _
 from bot.storage import NewTimer, Seat
 from bot.text import quote
@@ -96,7 +99,6 @@ def _left(seconds: int) -> str:
 
 
 def _votes_needed(seats) -> int:
-    from bot.service import votes_needed
 
     return votes_needed(seats)
 
@@ -169,12 +171,10 @@ async def _deadline(service, channel: str, timer, now: float) -> list[str] | Non
 
 
 async def _act(service, channel: str, user: str, text: str, version: int):
-    from bot.service import Refusal, _refused
-
     try:
         return await service._act(channel, user, text, version)
     except Refusal as r:
-        return _refused(r)
+        return refused(r)
 
 
 async def _choose(table, seat: int, level: str):
@@ -230,18 +230,14 @@ async def _take_over(service, table, seat: int, by: str, host: dict, now: float,
 
 async def replace(service, channel: str, user: str, words: list[str]):
     """``/replace NAME LEVEL|me|yes`` (the service holds the channel's lock)."""
-    from bot.service import Refusal, is_computer, votes_needed
-
     table, game = await service._need_game(channel)
     rec = table.record
     if len(words) < 2:
-        raise Refusal("bad_options", _("Write replace NAME LEVEL (a computer player: {levels}), replace "
-                                       "NAME me (you take the seat) or replace NAME yes (you support the "
-                                       "request).", levels=", ".join(LEVELS)))
+        raise Refusal(RefusalCode.REPLACE_USAGE, levels=", ".join(LEVELS))
     target, name = words[-1].lower(), " ".join(words[:-1]).strip()
     names = [n.casefold() for n in rec.names]
     if name.casefold() not in names:
-        raise Refusal("unknown_player", _("There is no player called {name} at this table.", name=quote(name)))
+        raise Refusal(RefusalCode.UNKNOWN_PLAYER, name=quote(name))
     seat = names.index(name.casefold())
     host = dict(rec.options.get(HOST_KEY, {}))
     pending = host.get("replace")
@@ -249,30 +245,29 @@ async def replace(service, channel: str, user: str, words: list[str]):
     voting = voter is not None and not is_computer(user)
     if target == "yes":
         if not pending or pending["seat"] != seat:
-            raise Refusal("no_request", _("There is no request to replace {name}.", name=rec.seats[seat].name))
+            raise Refusal(RefusalCode.NO_REQUEST, name=rec.seats[seat].name)
         if not voting:
-            raise Refusal("not_player", _("You are not a player at this table."))
+            raise Refusal(RefusalCode.NOT_PLAYER)
         if user in pending["votes"]:
-            raise Refusal("already_voted", _("You have already voted for this."))
+            raise Refusal(RefusalCode.ALREADY_VOTED)
         request = {**pending, "votes": [*pending["votes"], user]}
     else:
         if target == "me":
             if voter is not None:
-                raise Refusal("already_seated", _("You already have a seat at this table."))
+                raise Refusal(RefusalCode.ALREADY_SEATED)
             to, label = user, _("{name} (who asked)", name=quote(user))
         elif target in LEVELS:
             if not voting:
-                raise Refusal("not_player", _("You are not a player at this table."))
+                raise Refusal(RefusalCode.NOT_PLAYER)
             to, label = computer_user(target, seat), _("a computer player ({level})", level=target)
         else:
-            raise Refusal("bad_options", _("There is no computer level “{level}”. Levels: {levels}.",
-                                           level=quote(target), levels=", ".join(LEVELS)))
+            raise Refusal(RefusalCode.NO_LEVEL, level=quote(target), levels=", ".join(LEVELS))
         if rec.seats[seat].user == to:
-            raise Refusal("bad_options", _("{name}'s seat is already played that way.", name=rec.seats[seat].name))
+            raise Refusal(RefusalCode.ALREADY_PLAYED_THAT_WAY, name=rec.seats[seat].name)
         same = pending and pending["seat"] == seat and pending["to"] == to
         votes = list(pending["votes"]) if same else []
         if voting and user in votes:
-            raise Refusal("already_voted", _("You have already voted for this."))
+            raise Refusal(RefusalCode.ALREADY_VOTED)
         request = {"seat": seat, "to": to, "label": label, "votes": [*votes, user] if voting else votes}
     needed = votes_needed(rec.seats)
     now = service.clock()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import host_options
+from bot.host.refusals import Refusal, RefusalCode
 from bot.i18n import _, ngettext
 from bot.storage import StaleVersionError, effective_actions, rebuild
 from engine.core import Game, Rng, json_copy
@@ -115,20 +116,8 @@ class UndoRequest:
     need: set[int] = field(default_factory=set)   # seats that moved since and must agree
 
 
-def _messages(code: str) -> str:
-    return {
-        "undo_nothing": _("You have no move to take back."),
-        "undo_random": _("That move cannot be taken back: it used chance (something was shuffled or drawn)."),
-        "undo_revealed": _("That move cannot be taken back: it showed something hidden "
-                           "(a tile turned, a viking drawn or a card seen)."),
-        "undo_unsure": _("That move cannot be taken back: I cannot tell whether it showed something hidden."),
-    }[code]
-
-
 async def undo(service, channel: str, user: str):
     """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock)."""
-    from bot.service import Refusal
-
     table, game = await service._need_game(channel)
     rec = table.record
     seat = service._need_seat(table, user)
@@ -148,7 +137,7 @@ async def undo(service, channel: str, user: str):
     moves = effective_actions(await service.storage.actions(rec.id))
     mine = [i for i, a in enumerate(moves) if a.seat == seat]
     if not mine:
-        raise Refusal("undo_nothing", _messages("undo_nothing"))
+        raise Refusal(RefusalCode.UNDO_NOTHING)
     # the states before each move in force, to judge the moves taken back
     cls = table.adapter.game_cls
     states = [rebuild(cls, rec, [])]
@@ -169,7 +158,7 @@ async def undo(service, channel: str, user: str):
         shown = table.adapter.public_action(a.action)
         code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
-            raise Refusal(code, _messages(code))
+            raise Refusal(RefusalCode.by_code(code))
     need = {a.seat for a in moves[first + 1:]} - {seat}
     if need:
         requests[channel] = UndoRequest(rec.version, seat, count, set(), need)
@@ -184,8 +173,6 @@ async def undo(service, channel: str, user: str):
 
 async def _commit(service, channel: str, table, seat: int, count: int):
     """Append ``#undo COUNT`` for ``seat``; the table is back where it was before those moves."""
-    from bot.service import Refusal
-
     rec = table.record
     moves = effective_actions(await service.storage.actions(rec.id))
     game = rebuild(table.adapter.game_cls, rec, [])
@@ -200,8 +187,7 @@ async def _commit(service, channel: str, table, seat: int, count: int):
             status="active", now=now, timers=service._reminder_timers(table, game, new_version, now))
     except StaleVersionError:
         service._uncache(channel)
-        raise Refusal("stale", _("The table has changed since that message. "
-                                 "Please choose again from the latest one.")) from None
+        raise Refusal(RefusalCode.STALE) from None
     rec.version, rec.snapshot, rec.updated = new_version, snapshot, now
     table.game, table.last_action = game, None
     prompts = service._prompts(table)

@@ -834,7 +834,7 @@ def test_the_extract_command_writes_the_template(tmp_path, monkeypatch, capsys):
     assert catalogs.main(["extract"]) == 0
     text = (tmp_path / "meadhall.pot").read_text(encoding="utf-8")
     assert 'msgid_plural "Game over. The winners: {names}."' in text
-    assert "#: bot/service.py:" in text  # locations relative to the repository
+    assert "#: bot/host/play.py:" in text  # locations relative to the repository (the host split, issue 18)
     assert catalogs.main(["nonsense"]) == 2
 
 

@@ -1,0 +1,2 @@
+"""The host service split by concern (issue 18); :mod:`bot.service` is its import facade and
+lists which module holds what."""

@@ -1,0 +1,95 @@
+"""Text commands: one typed line ("join", "start toy pile=9", "take 2", "/status") to a call."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.host.common import HOST_COMMANDS, RECORD_COMMANDS, SCOPES, names_text
+from bot.host.export import ExportMixin
+from bot.host.guard import host_call
+from bot.host.lobby import LobbyMixin
+from bot.host.looking import LookingMixin
+from bot.host.records import RecordsMixin
+from bot.host.refusals import Refusal, RefusalCode
+from bot.host.replies import Reply
+from bot.i18n import _
+from bot.text import quote
+
+log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
+
+
+class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
+    """The text front (offline table, typed lines): reads a line and calls the other concerns."""
+
+    @host_call()
+    async def command(
+        self, channel: str, user: str, line: str, *, name: str | None = None, guild: str | None = None,
+        is_admin: bool = False,
+    ) -> Reply:
+        """Run one typed line ("join", "start toy pile=9", "take 2", "/status", …)."""
+        return await self._command(channel, user, line, name, guild, is_admin)
+
+    async def _command(
+        self, channel: str, user: str, line: str, name: str | None, guild: str | None, is_admin: bool
+    ) -> Reply:
+        words = line.strip().removeprefix("/").split()
+        if not words:
+            raise self._unknown_command(line)
+        word, args = words[0].lower(), words[1:]
+        if word == "join":
+            return await self.join(channel, user, name or user, guild=guild, game=args[0] if args else None)
+        if word == "leave":
+            return await self.leave(channel, user)
+        if word == "start":
+            game = args[0] if args and args[0] in self.games else None
+            return await self.start(channel, user, game, args[1:] if game else args)
+        if word == "abandon":
+            return await self.abandon(channel, user, is_admin=is_admin)
+        if word == "status":
+            return await self.status(channel)
+        if word == "board":
+            private = args == ["private"]
+            return await self.board(channel, user, private=private, player=" ".join(args) if args and not private
+                                    else None)
+        if word == "rules":
+            return await self.rules(channel, args[0] if args else None)
+        if word == "export":
+            if args and not (len(args) == 1 and args[0].isascii() and args[0].isdigit()):
+                raise Refusal(RefusalCode.EXPORT_USAGE)
+            return await self.export(channel, int(args[0]) if args else None, guild=guild)
+        if word == "leaderboard":
+            if len(args) > 2:
+                raise Refusal(RefusalCode.LEADERBOARD_USAGE)
+            game = next((a for a in args if a.lower() not in SCOPES), None)
+            scope = next((a for a in args if a.lower() in SCOPES), None)
+            return await self.leaderboard(game, scope, guild=guild)
+        if word == "profile":
+            return await self.profile(" ".join(args) if args else user, guild=guild)
+        if word == "history":
+            return await self.game_history(guild=guild)
+        if word == "undo":
+            return await self.undo(channel, user)
+        if word == "replace":
+            return await self.replace(channel, user, args)
+        if word == "help":
+            return await self._help(channel)
+        table = await self._open_table(channel)
+        adapters = [table.adapter] if table else list(self.games)
+        for adapter in adapters:
+            if word in adapter.verbs:
+                return await self.act(channel, user, " ".join([adapter.verbs[word], *args]))
+        raise self._unknown_command(line)
+
+    @staticmethod
+    def _unknown_command(line: str) -> Refusal:
+        return Refusal(RefusalCode.UNKNOWN_COMMAND, line=quote(line))
+
+    async def _help(self, channel: str) -> Reply:
+        table = await self._open_table(channel)
+        lines = [_("Table commands: {commands}.", commands=names_text(HOST_COMMANDS))]
+        for adapter in [table.adapter] if table else list(self.games):
+            if adapter.verbs:
+                lines.append(_("{game} moves: {verbs}.", game=adapter.title, verbs=names_text(adapter.verbs)))
+        lines.append(_("Records: {commands}.", commands=names_text(RECORD_COMMANDS)))
+        return Reply(public=lines)
+

@@ -1,0 +1,43 @@
+"""Small things the host's modules share: computer seats, votes, bounds, command words, text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.storage import Seat
+from bot.text import QUOTE_LIMIT, quote
+
+COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
+
+
+def is_computer(user: str) -> bool:
+    return user.startswith(COMPUTER_PREFIX)
+
+
+def votes_needed(seats: Iterable[Seat]) -> int:
+    """A majority of the people at the table (computer players do not vote)."""
+    people = sum(1 for s in seats if not is_computer(s.user))
+    return max(1, people) // 2 + 1
+
+
+MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, not a rule)
+
+MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display name)
+
+HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "undo", "replace",
+                 "help")
+RECORD_COMMANDS = ("leaderboard", "profile", "history")  # issue 17: what the table remembers
+SCOPES = ("server", "all")  # /leaderboard scope: this server's games, or every server's
+
+
+def names_text(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def shortened(reason: str, text: str) -> str:
+    """An engine's reason, which may quote the input again, with every long word of the input
+    in it shortened, and at most 3 × ``QUOTE_LIMIT`` characters."""
+    for word in sorted(set(text.split()), key=len, reverse=True):
+        if len(word) > 30:
+            reason = reason.replace(word, quote(word, 30))
+    return quote(reason, 3 * QUOTE_LIMIT)
