@@ -34,6 +34,7 @@ from bot.games import HOST_KEY, host_options
 from bot.host.common import is_computer, votes_needed
 from bot.host.guard import refused
 from bot.host.refusals import Refusal, RefusalCode
+from bot.host.replies import Reply
 from bot.i18n import _
 from bot.storage import NewTimer, Seat
 from bot.text import quote
@@ -228,7 +229,7 @@ async def _take_over(service, table, seat: int, by: str, host: dict, now: float,
 # ------------------------------------------------------------------ /replace
 
 
-async def replace(service, channel: str, user: str, words: list[str]):
+async def replace(service, channel: str, user: str, words: list[str]) -> Reply:
     """``/replace NAME LEVEL|me|yes`` (the service holds the channel's lock)."""
     table, game = await service._need_game(channel)
     rec = table.record

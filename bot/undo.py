@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.games import host_options
 from bot.host.refusals import Refusal, RefusalCode
+from bot.host.replies import Reply
 from bot.i18n import _, ngettext
 from bot.storage import StaleVersionError, effective_actions, rebuild
 from engine.core import Game, Rng, json_copy
@@ -116,7 +117,7 @@ class UndoRequest:
     need: set[int] = field(default_factory=set)   # seats that moved since and must agree
 
 
-async def undo(service, channel: str, user: str):
+async def undo(service, channel: str, user: str) -> Reply:
     """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock)."""
     table, game = await service._need_game(channel)
     rec = table.record
@@ -171,7 +172,7 @@ async def undo(service, channel: str, user: str):
     return await _commit(service, channel, table, seat, count)
 
 
-async def _commit(service, channel: str, table, seat: int, count: int):
+async def _commit(service, channel: str, table, seat: int, count: int) -> Reply:
     """Append ``#undo COUNT`` for ``seat``; the table is back where it was before those moves."""
     rec = table.record
     moves = effective_actions(await service.storage.actions(rec.id))
