@@ -2,9 +2,9 @@
 
 A transport (the Discord adapter) shows the decision of a seat that must act as widgets and
 turns what the player picks back into one action text for ``HostService.act``. By default the
-widgets are built from the engine's ``legal_actions(seat)`` (labels from the adapter's optional
-``describe_action(game, action)``); an adapter may instead define ``widgets(game, seat)``
-returning a list of :class:`Widget` (e.g. Brian Boru's "keep exactly 2 cards" multi-select)::
+widgets are built from the engine's ``legal_actions(seat)`` (labels from the adapter's
+``describe_action(game, action)``); an adapter may instead return from ``widgets(game, seat)``
+a list of :class:`Widget` (e.g. Brian Boru's "keep exactly 2 cards" multi-select)::
 
     Widget(kind="multiselect", placeholder="keep 2 cards", options=[("Harp 7", "h7"), ...],
            min_values=2, max_values=2, template="keep {0} {1}")

@@ -801,7 +801,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def ask_first(self, interaction: discord.Interaction, table: Table, user: str, version: int,
                         text: str) -> bool:
-        """The adapter's optional ``confirm(game, seat, action)`` question (a buy that spends VP,
+        """The adapter's ``confirm(game, seat, action)`` question (a buy that spends VP,
         issue 13): asked privately with a "yes" button instead of acting. True if asked."""
         seat = table.record.seat_of(user)
         game = table.game

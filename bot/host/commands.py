@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from bot.host.common import HOST_COMMANDS, RECORD_COMMANDS, SCOPES, names_text
 from bot.host.export import ExportMixin
 from bot.host.guard import host_call
@@ -14,8 +12,6 @@ from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.i18n import _
 from bot.text import quote
-
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
 
 
 class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 from datetime import UTC, datetime
 
 from bot.host.guard import host_call
@@ -13,8 +12,6 @@ from bot.host.tables import HostBase
 from bot.i18n import _
 from bot.storage import MatchRecord, rebuild
 from engine.core import Game
-
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
 
 
 class ExportMixin(HostBase):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 from bot.games import HOST_KEY, OptionError, split_option_words
@@ -15,8 +14,6 @@ from bot.i18n import _
 from bot.storage import Seat, StorageError
 from bot.text import QUOTE_LIMIT, quote
 from engine.core import EngineError
-
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
 
 
 class LobbyMixin(PlayMixin):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from bot import turns
 from bot.host.common import names_text, votes_needed
 from bot.host.guard import host_call
@@ -12,8 +10,6 @@ from bot.host.replies import Reply, Table
 from bot.host.tables import HostBase
 from bot.i18n import _, ngettext
 from bot.text import quote
-
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
 
 
 class LookingMixin(HostBase):

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-
 from bot import turns
 from bot.host.replies import Reminder
 from bot.host.tables import HostBase
 from bot.i18n import _
 from bot.storage import NewTimer
-
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
 
 
 class RemindersMixin(HostBase):
