@@ -448,3 +448,30 @@ def test_sailing_marks_where_a_sailor_may_bring_a_viking_V34():
     log = TextLog()
     draw_vikings_turn(live.view(None), highlights={"tile": cells, "base": []}, log=log)
     assert "a sailor may bring a viking" in words(log) and "Major scoring" in words(log)
+
+
+async def test_a_table_with_host_options_still_pictures_its_vp_history(tmp_path, caplog):
+    """QA found it: a table with ``deadline:12h`` keeps host options beside the engine's, and the
+    picture's replay passed both to the engine, which refused the host key — so every major and
+    final scoring of such a table lost its VP chart (and logged a traceback)."""
+    from tests.host_helpers import CH, open_service, play_first_legal, start_game
+
+    svc, store = await open_service(tmp_path / "t.db")
+    try:
+        await start_game(svc, "vikings", seed=3, options=("deadline:12h",))
+        game = await play_first_legal(svc, lambda g: g.view(None)["round"] >= 6)
+        table = await svc.table(CH)
+        assert table is not None and "host" in table.record.options  # host options beside the engine's
+        svc.images = True  # only from here: the last round's pictures, the final one with its chart
+        with caplog.at_level("WARNING"):
+            while table is not None and table.game is not None and not table.game.is_over:
+                game = table.game
+                seat = game.acting_seats()[0]
+                r = await svc.act(CH, table.record.seats[seat].user, str(game.legal_actions(seat)[0]))
+                assert r.ok, r
+                table = await svc.table(CH)
+        assert r.status == "over" or "final" in " ".join(r.public).lower(), r.public
+        assert r.image is not None
+        assert "does not replay" not in caplog.text
+    finally:
+        await store.close()

@@ -182,7 +182,7 @@ class HostBase:
             if events and table.adapter.needs_replay(game, events):
                 rec = table.record
                 moves = [(a.seat, a.action) for a in effective_actions(await self.storage.actions(rec.id))]
-                replay = ((rec.names, rec.seed, rec.options, rec.start_seat), moves)
+                replay = ((rec.names, rec.seed, engine_options(rec.options), rec.start_seat), moves)
             kwargs: dict[str, Any] = {"seat": seat, "board": board, "events": events or (), "replay": replay,
                       "focus": focus}
             if self.cpu is not None:  # a worker process: the event loop stays free (issue 15)
