@@ -339,3 +339,22 @@ async def test_a_brian_boru_round_offline_in_polish(tmp_path: Path) -> None:
     assert any("runda 2" in line.lower() for line in out), out[-5:]
     assert assert_no_english(out, [*PLAYERS3, *ALLOWED], "the offline Brian Boru table") > 300
     assert assert_no_english([t.wanted or t.text for t in log.texts], [*PLAYERS3, *ALLOWED], "offline pictures") > 100
+
+
+# --------------------------------------------------------------------------- the closing note's samples
+
+
+async def test_the_i18n_samples_are_the_committed_ones_and_polish_is_polish(tmp_path: Path) -> None:
+    """``python -m bot.samples i18n``: the seeded Polish turn message, in Polish, as committed in
+    docs/samples/i18n (same seed, same moves), with its pictures."""
+    from bot.samples import vikings_samples
+
+    written = await vikings_samples("pl", tmp_path)
+    assert sorted(p.name for p in written) == ["scoring-pl.png", "turn-pl.png", "turn-pl.txt"]
+    text = (tmp_path / "turn-pl.txt").read_text(encoding="utf-8")
+    assert "@Bjorn: " in text or "@Astrid: " in text
+    assert_no_english([text], ["Astrid", "Bjorn"], "the Polish sample")
+    committed = Path(__file__).resolve().parent.parent / "docs" / "samples" / "i18n" / "turn-pl.txt"
+    assert text == committed.read_text(encoding="utf-8")
+    for png in ("turn-pl.png", "scoring-pl.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
