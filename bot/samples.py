@@ -78,7 +78,7 @@ async def vikings_samples(lang: str, out: Path, seed: int = SEED) -> list[Path]:
                 await svc.join(channel, user, name, game="vikings")
             reply = await svc.start(channel, PLAYERS[0][0], "vikings", seed=seed, start_seat=0)
             rng = random.Random(seed)
-            adapter = svc.games.get("vikings")
+            scorings = set(getattr(svc.games.get("vikings"), "scoring_events", ()))
             moves, turn_done = 0, False
             while (table := await svc.table(channel)) is not None and table.game is not None:
                 game = table.game
@@ -91,7 +91,7 @@ async def vikings_samples(lang: str, out: Path, seed: int = SEED) -> list[Path]:
                 moves += 1
                 table = await svc.table(channel)
                 changed = table is not None and table.game is not None and tuple(table.game.acting_seats()) != before
-                scoring = any(e.kind in adapter.scoring_events for e in reply.events)
+                scoring = any(e.kind in scorings for e in reply.events)
                 if not turn_done and moves >= TURN_AFTER and changed and reply.image is not None and not scoring:
                     text = turn_content(svc, table, reply)
                     extra = controls(table, reply)
