@@ -1,8 +1,8 @@
 """A whole game in Polish, no English anywhere (issue 16).
 
 The server's preferred locale and every player's client are Polish (``pl``). Through the fake
-Discord, two people play a whole Vikings game (basic and advanced) and three people a Brian Boru
-round; at the offline table (``meadhall play --lang pl``) the same. Every message a player gets
+Discord, two people play a whole Vikings game (basic and advanced) and three people a whole Brian
+Boru game; at the offline table (``meadhall play --lang pl``) the same. Every message a player gets
 — its text, embeds (title, description, fields, footer), button labels, select placeholders and
 options, the alt text of its pictures, each of its earlier versions, ephemeral replies and the
 autocomplete's choices — and every text the renderer draws on the pictures must pass the English
@@ -260,14 +260,16 @@ async def test_a_whole_vikings_game_through_discord_in_polish(fd: FakeDiscord, t
         await t.stop()
 
 
-async def test_a_brian_boru_round_through_discord_in_polish(fd: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_whole_brian_boru_game_through_discord_in_polish(fd: FakeDiscord, tmp_path: Path) -> None:
+    """Three rounds (more than the round asked for): the final scoring's message and picture too."""
     t = PolishTable(fd, tmp_path, PLAYERS3)
     await t.start()
     try:
         await open_table(t, "brian-boru")
-        moves = await t.play(lambda g: g.is_over or g.s["round"] > 1, brianboru_looks)
+        moves = await t.play(lambda g: g.is_over, brianboru_looks)
+        assert await t.game() is None and "Koniec gry" in "\n".join(m.content for m in fd.messages(t.thread)[-2:])
         checked = t.assert_all_polish("Brian Boru")
-        assert moves > 20 and checked > 100, (moves, checked)
+        assert moves > 60 and checked > 200, (moves, checked)
     finally:
         await t.stop()
 
@@ -333,10 +335,10 @@ async def test_a_whole_vikings_game_offline_in_polish(tmp_path: Path, options: s
     assert assert_no_english([t.wanted or t.text for t in log.texts], [*PLAYERS2, *ALLOWED], "offline pictures") > 100
 
 
-async def test_a_brian_boru_round_offline_in_polish(tmp_path: Path) -> None:
+async def test_a_whole_brian_boru_game_offline_in_polish(tmp_path: Path) -> None:
     log = TextLog()
-    out = await offline_game(tmp_path, "brian-boru", PLAYERS3, lambda g: g.is_over or g.s["round"] > 1, log=log)
-    assert any("runda 2" in line.lower() for line in out), out[-5:]
+    out = await offline_game(tmp_path, "brian-boru", PLAYERS3, lambda g: g.is_over, log=log)
+    assert any("runda 3" in line.lower() for line in out) and any("Koniec gry" in line for line in out), out[-5:]
     assert assert_no_english(out, [*PLAYERS3, *ALLOWED], "the offline Brian Boru table") > 300
     assert assert_no_english([t.wanted or t.text for t in log.texts], [*PLAYERS3, *ALLOWED], "offline pictures") > 100
 
