@@ -41,8 +41,9 @@ def turn_content(svc: HostService, table: object, reply: Reply) -> str:
     """The content of the Discord message that ``reply`` posts (a new live message)."""
     plan = MessagePolicy().plan("sample", reply, picture=None)
     adapter, game = table.adapter, table.game  # type: ignore[attr-defined]
-    tail = [f"{mention(p.user, p.name)}: {escape_names(adapter.button_prompt(game, p.seat), reply.names)}"
-            for p in reply.prompts]
+    worded = [adapter.button_prompt(game, p.seat) for p in reply.prompts]  # as MeadhallCog.prompt_text
+    tail = [f"{mention(p.user, p.name)}: {escape_names(p.text if w is None else w, reply.names)}"
+            for p, w in zip(reply.prompts, worded, strict=True)]
     narration = [escape_names(line, reply.names) for line in plan.lines]
     return "\n".join(fit_lines(narration, tail))
 
@@ -78,7 +79,7 @@ async def vikings_samples(lang: str, out: Path, seed: int = SEED) -> list[Path]:
                 await svc.join(channel, user, name, game="vikings")
             reply = await svc.start(channel, PLAYERS[0][0], "vikings", seed=seed, start_seat=0)
             rng = random.Random(seed)
-            scorings = set(getattr(svc.games.get("vikings"), "scoring_events", ()))
+            scorings = set(svc.games["vikings"].scoring_events)
             moves, turn_done = 0, False
             while (table := await svc.table(channel)) is not None and table.game is not None:
                 game = table.game
