@@ -36,18 +36,33 @@ def _adapter(adapter_cls: type) -> Any:
     return adapter
 
 
-def _render_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, seat: int | None) -> bytes | None:
-    return _adapter(adapter_cls).render(game_cls.from_json(snapshot), seat=seat)
+def _render_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, seat: int | None,
+                      lang: str | None = None) -> bytes | None:
+    from bot.i18n import use_language
+
+    with use_language(lang):  # the caller's language: a worker has no task of the caller (issue 16)
+        return _adapter(adapter_cls).render(game_cls.from_json(snapshot), seat=seat)
 
 
-def _picture_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, kwargs: dict) -> bytes | None:
-    return _adapter(adapter_cls).picture(game_cls.from_json(snapshot), **kwargs)
+def _picture_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, kwargs: dict,
+                       lang: str | None = None) -> bytes | None:
+    from bot.i18n import use_language
+
+    with use_language(lang):
+        return _adapter(adapter_cls).picture(game_cls.from_json(snapshot), **kwargs)
 
 
 def _choose_in_worker(game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
     from engine.players import make_player
 
     return make_player(game_id, level, seed=seed, **options).choose(view, legal)
+
+
+def _language() -> str:
+    """The language the caller's pictures are drawn in (a worker process draws in it too)."""
+    from bot.i18n import current_language
+
+    return current_language()
 
 
 class CpuPool:
@@ -67,13 +82,13 @@ class CpuPool:
     async def render(self, adapter: Any, game: Any, seat: int | None = None) -> bytes | None:
         if self._pool is None:
             return await asyncio.to_thread(adapter.render, game, seat=seat)
-        return await self._run(_render_in_worker, type(adapter), type(game), game.to_json(), seat)
+        return await self._run(_render_in_worker, type(adapter), type(game), game.to_json(), seat, _language())
 
     async def picture(self, adapter: Any, game: Any, **kwargs: Any) -> bytes | None:
         """``adapter.picture(game, **kwargs)`` (issue 14's turn/scoring/board pictures)."""
         if self._pool is None:
             return await asyncio.to_thread(lambda: adapter.picture(game, **kwargs))
-        return await self._run(_picture_in_worker, type(adapter), type(game), game.to_json(), kwargs)
+        return await self._run(_picture_in_worker, type(adapter), type(game), game.to_json(), kwargs, _language())
 
     async def choose(self, game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
         return await self._run(_choose_in_worker, game_id, level, seed, options, view, legal)

@@ -23,7 +23,7 @@ The engines say their refusal reasons and scoring lines as structured ``engine.c
 API: ``_(msg, **kw)``, ``ngettext(singular, plural, n, **kw)``, ``N_(msg)`` (mark only),
 ``tr_msg(m)`` (an engine message, or its JSON form),
 ``use_language(lang)`` (context manager; per task via a ContextVar, e.g. a Discord user's locale),
-``set_language(lang)`` (process default), ``current_language()``, ``available_languages()``,
+``set_language(lang)`` (process default), ``set_task_language(lang)`` (the rest of this task), ``current_language()``, ``available_languages()``,
 ``set_locale_dir(path)``. This module is only the lookup at run time (stdlib ``gettext`` reads
 the ``.mo`` files, plural rules included); the catalog tools are in :mod:`bot.catalogs`.
 """
@@ -75,6 +75,12 @@ def use_language(lang: str | None) -> Iterator[None]:
         yield
     finally:
         _language.reset(token)
+
+
+def set_task_language(lang: str | None) -> None:
+    """Translate into ``lang`` for the rest of the current task (``None``: the default), e.g. one
+    Discord interaction's handling, which runs in a task of its own."""
+    _language.set(lang)
 
 
 def _translations(lang: str) -> gettext.NullTranslations:

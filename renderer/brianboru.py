@@ -32,7 +32,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from engine.brianboru.data import DATA, tokenize
+from engine.brianboru.data import DATA, marriage_title, tokenize
 from engine.core import msg_text
 from renderer.common import (
     GOLD,
@@ -573,6 +573,11 @@ PENDING_WORDS = {"town": N_("place a disc"), "keep": N_("keep 2 cards"), "active
 PRINCESS_WORDS = {"support": N_("support"), "trade": N_("trade"), "refuse": N_("refuse")}
 
 
+def card_title(revealed: dict[str, Any]) -> str:
+    """The marriage card on offer's title in the picture's language (issue 16; the id stays in data)."""
+    return marriage_title(str(revealed.get("id")), str(revealed.get("title"))).translate(tr, ntr)
+
+
 def _section(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, title: str) -> int:
     d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=PANEL_BG, outline=PANEL_EDGE)
     text(d, (x + 10, y + 6), title, 15, fill=MUTED, bold=True, within=(x + 8, y, x + w - 8, y + h))
@@ -685,7 +690,7 @@ def _draw_marriage(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int,
         d.rounded_rectangle((x + 10, yy, x + w - 10, yy + 30), radius=6, fill=(255, 246, 214), outline=GOLD)
         reward = action_words(str(rev.get("reward") or "").replace(",", " ")) or tr(
             "support, trade or 4 VP ({rule})", rule="B-27")
-        line = tr("On offer: {card} - {reward}", card=rev.get("title"), reward=reward)
+        line = tr("On offer: {card} - {reward}", card=card_title(rev), reward=reward)
         text(d, (x + 18, yy + 8), line, 14, bold=True, max_width=w - 150)
     else:
         text(d, (x + 18, yy + 8), tr("No marriage card on offer."), 14, fill=MUTED, max_width=w - 150)

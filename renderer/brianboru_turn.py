@@ -22,6 +22,7 @@ from renderer.brianboru import (
     PHASE_WORDS,
     _check,
     _name,
+    card_title,
     initials,
     seat_colour,
     town_shape,
@@ -212,7 +213,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     order = sorted(rows, key=lambda p: -int(p.get("track", 1)))
     top = order[0] if order else None
     m = view.get("marriage") or {}
-    rev = (m.get("revealed") or {}).get("title")
+    rev = card_title(m["revealed"]) if m.get("revealed") else None
     lead = tr("Marriage track (top {top}): {name} leads on {track}", top=DATA.top_space, name=top.get("name"),
               track=top.get("track")) if top else ""
     text(d, (rx + 6, my), lead, 22, fill=SOFT, max_width=rw - 12)

@@ -219,7 +219,12 @@ _LOG: ContextVar[TextLog | None] = ContextVar("renderer_text_log", default=None)
 
 @contextmanager
 def recording(log: TextLog | None) -> Iterator[TextLog | None]:
-    """While inside, :func:`text` adds every text it draws to ``log`` (``None``: records nothing)."""
+    """While inside, :func:`text` adds every text it draws to ``log``. ``None`` keeps the recording
+    around it (a picture drawn without its own log inside a caller's ``recording``, e.g. the host's
+    pictures in a whole-game test, issue 16), or records nothing."""
+    if log is None:
+        yield _LOG.get()
+        return
     token = _LOG.set(log)
     try:
         yield log

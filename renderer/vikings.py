@@ -622,36 +622,29 @@ def _label(v: Any) -> str:
     return str(v)
 
 
+def special_name(name: str) -> str:
+    """A special tile's display name in the picture's language (V-45..V-49; the id stays in notation)."""
+    try:
+        from engine.vikings.data import SPECIAL_WORD
+    except ImportError:  # the renderer also works on views saved as JSON without the engine
+        SPECIAL_WORD = {}
+    word = SPECIAL_WORD.get(name)
+    return tr(word.id) if word is not None else name.replace("_", " ")
+
+
 def _special_lines(name: str) -> list[str]:
-    """A special tile's short card text (V-49), from the engine's data when it knows the tile."""
+    """A special tile's card text (V-49): its name (which says its effect) and when it acts."""
     try:
         from engine.vikings.data import SPECIAL_TILES
-    except ImportError:  # the renderer also works on views saved as JSON without the engine
+    except ImportError:
         SPECIAL_TILES = {}
     info = SPECIAL_TILES.get(name)
     if not info:
-        return [name.replace("_", " ")]
+        return [special_name(name)]
     whens = {"now": N_("at once"), "small+major": N_("small & major scoring"), "major": N_("major scoring"),
              "final": N_("final scoring")}
     w = str(info.get("when", ""))
-    when = tr(whens[w]) if w in whens else w
-    per = info.get("per")
-    kind = tr(KIND_NAMES[per]) if per in KIND_NAMES else str(per)
-    if per and "gold" in info:
-        effect = tr("+{gold} gold per {kind}", gold=info["gold"], kind=kind)
-    elif per and "vp" in info:
-        effect = tr("+{vp} VP per {kind}", vp=info["vp"], kind=kind)
-    elif "building" in info:
-        effect = tr("building {building}, VP around", building=info["building"])
-    elif "surplus_vp" in info:
-        effect = tr("food surplus {vp} VP", vp=info["surplus_vp"])
-    elif "gold_per_vp" in info:
-        effect = tr("1 VP per {gold} gold", gold=info["gold_per_vp"])
-    elif "gold" in info:
-        effect = tr("+{gold} gold", gold=info["gold"])
-    else:
-        effect = str(info.get("text", name)).split(":")[0]
-    return [name, effect, when]
+    return [special_name(name), tr(whens[w]) if w in whens else w]
 
 
 def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout) -> None:
@@ -673,12 +666,12 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
                 d.rounded_rectangle(box, radius=8, fill=LAND_SPECIAL, outline=COAST, width=2)
                 star(d, box[0] + 14, box[1] + 15, 9, fill=GOLD)
                 lines = _special_lines(_label(item))
-                text(d, (box[0] + 28, box[1] + 6), lines[0], 17, bold=True, max_width=cw - 34)
-                effect = wrap(lines[1], 16, cw - 14)[:3] if len(lines) > 1 else []
-                for i, ln in enumerate(effect):
-                    text(d, (box[0] + 8, box[1] + 30 + 19 * i), ln, 16, max_width=cw - 12)
-                if len(lines) > 2:
-                    text(d, (box[0] + 8, box[3] - 8), lines[2], 16, fill=MUTED, anchor="ld", max_width=cw - 12)
+                # the name says the effect ("+1 VP per noble"): up to 4 lines, the first beside the star
+                for i, ln in enumerate(wrap(lines[0], 16, cw - 34)[:4]):
+                    left = box[0] + (28 if i == 0 else 8)
+                    text(d, (left, box[1] + 7 + 19 * i), ln, 16, bold=i == 0, max_width=box[2] - 6 - left)
+                if len(lines) > 1:
+                    text(d, (box[0] + 8, box[3] - 8), lines[1], 16, fill=MUTED, anchor="ld", max_width=cw - 12)
             cx += cw + 8
         x = cx + 24
     auction = view.get("auction")
@@ -814,7 +807,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     rx -= w + 46
     specials = p.get("specials") or []
     if specials:
-        s = tr("specials: {tiles}", tiles=", ".join(_label(x).replace("_", " ") for x in specials))
+        s = tr("specials: {tiles}", tiles=", ".join(special_name(_label(x)) for x in specials))
         room = rx - hx - 10
         if room > 60:
             text(d, (rx, hy + 10), s, 17, fill=MUTED, anchor="ra", max_width=room)

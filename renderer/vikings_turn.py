@@ -52,6 +52,7 @@ from renderer.vikings import (
     _seat_colour,
     _shield,
     parse_cell,
+    special_name,
     tile_caption,
     tile_sprite,
 )
@@ -207,7 +208,7 @@ def _draw_auction(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
         kind_badge(d, k, x + 20 + i * step, y + 52, min(15, step / 2 - 1))
     specials = view.get("specials_display") or []
     if specials:
-        text(d, (x + 6, y + 72), tr("special tiles: {tiles}", tiles=", ".join(str(t) for t in specials if t is not None)), 22,
+        text(d, (x + 6, y + 72), tr("special tiles: {tiles}", tiles=", ".join(special_name(str(t)) for t in specials if t is not None)), 22,
              fill=SOFT, max_width=w - 14)
 
 

@@ -38,6 +38,20 @@ async def test_a_turn_picture_drawn_in_a_worker_equals_one_drawn_here(pool):
     assert await pool.picture(adapter, game, **kwargs) == adapter.picture(game, **kwargs)
 
 
+async def test_a_worker_draws_in_the_callers_language(pool):
+    """Issue 16: a picture drawn in a worker process speaks the table's language, not English."""
+    from bot.i18n import use_language
+
+    adapter = default_registry()["vikings"]
+    game = adapter.game_cls.new(["Ann", "Bob"], seed=3)
+    kwargs = {"seat": None, "board": False, "events": (), "replay": None, "focus": None}
+    english = adapter.picture(game, **kwargs)
+    with use_language("pl"):
+        polish = adapter.picture(game, **kwargs)
+        assert await pool.picture(adapter, game, **kwargs) == polish != english
+        assert await pool.render(adapter, game, 0) == adapter.render(game, seat=0)
+
+
 async def test_the_service_draws_turn_pictures_in_the_pool(tmp_path, pool):
     async with await Storage.open(tmp_path / "v.db") as store:
         svc = HostService(store, default_registry(), cpu=pool)

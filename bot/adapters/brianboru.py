@@ -18,6 +18,7 @@ from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
 from engine.brianboru import DATA, BrianBoruGame
+from engine.brianboru.data import marriage_title
 from engine.core import Action, Event
 
 COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
@@ -118,7 +119,8 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "marriage_revealed":
             card = DATA.marriage[d["card"]]
             reward = symbols_text(card.reward_text.replace(",", " ")) if not card.princess else _(PRINCESS_OFFER)
-            line = _("Marriage card on offer: {title} ({reward}).", title=card.title, reward=reward)
+            line = _("Marriage card on offer: {title} ({reward}).", title=tr_msg(marriage_title(card.id, card.title)),
+                     reward=reward)
             if d.get("last_round"):
                 line += " " + _("This is the last round.")
             return line
@@ -199,10 +201,11 @@ class BrianBoruAdapter(BaseAdapter):
             return _("All tricks are played (the last cards are discarded unseen). Upkeep: marriage, battle, "
                      "church, regions.")
         if k == "married":
-            return _("{name} takes the marriage card: {title}.", name=who, title=d["title"])
+            return _("{name} takes the marriage card: {title}.", name=who,
+                     title=tr_msg(marriage_title(d["card"], d["title"])))
         if k == "marriage_lost":
             return _("Nobody moved up the marriage track: {title} leaves the game.",
-                     title=DATA.marriage[d["card"]].title)
+                     title=tr_msg(marriage_title(d["card"], DATA.marriage[d["card"]].title)))
         if k == "princess":
             return _("{name} and the Princess of Denmark: {choice}.", name=who,
                      choice=_(princess_word(d)))
@@ -453,7 +456,7 @@ class BrianBoruAdapter(BaseAdapter):
         lines.append(_("Start player: {name}. Active-town marker: {where}.", name=names[v["start_player"]],
                        where=where))
         m = v["marriage"]["revealed"]
-        offer = (_("{title} ({reward})", title=m["title"],
+        offer = (_("{title} ({reward})", title=tr_msg(marriage_title(m["id"], m["title"])),
                    reward=symbols_text(m["reward"].replace(",", " ")) or _(PRINCESS_OFFER))
                  if m else _("none"))
         lines.append(_("Marriage card on offer: {offer}; {n} left in the stack.", offer=offer,

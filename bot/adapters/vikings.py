@@ -12,7 +12,16 @@ from bot.text import quote
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
-from engine.vikings.data import KIND_NAME, KIND_PLURAL, KIND_WORD, KIND_WORDS, SCORING_AFTER, SHIPS, cell_name
+from engine.vikings.data import (
+    KIND_NAME,
+    KIND_PLURAL,
+    KIND_WORD,
+    KIND_WORDS,
+    SCORING_AFTER,
+    SHIPS,
+    SPECIAL_WORD,
+    cell_name,
+)
 
 TILE_NAMES = {
     "L": N_("a left island end"),
@@ -24,22 +33,7 @@ TILE_NAMES = {
 }
 KIND_TEXT = {k: KIND_WORD[k].id for k in KIND_NAME}  # the engine's marked words (in the catalogs)
 KIND_TEXT_PLURAL = {k: KIND_WORDS[k].id for k in KIND_PLURAL}
-SPECIAL_TEXT = {
-    "gold5": N_("5 gold at once"),
-    "goldsmith1": N_("+1 gold per goldsmith"),
-    "goldsmith2": N_("+2 gold per goldsmith"),
-    "boat": N_("a boat"),
-    "noble1": N_("+1 VP per noble"),
-    "scout1": N_("+1 VP per scout"),
-    "fisher1": N_("+1 VP per fisher"),
-    "sailor": N_("a sailor for the final majority"),
-    "feast": N_("a feast (3 VP per surplus food)"),
-    "treasury": N_("a treasury (1 VP per 3 gold)"),
-    "Xa": N_("the longhouse building tile"),
-    "Xb": N_("the smithy building tile"),
-    "Xc": N_("the temple building tile"),
-    "Xd": N_("the market building tile"),
-}
+SPECIAL_TEXT = {k: w.id for k, w in SPECIAL_WORD.items()}  # the engine's marked names (V-45..V-49)
 OPTION_WORDS = {
     "basic": {},
     "advanced": {"advanced": True},
@@ -415,10 +409,10 @@ class VikingsAdapter(BaseAdapter):
             if p["threatened"]:
                 lines.append("    " + _("threatened: {cells}", cells=" ".join(p["threatened"])))
             if p["specials"]:
-                lines.append("    " + _("special tiles: {tiles}", tiles=", ".join(p["specials"])))
+                lines.append("    " + _("special tiles: {tiles}", tiles=", ".join(_(SPECIAL_TEXT[s]) for s in p["specials"])))
         if v.get("specials_display") is not None:
             lines.append(_("Special tiles on display: {tiles}",
-                           tiles=", ".join(s or "—" for s in v["specials_display"])))
+                           tiles=", ".join(_(SPECIAL_TEXT[s]) if s else "—" for s in v["specials_display"])))
         if game.is_over:
             final = v["final"]
             winners = ", ".join(game.names[s] for s in final["winners"])

@@ -39,19 +39,31 @@ import functools
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, mention
+from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, language_for, mention
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.refusals import ChannelWatch
-from bot.i18n import set_language, use_language
+from bot.i18n import set_language, set_task_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
 from bot.shards import Shards
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
+
+
+class LocaleTree(app_commands.CommandTree):
+    """Every slash command and autocomplete is handled in the user's client language (issue 16):
+    what only they see (``/hand``, refusals, the autocomplete's choices) speaks it; replies for the
+    whole table set the table's language themselves (``MeadhallCog.run``). Each interaction is
+    handled in a task of its own, so the language set here stays with that interaction."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        set_task_language(language_for(interaction.locale))
+        return True
 
 
 class MeadhallBot(commands.Bot):
@@ -70,7 +82,8 @@ class MeadhallBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         sharding = {} if shards is None else {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=LocaleTree, **sharding)
         self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
         self.config = config or Config()
         self.threads = self.config.threads  # a thread per game (issue 13); the cog reads it at /start

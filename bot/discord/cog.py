@@ -743,6 +743,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def component_action(self, interaction: discord.Interaction, match: int, version: int, text: str, *,
                                confirmed: bool = False) -> None:
+        # issue 16: what only the presser sees here (a question before a buy that spends VP, a
+        # sailor's trip, "the table has changed") in their client's language; ``run`` sets the
+        # table's for the move itself
+        with use_language(language_for(interaction.locale)):
+            await self._component_action(interaction, match, version, text, confirmed=confirmed)
+
+    async def _component_action(self, interaction: discord.Interaction, match: int, version: int, text: str, *,
+                                confirmed: bool = False) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         table = await self.svc.table(channel)
         if table is None or table.record.id != match:
@@ -824,6 +832,10 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         """Show the presser their own choices (ephemeral) when several seats decide at once."""
+        with use_language(language_for(interaction.locale)):  # issue 16: a private answer
+            await self._choose(interaction, match, version)
+
+    async def _choose(self, interaction: discord.Interaction, match: int, version: int) -> None:
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         table = await self.svc.table(channel)
         if table is None or table.game is None or table.record.id != match:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core import Msg, msg
+
 DATA_PATH = Path(__file__).with_name("data.json")
 
 COLOURS = ("red", "blue", "yellow")
@@ -27,6 +29,27 @@ MERGEABLE = frozenset({"coin", "pay", "renown", "church", "battle", "marriage", 
 TRACK_BONUSES = ("coin", "renown", "any town")
 
 _TOKEN = re.compile(r"vp \d+|any town|town in [\w-]+|\S+")
+
+
+# The marriage cards' titles as words the host translates (issue 16); the ids stay in data and
+# notation. A title the data file changes (a table's own cards) is shown as the file says.
+MARRIAGE_TITLE: dict[str, Msg] = {
+    "leinster-match": msg("A match in Leinster"),
+    "munster-match": msg("A match in Munster"),
+    "connaught-match": msg("A match in Connaught"),
+    "meath-match": msg("A match in Meath"),
+    "northern-match": msg("A match in the North"),
+    "ossory-match": msg("A match in Ossory"),
+    "royal-feast": msg("A royal feast"),
+    "bards": msg("Bards sing of it"),
+    "princess": msg("The Princess of Denmark"),
+}
+
+
+def marriage_title(card_id: str, title: str) -> Msg:
+    """Card ``card_id``'s title as a message: the marked one when the data's ``title`` is its own."""
+    word = MARRIAGE_TITLE.get(card_id)
+    return word if word is not None and word.id == title else Msg(title)
 
 
 class DataError(ValueError):

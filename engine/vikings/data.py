@@ -68,6 +68,22 @@ AUCTION = DATA["auction"]
 SAILING = DATA["sailing"]
 SPECIALS = DATA["specials"]
 SPECIAL_TILES: dict[str, dict[str, Any]] = SPECIALS["tiles"]
+SPECIAL_WORD: dict[str, Msg] = {  # V-45..V-49: the special tiles' display names (the ids stay in notation; issue 16)
+    "gold5": msg("5 gold at once"),
+    "goldsmith1": msg("+1 gold per goldsmith"),
+    "goldsmith2": msg("+2 gold per goldsmith"),
+    "boat": msg("a boat"),
+    "noble1": msg("+1 VP per noble"),
+    "scout1": msg("+1 VP per scout"),
+    "fisher1": msg("+1 VP per fisher"),
+    "sailor": msg("a sailor for the final majority"),
+    "feast": msg("a feast (3 VP per surplus food)"),
+    "treasury": msg("a treasury (1 VP per 3 gold)"),
+    "Xa": msg("the longhouse building tile"),
+    "Xb": msg("the smithy building tile"),
+    "Xc": msg("the temple building tile"),
+    "Xd": msg("the market building tile"),
+}
 
 TOTAL_VIKINGS = PER_KIND * len(KINDS)  # V-1: 78
 TOTAL_TILES = sum(ISLAND_COUNTS.values()) + START_TILES + sum(v["count"] for v in SHIPS.values())  # V-2: 76

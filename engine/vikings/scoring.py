@@ -20,6 +20,7 @@ from .data import (
     SCORING,
     SHIPS,
     SPECIAL_TILES,
+    SPECIAL_WORD,
     SPECIALS,
     cell_name,
 )
@@ -93,7 +94,7 @@ def _goldsmiths(h: Homeland, zone, res: ScoreResult, purse: Purse) -> None:
             extra = SPECIAL_TILES[name]["gold"] * n * safe
             g = purse.add_gold(extra)
             res.gold += g
-            res.add(msg("special {name} ×{count}", name=name, count=n),
+            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD[name], count=n),
                     msgn("+{gold} gold for {n} goldsmith", "+{gold} gold for {n} goldsmiths", safe, gold=g), gold=g)
 
 
@@ -137,7 +138,7 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
     if n and safe:
         v = purse.add_vp(SPECIAL_TILES["noble1"]["vp"] * n * safe)
         res.vp += v
-        res.add(msg("special {name} ×{count}", name="noble1", count=n),
+        res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["noble1"], count=n),
                 msgn("+{vp} VP for {n} noble", "+{vp} VP for {n} nobles", safe, vp=v), vp=v)
     # 3. scouts, with the goldsmith and fisher below them
     srow, grow, frow = KIND_ROW["S"], KIND_ROW["G"], KIND_ROW["F"]
@@ -164,7 +165,7 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
     if n and scouts:
         v = purse.add_vp(SPECIAL_TILES["scout1"]["vp"] * n * scouts)
         res.vp += v
-        res.add(msg("special {name} ×{count}", name="scout1", count=n),
+        res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["scout1"], count=n),
                 msgn("+{vp} VP for {n} scout", "+{vp} VP for {n} scouts", scouts, vp=v), vp=v)
     # 4. goldsmiths
     _goldsmiths(h, zone, res, purse)
@@ -175,7 +176,7 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
         if safe:
             v = purse.add_vp(SPECIAL_TILES["fisher1"]["vp"] * n * safe)
             res.vp += v
-            res.add(msg("special {name} ×{count}", name="fisher1", count=n),
+            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["fisher1"], count=n),
                     msgn("+{vp} VP for {n} fisher", "+{vp} VP for {n} fishers", safe, vp=v), vp=v)
     if not res.messages:
         res.messages.append(msg("nothing scores"))

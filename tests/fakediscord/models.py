@@ -54,6 +54,7 @@ class FakeUser:
     bot: bool = False
     admin: bool = False
     global_name: str | None = None
+    locale: str = "en-US"  # the client's language, sent as an interaction's ``locale`` (issue 16)
 
     @property
     def mention(self) -> str:
@@ -82,7 +83,7 @@ class FakeUser:
 
     def private_payload(self) -> dict[str, Any]:
         """The user as ``GET /users/@me`` and the gateway's READY give it (``UserPIIResponse``)."""
-        return {**self.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US", "premium_type": 0}
+        return {**self.payload(), "verified": True, "mfa_enabled": False, "locale": self.locale, "premium_type": 0}
 
 
 @dataclass

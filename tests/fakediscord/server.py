@@ -138,6 +138,7 @@ class FakeGuild:
     id: int
     name: str
     owner: FakeUser
+    locale: str = "en-US"  # the server's preferred locale (issue 16)
 
     def shard(self, shard_count: int) -> int:
         return shard_of(self.id, shard_count)
@@ -513,7 +514,7 @@ class FakeDiscord:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,
@@ -1371,15 +1372,15 @@ class FakeDiscord:
             "type": itype,
             "data": data,
             "guild_id": str(ch.guild_id),
-            "guild": {"id": str(ch.guild_id), "locale": "en-US", "features": []},
+            "guild": {"id": str(ch.guild_id), "locale": self.guild(ch.guild_id).locale, "features": []},
             "channel_id": str(ch.id),
             "channel": ch.payload(),
             "member": self._member(who, with_permissions=True, channel=ch),
             "token": token,
             "version": 1,
             "app_permissions": str(self.permissions(self.bot_user, ch)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": who.locale,
+            "guild_locale": self.guild(ch.guild_id).locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(ch.guild_id)},
             "context": 0,
