@@ -8,6 +8,7 @@ game-specific goes through a :class:`GameAdapter`:
 ``title``                          the game's name for people ("Vikings")
 ``verbs``                          command word → action verb, for the text dispatcher
                                    (e.g. ``{"buy": "buy", "start-tile": "start"}``)
+``option_words``                   the table option words (from ``game_cls.INFO.options``)
 ``parse_options(words)``           option words → the engine's options dict; raises
                                    :class:`OptionError` with a translated message
 ``describe_options(options)``      one line for people ("basic game", "auction, specials")
@@ -74,6 +75,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from bot.i18n import _
+from bot.text import quote
 from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
 
@@ -146,6 +148,9 @@ class GameAdapter(Protocol):
     title: str
     verbs: Mapping[str, str]
 
+    @property
+    def option_words(self) -> tuple[str, ...]: ...
+
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]: ...
 
     def describe_options(self, options: Mapping[str, Any]) -> str: ...
@@ -212,10 +217,22 @@ class BaseAdapter:
     def game_id(self) -> str:
         return self.game_cls.GAME_ID
 
+    @property
+    def option_words(self) -> tuple[str, ...]:
+        """The game's table option words, as its engine declares them (``Game.INFO.options``);
+        offered as /start's options are typed."""
+        return self.game_cls.INFO.option_words
+
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        if words:
+        """The engine options the words set (``Game.INFO``); raises :class:`OptionError`."""
+        info = self.game_cls.INFO
+        if words and not info.options:
             raise OptionError(_("{game} has no options.", game=self.title))
-        return {}
+        try:
+            return info.options_from_words(words)
+        except KeyError as e:
+            raise OptionError(_("{game} has no option “{word}”. Options: {options}.", game=self.title,
+                                word=quote(str(e.args[0])), options=", ".join(info.option_words))) from None
 
     def describe_options(self, options: Mapping[str, Any]) -> str:
         if not options:

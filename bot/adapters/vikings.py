@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import BaseAdapter, OptionError
+from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
-from bot.text import quote
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
@@ -40,14 +39,7 @@ SPECIAL_TEXT = {
     "Xc": N_("the temple building tile"),
     "Xd": N_("the market building tile"),
 }
-OPTION_WORDS = {
-    "basic": {},
-    "advanced": {"advanced": True},
-    "auction": {"auction": True},
-    "single-sailor": {"single_sailor": True},
-    "specials": {"specials": True},
-    "strict-ships": {"ships_any_order": False},
-}
+OPTION_WORDS = {o.word: o.sets for o in VikingsGame.INFO.options}  # the engine's declared options
 
 
 def tile_text(tile: str) -> str:
@@ -112,28 +104,22 @@ class VikingsAdapter(BaseAdapter):
         "special": "special",
         "swap": "swap",
     }
-    option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
     free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
     scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-30 … V-38)
 
     # ------------------------------------------------------------------ options
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        """``advanced``, ``auction``, ``single-sailor``, ``specials``, ``strict-ships`` (D-6), ``basic``."""
-        out: dict[str, Any] = {}
-        for w in words:
-            key = w.lower().strip(",")
-            if key not in OPTION_WORDS:
-                raise OptionError(
-                    _("Vikings has no option “{word}”. Options: {options}.", word=quote(w), options=", ".join(OPTION_WORDS))
-                )
-            out.update(OPTION_WORDS[key])
+        """The words of ``VikingsGame.INFO.options``: ``basic``, ``advanced``, ``auction``,
+        ``single-sailor``, ``specials``, ``strict-ships`` (D-6)."""
+        out = super().parse_options(words)
         normalise_options(out)
         return out
 
     def describe_options(self, options: Mapping[str, Any]) -> str:
         opts = normalise_options(dict(options))
-        on = [k.replace("_", "-") for k in ("auction", "single_sailor", "specials") if opts[k]]
+        variant = [o for o in VikingsGame.INFO.options if o.kind == "flag" and o.default is False]  # V-40 … V-49
+        on = [o.word for o in variant if o.key is not None and opts[o.key]]
         parts = [_("progress variant: {options}", options=", ".join(on))] if on else [_("basic game")]
         if not opts["ships_any_order"]:
             parts.append(_("strict ships (each next to one already placed)"))
