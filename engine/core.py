@@ -404,7 +404,7 @@ class Game(ABC):
     ['bought']
     >>> v = g.view(None)
     >>> v["seat"], v["phase"], v["players"][1]["gold"]
-    (None, 'place', 4)
+    (None, 'place', 28)
     >>> g.apply(0, "buy 3")
     Traceback (most recent call last):
     ...

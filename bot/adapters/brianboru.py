@@ -111,7 +111,7 @@ class BrianBoruAdapter(BaseAdapter):
                 return _("{name} puts a disc on {town} (marriage track bonus).", name=who, town=d["town"])
             return _("{name} puts a disc on {town}.", name=who, town=d["town"])
         if k == "round":
-            return _("Round {round} of {rounds} begins.", round=d["round"], rounds=game.s["rounds"])
+            return _("Round {round} of {rounds} begins.", round=d["round"], rounds=game.view(None)["rounds"])
         if k == "vikings":
             return ngettext("A Viking card: {n} invader lands on the battle area.",
                             "A Viking card: {n} invaders land on the battle area.", d["invaders"])
@@ -243,7 +243,7 @@ class BrianBoruAdapter(BaseAdapter):
                          region=region_name(d["region"]))
             return _("{name} takes the {region} claim token.", name=who, region=region_name(d["region"]))
         if k == "game_over":
-            final = game.s.get("final") or {}
+            final = game.view(None)["final"] or {}
             table = "; ".join(_("{name} {vp} VP", name=p["name"], vp=p["vp"]) for p in final.get("players", []))
             return _("Final scoring: {table}.", table=table) if table else None
         return None
@@ -304,11 +304,11 @@ class BrianBoruAdapter(BaseAdapter):
     def message_group(self, game: BrianBoruGame) -> str | None:
         """One trick (B-17 … B-21) is one message on Discord, edited as cards are played and ending
         with its resolution (issue 13): the trick it belongs to, or None outside tricks."""
-        s = game.s
-        pending = s["pending"]
-        if s.get("phase") != "tricks" or pending is None or pending["kind"] == "keep":
+        v = game.view(None)
+        pending = v["pending"]
+        if v["phase"] != "tricks" or pending is None or pending["kind"] == "keep":
             return None
-        return f"trick {s['round']}.{s['trick_no']}"
+        return f"trick {v['round']}.{v['trick']['number'] - 1}"
 
     def button_prompt(self, game: BrianBoruGame, seat: int) -> str:
         """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
@@ -383,7 +383,7 @@ class BrianBoruAdapter(BaseAdapter):
             return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(_card_colour(a)), b=b,
                      cb=colour_word(_card_colour(b)))[:100]
         if verb == "option":
-            p = game.s["pending"] or {}
+            p = game.view(None)["pending"] or {}
             card = p.get("card")
             if card in DATA.cards:
                 return _("option {n}: {action}", n=args[0],
@@ -391,7 +391,7 @@ class BrianBoruAdapter(BaseAdapter):
             return _("option {n}", n=args[0])
         if verb == "extra":
             n = args[0]
-            p = game.s["pending"] or {}
+            p = game.view(None)["pending"] or {}
             sym = p.get("sym", "")
             if n == 0:
                 return _("no extras (pay nothing)")
@@ -404,14 +404,14 @@ class BrianBoruAdapter(BaseAdapter):
     def private_choices(self, game: BrianBoruGame, seat: int) -> bool:
         """True when ``seat``'s choices (``widgets``, ``legal_actions``) show hidden cards: offer them
         to that player privately only (an ephemeral message), never in the channel."""
-        p = game.s["pending"]
+        p = game.view(None)["pending"]
         return p is not None and p["kind"] in PRIVATE_KINDS and seat in game.acting_seats()
 
     def forced_action(self, game: BrianBoruGame, seat: int) -> Action | None:
         """The only legal choice, made by the host (issue 13) — but never a decision about
         cards in a hand (keep, lead, play, the active town card): making it at once would
         show everybody that the hand allowed nothing else."""
-        p = game.s["pending"]
+        p = game.view(None)["pending"]
         if p is None or p["kind"] in PRIVATE_KINDS or seat not in game.acting_seats():
             return None
         actions = game.legal_actions(seat)
@@ -423,11 +423,12 @@ class BrianBoruAdapter(BaseAdapter):
             from bot.widgets import MAX_OPTIONS, Widget
         except ImportError:  # pragma: no cover - the widgets module ships with the host
             return None
-        p = game.s["pending"]
+        v = game.view(seat)
+        p = v["pending"]
         if p is None or seat not in game.acting_seats():
             return []
         if p["kind"] == "keep":
-            cards = sorted(game.s["pile"][seat])
+            cards = sorted(v["you"]["draft"]) if "you" in v else []
             options = [(card_label(v)[:100], str(v)) for v in cards][:MAX_OPTIONS]
             return [Widget("multiselect", options, placeholder=_("keep 2 cards"), min_values=2, max_values=2,
                            template="keep {0} {1}")]

@@ -5,8 +5,6 @@ Only a seat's own view has ``you`` (its hand, draft pile, kept choice and legal 
 hands are hidden information (B-14, B-17), so a spectator's view lacks the key altogether.
 """
 
-from __future__ import annotations
-
 from typing import Any, NotRequired, TypedDict
 
 

@@ -5,8 +5,6 @@ stacks (V-1, V-6, V-45), which the view shows as counts. ``seat`` is the viewing
 a spectator), the same key as in every game's view.
 """
 
-from __future__ import annotations
-
 from typing import Any, NotRequired, TypedDict
 
 
