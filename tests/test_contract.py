@@ -379,3 +379,14 @@ def test_the_view_has_exactly_the_declared_keys_and_the_viewing_seat_under_seat(
 def test_the_game_example_in_engine_core_runs():
     result = doctest.testmod(engine.core, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 8 and result.failed == 0
+
+
+def test_docstrings_cite_the_rules_at_dot_dot_shared_rules():
+    """The rules live in ``../shared/rules/`` seen from the project (issue 18)."""
+    bad = []
+    for folder in ("engine", "bot", "renderer"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"(?<!\.\./)(?<![\w/])shared/rules/", line):
+                    bad.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not bad, "\n".join(bad)
