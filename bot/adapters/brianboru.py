@@ -293,7 +293,7 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "princess":
             return _("you married the Princess of Denmark: /princess support, /princess trade or /princess refuse")
         if k == "raid":
-            victim = p.get("victim")
+            victim = p.get("victim", seat)
             if victim == seat:
                 return _("choose the town you lose to the Vikings: /raid NAME")
             return _("choose the town {name} loses to the Vikings: /raid NAME", name=game.names[victim])
@@ -353,7 +353,7 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "princess":
             return _("you married the Princess of Denmark: support, trade or refuse")
         if k == "raid":
-            victim = p.get("victim")
+            victim = p.get("victim", seat)
             if victim == seat:
                 return _("choose the town you lose to the Vikings")
             return _("choose the town {name} loses to the Vikings", name=game.names[victim])
@@ -383,16 +383,16 @@ class BrianBoruAdapter(BaseAdapter):
             return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(_card_colour(a)), b=b,
                      cb=colour_word(_card_colour(b)))[:100]
         if verb == "option":
-            p = game.view(None)["pending"] or {}
-            card = p.get("card")
+            pend = game.view(None)["pending"]
+            card = pend.get("card") if pend else None
             if card in DATA.cards:
                 return _("option {n}: {action}", n=args[0],
                          action=symbols_text(DATA.cards[card].secondary_text[args[0] - 1]))[:100]
             return _("option {n}", n=args[0])
         if verb == "extra":
             n = args[0]
-            p = game.view(None)["pending"] or {}
-            sym = p.get("sym", "")
+            pend = game.view(None)["pending"]
+            sym = pend.get("sym", "") if pend else ""
             if n == 0:
                 return _("no extras (pay nothing)")
             what = _(EXTRA_WHAT.get(sym, sym)) if n == 1 else _(EXTRA_WHAT_PLURAL.get(sym, sym))

@@ -380,10 +380,10 @@ class VikingsAdapter(BaseAdapter):
         lines = [_("Vikings — round {round} of 6, next scoring: {scoring}.", round=v["round"],
                    scoring=_(coming)) if not game.is_over else _("Vikings — game over.")]
         offer = []
-        for p, c in enumerate(v["wheel"]):
+        for pos, c in enumerate(v["wheel"]):
             if c is None:
                 continue
-            offer.append(f"{p}:{c['tile']}/{c['viking'] or '?'}")
+            offer.append(f"{pos}:{c['tile']}/{c['viking'] or '?'}")
         if offer:
             lines.append(_("Offer (position:tile/viking, price = position): {offer}", offer="  ".join(offer)))
         for p in v["players"]:
@@ -406,8 +406,8 @@ class VikingsAdapter(BaseAdapter):
         if v.get("specials_display") is not None:
             lines.append(_("Special tiles on display: {tiles}",
                            tiles=", ".join(s or "—" for s in v["specials_display"])))
-        if game.is_over:
-            final = v["final"]
+        final = v["final"]
+        if game.is_over and final is not None:
             winners = ", ".join(game.names[s] for s in final["winners"])
             lines.append(_("Final scoring — winner(s): {names}.", names=winners))
             for s, name in enumerate(game.names):

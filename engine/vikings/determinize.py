@@ -119,34 +119,34 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> VikingsGame:
     pool = pool[:need]
     g.stacks = [pool[i * size:(i + 1) * size] for i in range(view["stacks_left"])]
     # --- vikings: the bag holds what is not visible (V-1)
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for h in g.homelands:
         for kind, k in h.base.items():
             seen[kind] += k
-        for row in ISLAND_ROWS:
-            seen[ROW_KIND[row]] += sum(1 for t in h.rows[row] if t.endswith("*"))
+        for r in ISLAND_ROWS:
+            seen[ROW_KIND[r]] += sum(1 for t in h.rows[r] if t.endswith("*"))
     for c in g.wheel:
         if c and c[1]:
             seen[c[1]] += 1
     if pend and not pend["placed"]:
         seen[pend["viking"]] += 1
-    for k in g.drawn:
-        seen[k] += 1
-    for k in g.out_vikings:  # used sailors, vikings removed by the auction (V-34, V-42)
-        seen[k] += 1
-    bag = [k for k in KINDS for _ in range(max(0, PER_KIND - seen[k]))]
+    for drawn in g.drawn:
+        seen[drawn] += 1
+    for gone in g.out_vikings:  # used sailors, vikings removed by the auction (V-34, V-42)
+        seen[gone] += 1
+    bag = [kind for kind in KINDS for _ in range(max(0, PER_KIND - seen[kind]))]
     rng.shuffle(bag)
     g.bag = bag[:view["bag"]]
     # --- special tiles (V-45)
     if g.options.get("specials"):
         g.special_display = list(view["specials_display"])
         left = Counter({name: v["count"] for name, v in SPECIAL_TILES.items()})
-        for s in g.special_display:
-            if s:
-                left[s] -= 1
+        for shown in g.special_display:
+            if shown:
+                left[shown] -= 1
         for h in g.homelands:
-            for s in h.specials:
-                left[s] -= 1
+            for taken in h.specials:
+                left[taken] -= 1
             for _r, _c, tok in h.island_cells():
                 if tok[0] == "X":
                     left[tok.rstrip("*")] -= 1
