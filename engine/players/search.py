@@ -167,14 +167,14 @@ def _value(game_id: str, g: Any, seat: int) -> float:
         win = 5.0 if seat in g.winners() else 0.0
         return vp[seat] - max(v for q, v in enumerate(vp) if q != seat) + win
     if game_id == "vikings":
-        from .vikings import Context, _home, home_value, purse_value
+        from .vikings import Context, home_value, purse_value
 
         view = g.view(None)
         vals = []
         for q in range(len(view["players"])):
             ctx = Context(view, q)
             p = view["players"][q]
-            vals.append(purse_value(p["gold"], p["vp"], ctx) + home_value(_home(p), ctx))
+            vals.append(purse_value(p["gold"], p["vp"], ctx) + home_value(g.homeland(q), ctx))
     else:
         from .brianboru import Board
 

@@ -84,11 +84,6 @@ def _home(p: Mapping[str, Any]) -> Homeland:
     return homeland_of(p)
 
 
-def _trip_goes_on(view: Mapping[str, Any], seat: int) -> bool:
-    """``seat``'s sailor is still under way (V-34)."""
-    return view["phase"] == "sail" and view["active"] == seat and view["trip"] is not None
-
-
 def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
     """Expected share of a majority prize (V-37.3–5) from the current lead."""
     if mine <= 0:
@@ -298,16 +293,16 @@ class VikingsHeuristic(Player):
             g = game.copy()
             g.apply(seat, a)
             steps = 0
-            while _trip_goes_on(v := g.view(seat), seat) and steps < 30:
+            while g.sailor_under_way(seat) and steps < 30:
                 nxt = g.legal_actions(seat)
                 vals = []
                 for b in nxt:
                     g2 = g.copy()
                     g2.apply(seat, b)
-                    vals.append(home_value(_home(g2.view(seat)["players"][seat]), ctx))
+                    vals.append(home_value(g2.homeland(seat), ctx))
                 g.apply(seat, argmax(nxt, vals))
                 steps += 1
-            out.append(home_value(_home(v["players"][seat]), ctx))
+            out.append(home_value(g.homeland(seat), ctx))
         return out
 
     def _bid_score(self, me: Mapping[str, Any], a: Action, ctx: Context) -> float:

@@ -96,7 +96,9 @@ class VikingsGame(Game):
     INFO = GameInfo(
         id="vikings", title="Vikings", min_players=2, max_players=4,
         hidden_hands=False, simultaneous=False, options=OPTIONS,
-        public=frozenset({"to_notation"}),  # the table in the Vikings notation (public information)
+        # the table in the Vikings notation; a homeland's copy and a sailor's trip, for the computer
+        # players' valuations (all public information)
+        public=frozenset({"to_notation", "homeland", "sailor_under_way"}),
     )
     GAME_ID = INFO.id
     MIN_PLAYERS = INFO.min_players
@@ -965,6 +967,15 @@ class VikingsGame(Game):
             self._swap(seat, name, row, col, events)
 
     # ------------------------------------------------------------------ views
+
+    def homeland(self, seat: int) -> Homeland:
+        """A copy of ``seat``'s homeland (public: V-20 … V-31), for valuations that would otherwise
+        rebuild it from a view; changing it changes nothing in the game."""
+        return self.homelands[seat].copy()
+
+    def sailor_under_way(self, seat: int) -> bool:
+        """Whether ``seat``'s sailor is on a trip that its next action continues (V-34)."""
+        return self.phase == "sail" and self.turn == seat and self.trip is not None
 
     def threatened(self, seat: int) -> list[str]:
         return [cell_name(r, c) for r, c in self.homelands[seat].threatened_cells()]
