@@ -347,6 +347,8 @@ def test_over_games_refuse_with_wrong_phase_in_both_engines():
             g.apply(seat, a)
         with pytest.raises(WrongPhaseError):
             g.apply(0, last)
+        with pytest.raises(NotYourTurnError):  # no such seat: said first, whatever the phase
+            g.apply(7, last)
 
 
 # ----------------------------------------------------------------------------- declared views

@@ -376,6 +376,8 @@ class BrianBoruGame(Game):
             a = parse_action(a.text)
         s = self.s
         p = s["pending"]
+        if type(seat) is not int or not 0 <= seat < s["n"]:  # as in Vikings: checked before the phase
+            raise NotYourTurnError(a, msg("seat {seat} is not at this table", seat=seat))
         if p is None:
             raise WrongPhaseError(a, msg("the game is over"), rule="B-32")
         if (seat not in p["seats"]) if p["kind"] == "keep" else (seat != p["seat"]):
