@@ -467,10 +467,14 @@ class Game(ABC):
         class in every engine; ``tests/test_contract.py`` checks the table):
 
         * :class:`ActionSyntaxError` — text that is no action of this game (as :meth:`parse_action`);
-        * :class:`NotYourTurnError` — the seat owes no decision now (another seat's turn, or no such seat);
-        * :class:`WrongPhaseError` — a well-formed action of a kind the current phase does not take
-          (also any action once the game is over);
+        * :class:`NotYourTurnError` — a seat that is not at the table;
+        * :class:`WrongPhaseError` — any action once the game is over;
+        * :class:`NotYourTurnError` — a seat that owes no decision now (another seat's turn);
+        * :class:`WrongPhaseError` — a well-formed action of a kind the current phase does not take;
         * :class:`IllegalActionError` — the right kind of action, against a rule; ``.rule`` names it.
+
+        The first that applies, in this order (``docs/engine-api.md``). A free action
+        (:meth:`free_actions`) skips the turn check.
 
         ``NotYourTurnError`` and ``WrongPhaseError`` are ``IllegalActionError`` subclasses.
         """
