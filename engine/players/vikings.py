@@ -36,7 +36,7 @@ from engine.vikings.data import (
     START_TILE,
 )
 from engine.vikings.determinize import determinize, homeland_of
-from engine.vikings.game import WHEEL
+from engine.vikings.game import WHEEL, VikingsGame
 from engine.vikings.homeland import EMPTY, Homeland
 
 from .base import Player, argmax
@@ -290,14 +290,14 @@ class VikingsHeuristic(Player):
         game = determinize(view, self.rng.fork())
         out = []
         for a in legal:
-            g = game.copy()
+            g = VikingsGame.from_json(game.to_json())  # game.copy(), typed
             g.apply(seat, a)
             steps = 0
             while g.sailor_under_way(seat) and steps < 30:
                 nxt = g.legal_actions(seat)
                 vals = []
                 for b in nxt:
-                    g2 = g.copy()
+                    g2 = VikingsGame.from_json(g.to_json())
                     g2.apply(seat, b)
                     vals.append(home_value(g2.homeland(seat), ctx))
                 g.apply(seat, argmax(nxt, vals))
