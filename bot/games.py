@@ -8,7 +8,6 @@ game-specific goes through a :class:`GameAdapter`:
 ``title``                          the game's name for people ("Vikings")
 ``verbs``                          command word → action verb, for the text dispatcher
                                    (e.g. ``{"buy": "buy", "start-tile": "start"}``)
-``option_words``                   the table option words (from ``game_cls.INFO.options``)
 ``parse_options(words)``           option words → the engine's options dict; raises
                                    :class:`OptionError` with a translated message
 ``describe_options(options)``      one line for people ("basic game", "auction, specials")
@@ -53,7 +52,8 @@ events, replay, focus)``           with ``board`` the full table (``focus``: one
 ``scoring_pictured(game, events)`` this move's picture is the scoring picture (default ``False``)
 ``free_actions_placeholder``       the placeholder of the free actions' select (an ``N_``
                                    message id), or ``None`` (default: "At any time")
-``option_words``                   table option words offered while ``/start`` is typed (``()``)
+``option_words``                   table option words offered while ``/start`` is typed (default:
+                                   the engine's declared ``game_cls.INFO.options``)
 ``describe_verb(word)``            a verb command's own description, or ``None`` (default)
 =================================  ===========================================================
 
@@ -148,9 +148,6 @@ class GameAdapter(Protocol):
     title: str
     verbs: Mapping[str, str]
 
-    @property
-    def option_words(self) -> tuple[str, ...]: ...
-
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]: ...
 
     def describe_options(self, options: Mapping[str, Any]) -> str: ...
@@ -176,7 +173,9 @@ class GameAdapter(Protocol):
     # optional hooks: BaseAdapter's defaults say "nothing special"
     scoring_events: Sequence[str]
     free_actions_placeholder: str | None
-    option_words: Sequence[str]
+
+    @property
+    def option_words(self) -> Sequence[str]: ...
 
     def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None: ...
@@ -277,7 +276,6 @@ class BaseAdapter:
 
     scoring_events: ClassVar[Sequence[str]] = ()
     free_actions_placeholder: ClassVar[str | None] = None
-    option_words: ClassVar[Sequence[str]] = ()
 
     def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:

@@ -17,8 +17,8 @@ from typing import Any
 from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
-from engine.brianboru import DATA, BrianBoruGame
-from engine.core import Action, Event
+from engine.brianboru import DATA, BrianBoruAction, BrianBoruGame
+from engine.core import Action, ActionSyntaxError, Event
 
 COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
 PRINCESS_WORDS = {
@@ -363,8 +363,12 @@ class BrianBoruAdapter(BaseAdapter):
 
     def describe_action(self, game: BrianBoruGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
-        verb = getattr(action, "verb", str(action).split()[0])
-        args = getattr(action, "args", ())
+        if not isinstance(action, BrianBoruAction):
+            try:
+                action = game.parse_action(str(action))
+            except ActionSyntaxError:
+                return str(action)[:100]
+        verb, args = action.verb, action.args
         if verb in ("town", "active", "raid", "free", "monastery", "expand"):
             name = args[0]
             if name == "no":
