@@ -75,16 +75,18 @@ async def demo_brianboru(out_dir: Path, seed: int = 1, players: int = 4) -> list
                 seat = acting[0]
                 actions = game.legal_actions(seat)
                 action = actions[chooser.randbelow(len(actions))]
-                rnd, phase = game.s["round"], game.s["phase"]
+                before = game.view(None)
+                rnd, phase = before["round"], before["phase"]
                 reply = await svc.act(channel, names[seat], str(action))
                 if not reply.ok:
                     raise RuntimeError(f"{names[seat]}: {action}: {reply.private}")
                 pending += reply.events
                 kinds = [e.kind for e in reply.events]
                 parts = []
-                if phase == "setup" and (game.is_over or game.s["phase"] != "setup"):
+                now = game.view(None)
+                if phase == "setup" and (game.is_over or now["phase"] != "setup"):
                     parts.append("start")
-                trick_done = any(e.kind == "trick_won" for e in pending) and not game.s["trick"]
+                trick_done = any(e.kind == "trick_won" for e in pending) and not now["trick"]["cards"]
                 if trick_done:
                     tricks += 1
                     parts.append(f"t{tricks}")
@@ -98,7 +100,7 @@ async def demo_brianboru(out_dir: Path, seed: int = 1, players: int = 4) -> list
                     tricks = 0
                 if "draft_done" in kinds:
                     for s, name in enumerate(names):
-                        write(f"r{game.s['round']}-hand-{name}.png", render_hand(game.view(s), s))
+                        write(f"r{now['round']}-hand-{name}.png", render_hand(game.view(s), s))
             write("final.png", adapter.render(game))
             (out_dir / "final.txt").write_text(adapter.text(game) + "\n", encoding="utf-8")
         finally:

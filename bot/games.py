@@ -52,7 +52,8 @@ events, replay, focus)``           with ``board`` the full table (``focus``: one
 ``scoring_pictured(game, events)`` this move's picture is the scoring picture (default ``False``)
 ``free_actions_placeholder``       the placeholder of the free actions' select (an ``N_``
                                    message id), or ``None`` (default: "At any time")
-``option_words``                   table option words offered while ``/start`` is typed (``()``)
+``option_words``                   table option words offered while ``/start`` is typed (default:
+                                   the engine's declared ``game_cls.INFO.options``)
 ``describe_verb(word)``            a verb command's own description, or ``None`` (default)
 =================================  ===========================================================
 
@@ -74,6 +75,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from bot.i18n import _
+from bot.text import quote
 from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
 
@@ -171,7 +173,9 @@ class GameAdapter(Protocol):
     # optional hooks: BaseAdapter's defaults say "nothing special"
     scoring_events: Sequence[str]
     free_actions_placeholder: str | None
-    option_words: Sequence[str]
+
+    @property
+    def option_words(self) -> Sequence[str]: ...
 
     def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None: ...
@@ -212,10 +216,22 @@ class BaseAdapter:
     def game_id(self) -> str:
         return self.game_cls.GAME_ID
 
+    @property
+    def option_words(self) -> tuple[str, ...]:
+        """The game's table option words, as its engine declares them (``Game.INFO.options``);
+        offered as /start's options are typed."""
+        return self.game_cls.INFO.option_words
+
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        if words:
+        """The engine options the words set (``Game.INFO``); raises :class:`OptionError`."""
+        info = self.game_cls.INFO
+        if words and not info.options:
             raise OptionError(_("{game} has no options.", game=self.title))
-        return {}
+        try:
+            return info.options_from_words(words)
+        except KeyError as e:
+            raise OptionError(_("{game} has no option “{word}”. Options: {options}.", game=self.title,
+                                word=quote(str(e.args[0])), options=", ".join(info.option_words))) from None
 
     def describe_options(self, options: Mapping[str, Any]) -> str:
         if not options:
@@ -260,7 +276,6 @@ class BaseAdapter:
 
     scoring_events: ClassVar[Sequence[str]] = ()
     free_actions_placeholder: ClassVar[str | None] = None
-    option_words: ClassVar[Sequence[str]] = ()
 
     def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:

@@ -17,7 +17,7 @@ Nothing here does I/O, imports discord/PIL/asyncio, or reads the clock.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -310,9 +310,109 @@ class Action(ABC):
         return self.text
 
 
-class Game(ABC):
-    """The protocol the host, the computer players and the conformance tests use."""
+# --------------------------------------------------------------------------- metadata
 
+OPTION_KINDS = ("flag", "preset")
+"""What an option word is: ``flag`` switches one engine option (``strict-ships``), ``preset`` names
+several at once or none (``advanced``, ``basic``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option a game offers, as data (issue 18): the word a person types, the engine
+    option it sets, the rule or [D-n] decision it implements and a short help.
+
+    ``key`` is the engine's option key (``None`` for a preset that sets nothing, like ``basic``),
+    ``value`` what the word sets it to, ``default`` the key's value when the word is not given.
+    """
+
+    word: str
+    key: str | None
+    rule: str
+    help: Msg
+    kind: str = "flag"
+    value: Any = True
+    default: Any = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option kind is one of {OPTION_KINDS}, not {self.kind!r}")
+
+    @property
+    def sets(self) -> dict[str, Any]:
+        """The engine options this word sets (``{}`` for ``basic``)."""
+        return {} if self.key is None else {self.key: self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the host needs to know about a game before it holds one, as data (issue 18).
+
+    ``hidden_hands``: a seat holds information the others must not see (it gets private choices
+    and pictures); ``simultaneous``: several seats may owe a decision at once; ``options``: the
+    table options, in the order they are offered. ``public`` names the members of the game class,
+    beyond :class:`Game`'s, that code outside the engine may use (``tests/test_contract.py``).
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    hidden_hands: bool
+    simultaneous: bool
+    options: tuple[OptionSpec, ...] = ()
+    public: frozenset[str] = frozenset()
+
+    @property
+    def option_words(self) -> tuple[str, ...]:
+        return tuple(o.word for o in self.options)
+
+    def option(self, word: str) -> OptionSpec | None:
+        """The option a typed word names (case and a trailing comma ignored), or ``None``."""
+        key = word.lower().strip(",")
+        return next((o for o in self.options if o.word == key), None)
+
+    def options_from_words(self, words: Sequence[str]) -> dict[str, Any]:
+        """The engine options the typed ``words`` set, in order; raises ``KeyError(word)`` for a
+        word that is no option of this game.
+
+        >>> from engine.vikings import VikingsGame
+        >>> VikingsGame.INFO.options_from_words(["Auction,", "strict-ships"])
+        {'auction': True, 'ships_any_order': False}
+        """
+        out: dict[str, Any] = {}
+        for w in words:
+            spec = self.option(w)
+            if spec is None:
+                raise KeyError(w)
+            out.update(spec.sets)
+        return out
+
+
+class Game(ABC):
+    """The protocol the host, the computer players and the conformance tests use.
+
+    A short game (``>>>`` lines are run by ``tests/test_contract.py``):
+
+    >>> from engine.vikings import VikingsGame
+    >>> g = VikingsGame.new(["Astrid", "Bjorn"], seed=1)
+    >>> g.INFO.id, g.INFO.option_words[:3], g.acting_seats()
+    ('vikings', ('basic', 'advanced', 'auction'), [1])
+    >>> [str(a) for a in g.legal_actions(1)][:3]
+    ['buy 0', 'buy 1', 'buy 2']
+    >>> [e.kind for e in g.apply(1, "buy 2")]
+    ['bought']
+    >>> v = g.view(None)
+    >>> v["seat"], v["phase"], v["players"][1]["gold"]
+    (None, 'place', 28)
+    >>> g.apply(0, "buy 3")
+    Traceback (most recent call last):
+    ...
+    engine.core.NotYourTurnError: 'buy 3' is not allowed: it is Bjorn's turn, not Astrid's
+    """
+
+    INFO: ClassVar[GameInfo]
+    """The game's metadata (id, seats, hidden hands, simultaneous decisions, table options)."""
     GAME_ID: ClassVar[str]
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
@@ -352,11 +452,32 @@ class Game(ABC):
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """Read an action's text form; raises :class:`ActionSyntaxError`."""
+        """Read an action's text form.
+
+        Raises :class:`ActionSyntaxError` when the text is no action of this game at all (an
+        unknown word, a missing or malformed argument). It never looks at the position: a
+        well-formed action of another phase parses, and :meth:`apply` refuses it.
+        """
 
     @abstractmethod
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Validate and apply; raises an :class:`EngineError` and changes nothing if illegal."""
+        """Validate ``action`` (or its text) for ``seat``, apply it and return the events.
+
+        On a refusal nothing changes and the error says why (the same mistake raises the same
+        class in every engine; ``tests/test_contract.py`` checks the table):
+
+        * :class:`ActionSyntaxError` — text that is no action of this game (as :meth:`parse_action`);
+        * :class:`NotYourTurnError` — a seat that is not at the table;
+        * :class:`WrongPhaseError` — any action once the game is over;
+        * :class:`NotYourTurnError` — a seat that owes no decision now (another seat's turn);
+        * :class:`WrongPhaseError` — a well-formed action of a kind the current phase does not take;
+        * :class:`IllegalActionError` — the right kind of action, against a rule; ``.rule`` names it.
+
+        The first that applies, in this order (``docs/engine-api.md``). A free action
+        (:meth:`free_actions`) skips the turn check.
+
+        ``NotYourTurnError`` and ``WrongPhaseError`` are ``IllegalActionError`` subclasses.
+        """
 
     @property
     @abstractmethod
@@ -367,8 +488,10 @@ class Game(ABC):
         """Winning seats once the game is over (several on a shared win)."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON-able data (``None`` = spectator)."""
+    def view(self, seat: int | None = None) -> Mapping[str, Any]:
+        """What ``seat`` may see, as JSON-able data (``None`` = spectator): the game's declared
+        view type (a ``TypedDict``, e.g. ``engine.vikings.view.VikingsView``). Its ``"seat"`` is
+        the viewing seat (``None`` for a spectator) in every game."""
 
     # -- conveniences shared by all games
 

@@ -879,7 +879,7 @@ def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Imag
     if not isinstance(view, dict) or view.get("game") != "brian-boru":
         raise ValueError("render_hand needs a Brian Boru view (view['game'] == 'brian-boru')")
     you = view.get("you")
-    if not isinstance(you, dict) or you.get("seat") != seat:
+    if not isinstance(you, dict) or view.get("seat") != seat:
         raise ValueError(f"the view is not seat {seat}'s own view (view(seat) holds the hand under 'you')")
     hand = list(you.get("hand") or [])
     draft = list(you.get("draft") or [])

@@ -30,8 +30,6 @@ ALLOWED = {
     ("discord/permissions.py", "permissions", None),
     ("storage/migrate.py", "src", "path"),                # a storage backend: only SQLite has a path
     ("storage/migrate.py", "dst", "path"),
-    ("adapters/brianboru.py", "action", "verb"),          # an engine Action inside its own adapter
-    ("adapters/brianboru.py", "action", "args"),
 }
 
 

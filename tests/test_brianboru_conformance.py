@@ -85,7 +85,7 @@ def make_invariants(n: int):
                 if seat is None:
                     assert "you" not in v
                 else:
-                    assert v["you"]["seat"] == seat
+                    assert v["seat"] == seat
                     assert not any({"hand", "draft", "choice"} & set(p) for p in v["players"])
 
     return check

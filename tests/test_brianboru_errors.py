@@ -226,7 +226,7 @@ def test_view_of_a_seat_not_at_the_table_is_refused_not_another_hand(seat):
     g = BrianBoruGame.new(NAMES[:3], seed=2, start_seat=0)
     with pytest.raises(ValueError, match="no seat"):
         g.view(seat)
-    assert "you" not in g.view(None) and g.view(2)["you"]["seat"] == 2
+    assert "you" not in g.view(None) and g.view(2)["seat"] == 2 and g.view(None)["seat"] is None
 
 
 # --------------------------------------------------------------------------- fuzz: no crash, no change

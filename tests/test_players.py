@@ -165,7 +165,7 @@ def test_views_given_to_players_hide_other_hands_and_stacks():
     b = random_position(BrianBoruGame, 3, 30)
     seat = b.acting_seats()[0]
     view = b.view(seat)
-    assert view["you"]["seat"] == seat
+    assert view["seat"] == seat
     assert all("hand" not in p for p in view["players"])
     assert "aside" not in view and "discard" not in view
 

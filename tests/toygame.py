@@ -21,6 +21,7 @@ from engine.core import (
     ActionSyntaxError,
     Event,
     Game,
+    GameInfo,
     IllegalActionError,
     NotYourTurnError,
     Rng,
@@ -61,9 +62,12 @@ class Taunt(Action):
 
 
 class ToyGame(Game):
-    GAME_ID: ClassVar[str] = "toy"
-    MIN_PLAYERS: ClassVar[int] = 2
-    MAX_PLAYERS: ClassVar[int] = 4
+    INFO: ClassVar[GameInfo] = GameInfo(id="toy", title="Take-away", min_players=2, max_players=4,
+                                        hidden_hands=False, simultaneous=True,  # the ready option
+                                        public=frozenset({"pile", "turn"}))
+    GAME_ID: ClassVar[str] = INFO.id
+    MIN_PLAYERS: ClassVar[int] = INFO.min_players
+    MAX_PLAYERS: ClassVar[int] = INFO.max_players
 
     def __init__(self, data: dict[str, Any]) -> None:
         self._d = data

@@ -17,9 +17,9 @@ from typing import Any
 from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
-from engine.brianboru import DATA, BrianBoruGame
+from engine.brianboru import DATA, BrianBoruAction, BrianBoruGame
 from engine.brianboru.data import marriage_title
-from engine.core import Action, Event
+from engine.core import Action, ActionSyntaxError, Event
 
 COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
 PRINCESS_WORDS = {
@@ -112,7 +112,7 @@ class BrianBoruAdapter(BaseAdapter):
                 return _("{name} puts a disc on {town} (marriage track bonus).", name=who, town=d["town"])
             return _("{name} puts a disc on {town}.", name=who, town=d["town"])
         if k == "round":
-            return _("Round {round} of {rounds} begins.", round=d["round"], rounds=game.s["rounds"])
+            return _("Round {round} of {rounds} begins.", round=d["round"], rounds=game.view(None)["rounds"])
         if k == "vikings":
             return ngettext("A Viking card: {n} invader lands on the battle area.",
                             "A Viking card: {n} invaders land on the battle area.", d["invaders"])
@@ -246,7 +246,7 @@ class BrianBoruAdapter(BaseAdapter):
                          region=region_name(d["region"]))
             return _("{name} takes the {region} claim token.", name=who, region=region_name(d["region"]))
         if k == "game_over":
-            final = game.s.get("final") or {}
+            final = game.view(None)["final"] or {}
             table = "; ".join(_("{name} {vp} VP", name=p["name"], vp=p["vp"]) for p in final.get("players", []))
             return _("Final scoring: {table}.", table=table) if table else None
         return None
@@ -296,7 +296,7 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "princess":
             return _("you married the Princess of Denmark: /princess support, /princess trade or /princess refuse")
         if k == "raid":
-            victim = p.get("victim")
+            victim = p.get("victim", seat)
             if victim == seat:
                 return _("choose the town you lose to the Vikings: /raid NAME")
             return _("choose the town {name} loses to the Vikings: /raid NAME", name=game.names[victim])
@@ -307,11 +307,11 @@ class BrianBoruAdapter(BaseAdapter):
     def message_group(self, game: BrianBoruGame) -> str | None:
         """One trick (B-17 … B-21) is one message on Discord, edited as cards are played and ending
         with its resolution (issue 13): the trick it belongs to, or None outside tricks."""
-        s = game.s
-        pending = s["pending"]
-        if s.get("phase") != "tricks" or pending is None or pending["kind"] == "keep":
+        v = game.view(None)
+        pending = v["pending"]
+        if v["phase"] != "tricks" or pending is None or pending["kind"] == "keep":
             return None
-        return f"trick {s['round']}.{s['trick_no']}"
+        return f"trick {v['round']}.{v['trick']['number'] - 1}"
 
     def button_prompt(self, game: BrianBoruGame, seat: int) -> str:
         """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
@@ -356,7 +356,7 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "princess":
             return _("you married the Princess of Denmark: support, trade or refuse")
         if k == "raid":
-            victim = p.get("victim")
+            victim = p.get("victim", seat)
             if victim == seat:
                 return _("choose the town you lose to the Vikings")
             return _("choose the town {name} loses to the Vikings", name=game.names[victim])
@@ -366,8 +366,12 @@ class BrianBoruAdapter(BaseAdapter):
 
     def describe_action(self, game: BrianBoruGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
-        verb = getattr(action, "verb", str(action).split()[0])
-        args = getattr(action, "args", ())
+        if not isinstance(action, BrianBoruAction):
+            try:
+                action = game.parse_action(str(action))
+            except ActionSyntaxError:
+                return str(action)[:100]
+        verb, args = action.verb, action.args
         if verb in ("town", "active", "raid", "free", "monastery", "expand"):
             name = args[0]
             if name == "no":
@@ -386,16 +390,16 @@ class BrianBoruAdapter(BaseAdapter):
             return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(_card_colour(a)), b=b,
                      cb=colour_word(_card_colour(b)))[:100]
         if verb == "option":
-            p = game.s["pending"] or {}
-            card = p.get("card")
+            pend = game.view(None)["pending"]
+            card = pend.get("card") if pend else None
             if card in DATA.cards:
                 return _("option {n}: {action}", n=args[0],
                          action=symbols_text(DATA.cards[card].secondary_text[args[0] - 1]))[:100]
             return _("option {n}", n=args[0])
         if verb == "extra":
             n = args[0]
-            p = game.s["pending"] or {}
-            sym = p.get("sym", "")
+            pend = game.view(None)["pending"]
+            sym = pend.get("sym", "") if pend else ""
             if n == 0:
                 return _("no extras (pay nothing)")
             what = _(EXTRA_WHAT.get(sym, sym)) if n == 1 else _(EXTRA_WHAT_PLURAL.get(sym, sym))
@@ -407,14 +411,14 @@ class BrianBoruAdapter(BaseAdapter):
     def private_choices(self, game: BrianBoruGame, seat: int) -> bool:
         """True when ``seat``'s choices (``widgets``, ``legal_actions``) show hidden cards: offer them
         to that player privately only (an ephemeral message), never in the channel."""
-        p = game.s["pending"]
+        p = game.view(None)["pending"]
         return p is not None and p["kind"] in PRIVATE_KINDS and seat in game.acting_seats()
 
     def forced_action(self, game: BrianBoruGame, seat: int) -> Action | None:
         """The only legal choice, made by the host (issue 13) — but never a decision about
         cards in a hand (keep, lead, play, the active town card): making it at once would
         show everybody that the hand allowed nothing else."""
-        p = game.s["pending"]
+        p = game.view(None)["pending"]
         if p is None or p["kind"] in PRIVATE_KINDS or seat not in game.acting_seats():
             return None
         actions = game.legal_actions(seat)
@@ -426,11 +430,12 @@ class BrianBoruAdapter(BaseAdapter):
             from bot.widgets import MAX_OPTIONS, Widget
         except ImportError:  # pragma: no cover - the widgets module ships with the host
             return None
-        p = game.s["pending"]
+        v = game.view(seat)
+        p = v["pending"]
         if p is None or seat not in game.acting_seats():
             return []
         if p["kind"] == "keep":
-            cards = sorted(game.s["pile"][seat])
+            cards = sorted(v["you"]["draft"]) if "you" in v else []
             options = [(card_label(v)[:100], str(v)) for v in cards][:MAX_OPTIONS]
             return [Widget("multiselect", options, placeholder=_("keep 2 cards"), min_values=2, max_values=2,
                            template="keep {0} {1}")]

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import BaseAdapter, OptionError
+from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.rulebook import lookup
-from bot.text import quote
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
@@ -22,6 +21,7 @@ from engine.vikings.data import (
     SPECIAL_WORD,
     cell_name,
 )
+from engine.vikings.view import VikingsView
 
 TILE_NAMES = {
     "L": N_("a left island end"),
@@ -34,14 +34,7 @@ TILE_NAMES = {
 KIND_TEXT = {k: KIND_WORD[k].id for k in KIND_NAME}  # the engine's marked words (in the catalogs)
 KIND_TEXT_PLURAL = {k: KIND_WORDS[k].id for k in KIND_PLURAL}
 SPECIAL_TEXT = {k: w.id for k, w in SPECIAL_WORD.items()}  # the engine's marked names (V-45..V-49)
-OPTION_WORDS = {
-    "basic": {},
-    "advanced": {"advanced": True},
-    "auction": {"auction": True},
-    "single-sailor": {"single_sailor": True},
-    "specials": {"specials": True},
-    "strict-ships": {"ships_any_order": False},
-}
+OPTION_WORDS = {o.word: o.sets for o in VikingsGame.INFO.options}  # the engine's declared options
 
 
 def tile_text(tile: str) -> str:
@@ -106,28 +99,22 @@ class VikingsAdapter(BaseAdapter):
         "special": "special",
         "swap": "swap",
     }
-    option_words: tuple[str, ...] = tuple(OPTION_WORDS)  # offered as /start's options are typed
     free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
     scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-30 … V-38)
 
     # ------------------------------------------------------------------ options
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        """``advanced``, ``auction``, ``single-sailor``, ``specials``, ``strict-ships`` (D-6), ``basic``."""
-        out: dict[str, Any] = {}
-        for w in words:
-            key = w.lower().strip(",")
-            if key not in OPTION_WORDS:
-                raise OptionError(
-                    _("Vikings has no option “{word}”. Options: {options}.", word=quote(w), options=", ".join(OPTION_WORDS))
-                )
-            out.update(OPTION_WORDS[key])
+        """The words of ``VikingsGame.INFO.options``: ``basic``, ``advanced``, ``auction``,
+        ``single-sailor``, ``specials``, ``strict-ships`` (D-6)."""
+        out = super().parse_options(words)
         normalise_options(out)
         return out
 
     def describe_options(self, options: Mapping[str, Any]) -> str:
         opts = normalise_options(dict(options))
-        on = [k.replace("_", "-") for k in ("auction", "single_sailor", "specials") if opts[k]]
+        variant = [o for o in VikingsGame.INFO.options if o.kind == "flag" and o.default is False]  # V-40 … V-49
+        on = [o.word for o in variant if o.key is not None and opts[o.key]]
         parts = [_("progress variant: {options}", options=", ".join(on))] if on else [_("basic game")]
         if not opts["ships_any_order"]:
             parts.append(_("strict ships (each next to one already placed)"))
@@ -238,18 +225,17 @@ class VikingsAdapter(BaseAdapter):
     # ------------------------------------------------------------------ prompts and labels
 
     def prompt(self, game: VikingsGame, seat: int) -> str:
-        phase = game.phase
+        v = game.view(seat)
+        phase, me, pend = v["phase"], v["players"][seat], v["pending"]
         if phase == "buy":
             return _("buy a combo: /buy POSITION (you have {gold} gold and {vp} VP)",
-                     gold=game.gold[seat], vp=game.vp[seat])
-        if phase == "place":
-            pend = game.pending
-            h = game.homelands[seat]
+                     gold=me["gold"], vp=me["vp"])
+        if phase == "place" and pend is not None:
             if pend["placed"]:
                 return _("place your start tile in column 1: /start-tile CELL")
             text = _("place {tile} (/place CELL; the {kind} stands on it when its row matches, "
                      "or add “base”)", tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
-            if h.start_pending:
+            if me["start_tile_pending"]:
                 if any(type(a) is A.Place for a in game.legal_actions(seat)):
                     text += " " + _("— and your start tile (/start-tile CELL), in either order")
                 else:  # V-24: only column 1 is reachable, and it takes a left end
@@ -257,16 +243,16 @@ class VikingsAdapter(BaseAdapter):
                              "next to it", tile=tile_text(pend["tile"]))
             return text
         if phase == "sail":
-            if game.trip is not None:
+            if v["trip"] is not None:
                 if A.SailDone() in game.legal_actions(seat):
                     return _("this sailor may take another viking (/sail CELL) or stop (/sail done)")
                 # V-34 all of one kind, V-35 [D-12] in the last major scoring: the trip goes on
                 return _("this sailor must take another viking while one fits: /sail CELL")
             return _("major scoring: use your sailors (/sail CELL), or /sail end (you have {n})",
-                     n=game.homelands[seat].base["B"])
+                     n=me["base"]["B"])
         if phase == "bid":
             return _("bid for the start player (/bid N) or drop out (/pass); highest bid {n}",
-                     n=game.bids["high"])
+                     n=_high_bid(v))
         if phase == "remove":
             return _("remove one of the drawn vikings from the game: /remove KIND")
         if phase == "lay":
@@ -288,7 +274,7 @@ class VikingsAdapter(BaseAdapter):
         """What a buy costs the player to act: "7 gold", or "4 gold + 3 VP" when the gold falls
         short and VP are exchanged first (V-13, V-16)."""
         acting = game.acting_seats()
-        short = max(0, action.pos - game.gold[acting[0]]) if acting else 0
+        short = max(0, action.pos - _gold(game, acting[0])) if acting else 0
         if short:
             return _("{gold} gold + {vp} VP", gold=action.pos - short, vp=short)
         return _("{price} gold", price=action.pos)
@@ -296,7 +282,7 @@ class VikingsAdapter(BaseAdapter):
     def confirm(self, game: VikingsGame, seat: int, action: Action) -> str | None:
         """A question to confirm before a picked action commits, or None: a buy that spends VP
         (V-16) is never made silently."""
-        if type(action) is A.Buy and action.pos > game.gold[seat]:
+        if type(action) is A.Buy and action.pos > _gold(game, seat):
             return _("Buying {pos} costs you {cost}: your gold falls short, so VP are exchanged first (V-16). Buy it?",
                      pos=action.pos, cost=self.buy_cost(game, action))
         return None
@@ -304,17 +290,16 @@ class VikingsAdapter(BaseAdapter):
     def button_prompt(self, game: VikingsGame, seat: int) -> str:
         """The prompt where the choices are buttons and selects (Discord, issue 13): what to decide,
         never a command to type."""
-        phase = game.phase
+        v = game.view(seat)
+        phase, me, pend = v["phase"], v["players"][seat], v["pending"]
         if phase == "buy":
-            return _("buy a combo (you have {gold} gold and {vp} VP)", gold=game.gold[seat], vp=game.vp[seat])
-        if phase == "place":
-            pend = game.pending
-            h = game.homelands[seat]
+            return _("buy a combo (you have {gold} gold and {vp} VP)", gold=me["gold"], vp=me["vp"])
+        if phase == "place" and pend is not None:
             if pend["placed"]:
                 return _("place your start tile in column 1")
             text = _("place {tile}; the {kind} stands on it when its row matches, else it goes to the base",
                      tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
-            if h.start_pending:
+            if me["start_tile_pending"]:
                 if any(type(a) is A.Place for a in game.legal_actions(seat)):
                     text += " " + _("— and your start tile, in either order")
                 else:  # V-24
@@ -322,11 +307,11 @@ class VikingsAdapter(BaseAdapter):
                              tile=tile_text(pend["tile"]))
             return text
         if phase == "sail":
-            if game.trip is not None:
+            if v["trip"] is not None:
                 return _("this sailor may take another viking, or stop")
-            return _("major scoring: use your sailors, or stop (you have {n})", n=game.homelands[seat].base["B"])
+            return _("major scoring: use your sailors, or stop (you have {n})", n=me["base"]["B"])
         if phase == "bid":
-            return _("bid for the start player, or drop out; highest bid {n}", n=game.bids["high"])
+            return _("bid for the start player, or drop out; highest bid {n}", n=_high_bid(v))
         if phase == "remove":
             return _("remove one of the drawn vikings from the game")
         if phase == "lay":
@@ -341,7 +326,8 @@ class VikingsAdapter(BaseAdapter):
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
         t = type(action)
         if t is A.Buy:
-            tile, viking = game.wheel[action.pos]
+            slot = game.view(None)["wheel"][action.pos]
+            tile, viking = (slot["tile"], slot["viking"] or "") if slot else ("", "")
             return _("{pos}: {kind} + {tile} — {cost}", pos=action.pos, kind=kind_text(viking),
                      tile=tile_text(tile), cost=self.buy_cost(game, action))[:100]
         if t is A.Exchange:
@@ -349,10 +335,11 @@ class VikingsAdapter(BaseAdapter):
         if t is A.Place:
             if action.to_base:
                 return _("{cell}, viking to the base", cell=cell_name(action.row, action.col))
-            pend = game.pending
-            stands = action.row != 0 and action.row == {"W": 1, "N": 2, "S": 3, "G": 4, "F": 5}.get(pend["viking"])
+            pend = game.view(None)["pending"]
+            viking = pend["viking"] if pend else ""
+            stands = action.row != 0 and action.row == {"W": 1, "N": 2, "S": 3, "G": 4, "F": 5}.get(viking)
             return (_("{cell}, {kind} on the tile", cell=cell_name(action.row, action.col),
-                      kind=kind_text(pend["viking"])) if stands
+                      kind=kind_text(viking)) if stands
                     else _("{cell}", cell=cell_name(action.row, action.col)))
         if t is A.Start:
             return _("start tile at {cell}", cell=cell_name(action.row, 1))
@@ -387,10 +374,10 @@ class VikingsAdapter(BaseAdapter):
         lines = [_("Vikings — round {round} of 6, next scoring: {scoring}.", round=v["round"],
                    scoring=_(coming)) if not game.is_over else _("Vikings — game over.")]
         offer = []
-        for p, c in enumerate(v["wheel"]):
+        for pos, c in enumerate(v["wheel"]):
             if c is None:
                 continue
-            offer.append(f"{p}:{c['tile']}/{c['viking'] or '?'}")
+            offer.append(f"{pos}:{c['tile']}/{c['viking'] or '?'}")
         if offer:
             lines.append(_("Offer (position:tile/viking, price = position): {offer}", offer="  ".join(offer)))
         for p in v["players"]:
@@ -413,8 +400,8 @@ class VikingsAdapter(BaseAdapter):
         if v.get("specials_display") is not None:
             lines.append(_("Special tiles on display: {tiles}",
                            tiles=", ".join(_(SPECIAL_TEXT[s]) if s else "—" for s in v["specials_display"])))
-        if game.is_over:
-            final = v["final"]
+        final = v["final"]
+        if game.is_over and final is not None:
             winners = ", ".join(game.names[s] for s in final["winners"])
             lines.append(_("Final scoring — winner(s): {names}.", names=winners))
             for s, name in enumerate(game.names):
@@ -450,12 +437,14 @@ class VikingsAdapter(BaseAdapter):
         trip leaves no choice of cells (else the player picks cell by cell) and never under
         ``single-sailor`` (V-44: one viking a sailor). Each is checked by playing it on a copy."""
         from engine.vikings.data import KINDS, SAILOR
+        from engine.vikings.determinize import homeland_of
 
-        if game.phase != "sail" or game.trip is not None or seat not in game.acting_seats():
+        v = game.view(seat)
+        if v["phase"] != "sail" or v["trip"] is not None or seat not in game.acting_seats():
             return []
-        if game.options.get("single_sailor"):
+        if v["options"].get("single_sailor"):
             return []
-        h = game.homelands[seat]
+        h = homeland_of(v["players"][seat])
         kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and h.empty_tiles(k)]
         plans: list[tuple[str, list[tuple[str, tuple[int, int]]]]] = []
         for k in kinds:
@@ -472,12 +461,12 @@ class VikingsAdapter(BaseAdapter):
             try:
                 for text in actions:
                     copy.apply(seat, copy.parse_action(text))
-                if copy.trip is not None and copy.is_legal(seat, "sail done"):
+                if copy.view(seat)["trip"] is not None and copy.is_legal(seat, "sail done"):
                     actions.append("sail done")
                     copy.apply(seat, copy.parse_action("sail done"))
             except Exception:
                 continue  # the rules do not allow this trip as planned: not offered
-            if copy.trip is not None or tuple(actions) in seen:
+            if copy.view(seat)["trip"] is not None or tuple(actions) in seen:
                 continue
             seen.add(tuple(actions))
             where = ", ".join(_("{kind} → {cell}", kind=kind_text(k), cell=cell_name(r, c)) for k, (r, c) in moves)
@@ -503,9 +492,9 @@ class VikingsAdapter(BaseAdapter):
         view = game.view(seat)
         highlights = None
         acting = game.acting_seats()
-        if game.phase == "place" and acting:
+        if view["phase"] == "place" and acting:
             highlights = highlights_from_actions(game.legal_actions(acting[0]))
-        elif game.phase == "sail" and acting and not board:  # V-34: where a sailor may take a viking
+        elif view["phase"] == "sail" and acting and not board:  # V-34: where a sailor may take a viking
             cells = [str(a).split()[1] for a in game.legal_actions(acting[0])
                      if str(a).split()[0] == "sail" and len(str(a).split()) == 2 and str(a).split()[1][:1].isalpha()
                      and str(a).split()[1][1:].isdigit()]
@@ -525,7 +514,7 @@ class VikingsAdapter(BaseAdapter):
                     scores = [s for s in rep.last_scores if s.get("scoring") == kind] or scores
             return render_vikings_scoring(view, scores, history=history, after_round=scored_round(game, events),
                                           tr=_, ntr=ngettext)
-        legal = [str(a) for a in game.legal_actions(acting[0])] if game.phase == "buy" and acting else None
+        legal = [str(a) for a in game.legal_actions(acting[0])] if view["phase"] == "buy" and acting else None
         # the pictures speak the current language (the host sets it per task with use_language)
         return render_vikings_turn(view, highlights=highlights, legal=legal, tr=_, ntr=ngettext)
 
@@ -549,12 +538,23 @@ class VikingsAdapter(BaseAdapter):
         return lookup("vikings.md", "V", topic)
 
 
+def _gold(game: VikingsGame, seat: int) -> int:
+    return game.view(None)["players"][seat]["gold"]
+
+
+def _high_bid(view: VikingsView) -> int:
+    """The highest bid of the auction under way (V-41), 0 before anyone bids."""
+    auction = view.get("auction")
+    bids = auction["bids"] if auction else None
+    return int(bids["high"]) if bids else 0
+
+
 def _finished_scoring(game: VikingsGame, events: Sequence[Event]) -> list[dict[str, Any]] | None:
     """The ``score`` events (data with ``seat``) of the scoring this move finished, else ``None``.
     A scoring is finished once no sailor is still to move (V-33); of a major and the final scoring in
     one move (round 6), the final one is pictured."""
     scores = [dict(e.data, seat=e.seat) for e in events if e.kind == "score"]
-    if not scores or game.phase == "sail":
+    if not scores or game.view(None)["phase"] == "sail":
         return None
     kind = scores[-1]["scoring"]
     return [s for s in scores if s["scoring"] == kind]
@@ -563,5 +563,5 @@ def _finished_scoring(game: VikingsGame, events: Sequence[Event]) -> list[dict[s
 def scored_round(game: VikingsGame, events: Sequence[Event]) -> int:
     """The round a scoring finished by ``events`` belongs to: the move may already have begun the next."""
     new = [int((e.data or {}).get("round", 0)) for e in events if e.kind == "round"]
-    return new[-1] - 1 if new else int(game.round)
+    return new[-1] - 1 if new else int(game.view(None)["round"])
 

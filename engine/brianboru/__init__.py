@@ -1,4 +1,4 @@
-"""Brian Boru (Peer Sylvester), rules B-1 … B-34 of ``shared/rules/brian-boru.md``, on house data."""
+"""Brian Boru (Peer Sylvester), rules B-1 … B-34 of ``../shared/rules/brian-boru.md``, on house data."""
 
 from engine.brianboru.data import DATA, BrianBoruData, DataError
 from engine.brianboru.game import BrianBoruAction, BrianBoruGame, act, parse_action

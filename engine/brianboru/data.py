@@ -1,6 +1,6 @@
 """The Brian Boru data the engine ships: house map and cards (not the printed ones).
 
-``data.json`` beside this module holds everything from ``shared/rules/brian-boru-data.md``; it is
+``data.json`` beside this module holds everything from ``../shared/rules/brian-boru-data.md``; it is
 loaded and validated once at import (:func:`load`), so a table owning the printed game can swap in
 the original values without touching code. :func:`validate` raises :class:`DataError` naming the
 first problem it finds.

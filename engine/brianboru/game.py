@@ -1,4 +1,4 @@
-"""Brian Boru: state, actions and the rules B-5 … B-34 (see ``shared/rules/brian-boru.md``).
+"""Brian Boru: state, actions and the rules B-5 … B-34 (see ``../shared/rules/brian-boru.md``).
 
 The state is one JSON-shaped dict (``self.s``) plus the RNG. Play is driven by a small task stack
 (``s["tasks"]``, next task last): automatic steps run at once; a step that needs a choice sets
@@ -35,11 +35,13 @@ from typing import Any, ClassVar
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
 from engine.brianboru.scoring import PlayerPosition, Position, final_scoring, region_counts
+from engine.brianboru.view import BrianBoruView, PendingView
 from engine.core import (
     Action,
     ActionSyntaxError,
     Event,
     Game,
+    GameInfo,
     IllegalActionError,
     Msg,
     NotYourTurnError,
@@ -203,9 +205,15 @@ def _copy_state(s: dict[str, Any]) -> dict[str, Any]:
 
 
 class BrianBoruGame(Game):
-    GAME_ID: ClassVar[str] = "brian-boru"
-    MIN_PLAYERS: ClassVar[int] = D.min_players
-    MAX_PLAYERS: ClassVar[int] = D.max_players
+    INFO: ClassVar[GameInfo] = GameInfo(
+        id="brian-boru", title="Brian Boru", min_players=D.min_players, max_players=D.max_players,
+        hidden_hands=True,  # hands and draft piles (B-14, B-17)
+        simultaneous=True,  # the draft: every seat keeps two cards at once (B-14)
+        public=frozenset({"notation", "position"}),  # the public position (notation, scoring tests)
+    )
+    GAME_ID: ClassVar[str] = INFO.id
+    MIN_PLAYERS: ClassVar[int] = INFO.min_players
+    MAX_PLAYERS: ClassVar[int] = INFO.max_players
 
     def __init__(self, state: dict[str, Any], rng: Rng) -> None:
         self.s = state
@@ -368,6 +376,8 @@ class BrianBoruGame(Game):
             a = parse_action(a.text)
         s = self.s
         p = s["pending"]
+        if type(seat) is not int or not 0 <= seat < s["n"]:  # as in Vikings: checked before the phase
+            raise NotYourTurnError(a, msg("seat {seat} is not at this table", seat=seat))
         if p is None:
             raise WrongPhaseError(a, msg("the game is over"), rule="B-32")
         if (seat not in p["seats"]) if p["kind"] == "keep" else (seat != p["seat"]):
@@ -1024,29 +1034,37 @@ class BrianBoruGame(Game):
     def notation(self) -> str:
         return format_position(self.position())
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BrianBoruView:
         s = self.s
         n = s["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             # -1 would index the last seat's hand: a clear error, never another seat's cards
             raise ValueError(f"no seat {seat!r} at this table (seats are 0–{n - 1}, None for a spectator)")
         p = s["pending"]
-        pend = None
+        pend: PendingView | None = None
         if p is not None:
             pend = {"kind": p["kind"], "rule": p.get("rule")}
             if p["kind"] == "keep":
                 pend["seats"] = sorted(p["seats"])
             else:
                 pend["seat"] = p["seat"]
-            for k in ("why", "victim", "sym", "base", "card"):
-                if k in p:
-                    pend[k] = p[k]
+            if "why" in p:
+                pend["why"] = p["why"]
+            if "victim" in p:
+                pend["victim"] = p["victim"]
+            if "sym" in p:
+                pend["sym"] = p["sym"]
+            if "base" in p:
+                pend["base"] = p["base"]
+            if "card" in p:
+                pend["card"] = p["card"]
             if "region" in p:
                 pend["region"] = D.region_ids[p["region"]]
         princess = s["princess"]
         mr = s["marriage_revealed"]
-        out: dict[str, Any] = {
+        out: BrianBoruView = {
             "game": self.GAME_ID,
+            "seat": seat,
             "round": s["round"],
             "rounds": s["rounds"],
             "phase": s["phase"],
@@ -1094,7 +1112,6 @@ class BrianBoruGame(Game):
         }
         if seat is not None:
             out["you"] = {
-                "seat": seat,
                 "hand": sorted(s["hand"][seat]),
                 "draft": sorted(s["pile"][seat]),
                 "choice": s["choice"][seat],

@@ -298,7 +298,7 @@ class BrianBoruHeuristic(Player):
 
     def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action],
                       played: set[int] | None = None) -> list[float]:
-        seat = view["you"]["seat"]
+        seat = view["seat"]
         b = Board(view)
         vals = Values(b, seat)
         kind = legal[0].verb
@@ -478,7 +478,7 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
     pend = view["pending"]
     if pend is None or pend["kind"] not in ("keep", "active", "lead", "play"):
         raise ValueError("determinize covers the draft and trick decisions only")
-    me = view["you"]["seat"]
+    me = view["seat"]
     n = len(view["players"])
     names = [p["name"] for p in view["players"]]
     towns = view["towns"]

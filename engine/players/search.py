@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Game
+from engine.core import Action, Event, Game
 
 from .base import Player
 
@@ -91,8 +91,8 @@ class SearchPlayer(Player):
             world = self._determinize(view)
             for i, a in enumerate(cands):
                 g = world.copy()
-                g.apply(seat, a)
-                value, steps = self._rollout(g, seat, view, max(0, cap))
+                events = g.apply(seat, a)
+                value, steps = self._rollout(g, seat, max(0, cap), _new_round(events))
                 totals[i] += value
                 counts[i] += 1
                 used += steps + 1
@@ -118,13 +118,13 @@ class SearchPlayer(Player):
 
         return bb_determinize(view, self.rng, self.heuristic._played)
 
-    def _rollout(self, g: Game, seat: int, view: Mapping[str, Any], cap: int) -> tuple[float, int]:
-        """Play on with heuristic players for at most ``cap`` decisions; return (value, decisions made)."""
+    def _rollout(self, g: Game, seat: int, cap: int, new_round: bool = False) -> tuple[float, int]:
+        """Play on with heuristic players for at most ``cap`` decisions; return (value, decisions made).
+        ``new_round``: the move just made began the next round (a ``round`` event)."""
         players: dict[int, Player] = {}
-        round0 = view["round"]
         steps = 0
         while not g.is_over:
-            if self.horizon == "round" and _round(g) != round0:
+            if self.horizon == "round" and new_round:
                 break
             if steps >= cap or (type(self.horizon) is int and steps >= self.horizon):
                 break
@@ -134,7 +134,7 @@ class SearchPlayer(Player):
                 p = players[s] = _heuristic(self.game_id, self.rng.next64())
             legal = g.legal_actions(s)
             a = legal[0] if len(legal) == 1 else p.choose(g.view(s), legal)
-            g.apply(s, a)
+            new_round = _new_round(g.apply(s, a))
             steps += 1
         return _value(self.game_id, g, seat), steps
 
@@ -150,11 +150,12 @@ def _heuristic(game_id: str, seed: int) -> Any:
 
 
 def _seat(view: Mapping[str, Any]) -> int:
-    return view["seat"] if "seat" in view else view["you"]["seat"]
+    return view["seat"]
 
 
-def _round(g: Any) -> int:
-    return g.round if hasattr(g, "round") else g.s["round"]
+def _new_round(events: Sequence[Event]) -> bool:
+    """Whether these events begin a new round (both games announce it with a ``round`` event)."""
+    return any(e.kind == "round" for e in events)
 
 
 def _value(game_id: str, g: Any, seat: int) -> float:
@@ -173,7 +174,7 @@ def _value(game_id: str, g: Any, seat: int) -> float:
         for q in range(len(view["players"])):
             ctx = Context(view, q)
             p = view["players"][q]
-            vals.append(purse_value(p["gold"], p["vp"], ctx) + home_value(g.homelands[q], ctx))
+            vals.append(purse_value(p["gold"], p["vp"], ctx) + home_value(g.homeland(q), ctx))
     else:
         from .brianboru import Board
 

@@ -21,8 +21,10 @@ from engine.core import (
     ActionSyntaxError,
     Event,
     Game,
+    GameInfo,
     IllegalActionError,
     NotYourTurnError,
+    OptionSpec,
     Rng,
     WrongPhaseError,
     json_copy,
@@ -56,6 +58,7 @@ from .data import (
 )
 from .homeland import EMPTY, Homeland
 from .scoring import Purse, final_scoring, major_scoring, small_scoring
+from .view import PendingTile, PlayerView, VikingsView, WheelSlot
 
 WHEEL = 12
 
@@ -76,10 +79,30 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, bool]:
     return out
 
 
+OPTIONS: tuple[OptionSpec, ...] = (  # the table options, in the order they are offered
+    OptionSpec("basic", None, "V-40", msg("the basic game: no rule of the progress variant"), kind="preset", value=None,
+               default=None),
+    OptionSpec("advanced", "advanced", "V-40",
+               msg("the whole progress variant: auction, single-sailor and specials"), kind="preset"),
+    OptionSpec("auction", "auction", "V-40", msg("an auction for the start player each round")),
+    OptionSpec("single-sailor", "single_sailor", "V-44", msg("a sailor moves exactly one viking")),
+    OptionSpec("specials", "specials", "V-45", msg("special tiles for the dearest combo")),
+    OptionSpec("strict-ships", "ships_any_order", "D-6",
+               msg("strict ships: each ship next to one already placed"), value=False, default=True),
+)
+
+
 class VikingsGame(Game):
-    GAME_ID = "vikings"
-    MIN_PLAYERS = 2
-    MAX_PLAYERS = 4
+    INFO = GameInfo(
+        id="vikings", title="Vikings", min_players=2, max_players=4,
+        hidden_hands=False, simultaneous=False, options=OPTIONS,
+        # the table in the Vikings notation; a homeland's copy and a sailor's trip, for the computer
+        # players' valuations (all public information)
+        public=frozenset({"to_notation", "homeland", "sailor_under_way"}),
+    )
+    GAME_ID = INFO.id
+    MIN_PLAYERS = INFO.min_players
+    MAX_PLAYERS = INFO.max_players
 
     # ------------------------------------------------------------------ creation
 
@@ -286,7 +309,7 @@ class VikingsGame(Game):
         return []
 
     def free_actions(self, seat: int) -> list[Action]:
-        """Actions a seat may take at any moment, outside turn order: VP → gold (V-16)."""
+        """Actions a seat may take at any time, outside its turn: VP → gold (V-16)."""
         if self.phase == "over":
             return []
         return [A.Exchange(k) for k in range(1, self.vp[seat] + 1)]
@@ -945,19 +968,28 @@ class VikingsGame(Game):
 
     # ------------------------------------------------------------------ views
 
+    def homeland(self, seat: int) -> Homeland:
+        """A copy of ``seat``'s homeland (public: V-20 … V-31), for valuations that would otherwise
+        rebuild it from a view; changing it changes nothing in the game."""
+        return self.homelands[seat].copy()
+
+    def sailor_under_way(self, seat: int) -> bool:
+        """Whether ``seat``'s sailor is on a trip that its next action continues (V-34)."""
+        return self.phase == "sail" and self.turn == seat and self.trip is not None
+
     def threatened(self, seat: int) -> list[str]:
         return [cell_name(r, c) for r, c in self.homelands[seat].threatened_cells()]
 
-    def _wheel_view(self) -> list[dict[str, Any] | None]:
+    def _wheel_view(self) -> list[WheelSlot | None]:
         """The offer as everyone sees it. V-42: while players bid and the start player removes a
         viking, the round's tiles are still face down, so no position shows anything."""
         if self.phase in ("bid", "remove"):
             return [None] * WHEEL
         return [{"tile": c[0], "viking": c[1] or None, "price": p} if c else None for p, c in enumerate(self.wheel)]
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> VikingsView:
         """What a seat sees: no stack contents, no bag order (V-6, V-1)."""
-        players = []
+        players: list[PlayerView] = []
         for s in range(self.n):
             h = self.homelands[s]
             players.append(
@@ -974,7 +1006,16 @@ class VikingsGame(Game):
                     "specials": list(h.specials),
                 }
             )
-        v: dict[str, Any] = {
+        pending: PendingTile | None = None
+        if self.pending:
+            pending = {
+                "seat": self.turn,
+                "tile": self.pending["tile"],
+                "viking": self.pending["viking"],
+                "placed": self.pending["placed"],
+                "start_tile": self.homelands[self.turn].start_pending,
+            }
+        v: VikingsView = {
             "game": self.GAME_ID,
             "options": dict(self.options),
             "round": self.round,
@@ -983,17 +1024,7 @@ class VikingsGame(Game):
             "active": None if self.phase == "over" else self.turn,
             "start_player": self.start_player,
             "wheel": self._wheel_view(),
-            "pending": (
-                {
-                    "seat": self.turn,
-                    "tile": self.pending["tile"],
-                    "viking": self.pending["viking"],
-                    "placed": self.pending["placed"],
-                    "start_tile": self.homelands[self.turn].start_pending,
-                }
-                if self.pending
-                else None
-            ),
+            "pending": pending,
             "players": players,
             "stacks_left": len(self.stacks),
             "bag": len(self.bag),
