@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -241,13 +242,54 @@ def _fits(s: str, size: int, bold: bool, anchor: str, x: int, lo: float, hi: flo
     return lo <= x + ox and x + ox + _mask.width <= hi
 
 
+# A computer player is seated as "{name} (computer, {level})" (bot/seats.py, in the table's language
+# then): where such a name does not fit, the suffix shrinks to a short mark before anything is cut.
+COMPUTER_SEAT = N_("{name} (computer, {level})")
+CPU_MARK = "\u2699"  # a gear: the last resort, two characters wide with its space
+
+
+@lru_cache(maxsize=16)
+def _suffix_pattern(template: str) -> re.Pattern[str] | None:
+    """The part of a seated computer's name after ``{name}`` as a pattern (``None``: the template
+    does not start with the name, so nothing can be dropped safely)."""
+    if not template.startswith("{name}") or template.count("{level}") != 1:
+        return None
+    head, tail = template[len("{name}"):].split("{level}")
+    return re.compile(re.escape(head) + r"[^()\n]{1,40}?" + re.escape(tail))
+
+
+def name_forms(s: str) -> list[str]:
+    """Shorter forms of ``s`` with every seated computer's "(computer, level)" suffix replaced by a
+    short mark: first "(CPU)" (in the picture's language), then the gear; ``[]`` when ``s`` names
+    no computer player. Issue 13/14 follow-up: "Ragnar (computer, heuri.." became "Ragnar (CPU)"."""
+    templates = {plain(tr(COMPUTER_SEAT, name="{name}", level="{level}")), COMPUTER_SEAT}
+    pats = [p for p in map(_suffix_pattern, sorted(templates)) if p is not None]
+    if not any(p.search(s) for p in pats):
+        return []
+    cpu = tr("{name} (CPU)", name="{name}")
+    marks = [cpu[len("{name}"):] if cpu.startswith("{name}") else " (CPU)", " " + CPU_MARK]
+    out = []
+    for mark in marks:
+        short = s
+        for p in pats:
+            short = p.sub(lambda _m, mark=mark: mark, short)
+        out.append(short)
+    return out
+
+
 def _fit(s: str, size: int, bold: bool, anchor: str, x: int, lo: float, hi: float) -> tuple[str, int]:
-    """``s`` at the largest size from ``size`` down to the picture's minimum that fits ``lo``..``hi``,
-    cut with ``..`` at the minimum when even that is too wide (a long translation)."""
+    """``s`` at the largest size from ``size`` down to the picture's minimum that fits ``lo``..``hi``;
+    else with a computer player's name suffix shortened (:func:`name_forms`); else cut with ``..`` at
+    the minimum when even that is too wide (a long translation)."""
     minimum = min(size, max(_MIN.get(), _FLOOR.get())) if _MIN.get() else size
     for sz in range(size, minimum - 1, -1):
         if _fits(s, sz, bold, anchor, x, lo, hi):
             return s, sz
+    for short in name_forms(s):
+        for sz in range(size, minimum - 1, -1):
+            if _fits(short, sz, bold, anchor, x, lo, hi):
+                return short, sz
+        s = short
     cut = s
     while cut and not _fits(cut.rstrip() + "..", minimum, bold, anchor, x, lo, hi):
         cut = cut[:-1]

@@ -12,6 +12,7 @@ and whose turn. Bottom: every player's gold and VP. Every text is at least 22 px
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -58,6 +59,11 @@ from renderer.vikings import (
 )
 
 STRIP_H = 78
+OFFER_W = 540     # the offer's width while the homeland has room enough beside it
+OFFER_MIN_W = 400  # a wide homeland (issue 13/14 follow-up) takes the offer's room down to this,
+OFFER_MIN_W_PLACING = 340  # or this while nobody buys (no cost column)
+BASE_W = 74       # the homeland's base column (a kind badge and its count per row)
+READABLE_CELL = 48  # a homeland cell this big is 23 px at Discord's inline size: letters and marks read
 SCORING_WORDS = {"small": N_("small scoring"), "major": N_("major scoring"), "final": N_("major + final scoring")}
 ACTING_WORDS = {
     "buy": N_("{name} to buy"), "place": N_("{name} to place"), "sail": N_("{name} to sail"),
@@ -141,11 +147,13 @@ def tile_words(tile: str | None) -> str:
 def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, h: int,
                 buyer: dict[str, Any] | None, buyable: set[int] | None) -> None:
     wheel = [(i, c) for i, c in enumerate(view.get("wheel") or []) if c]
-    title = tr("Offer - cost for {name}", name=buyer.get("name")) if buyer else tr("Offer")
+    sailing = not wheel and view.get("phase") == "sail"
+    title = (tr("Offer - cost for {name}", name=buyer.get("name")) if buyer else
+             tr("Sailors before the major scoring") if sailing else tr("Offer"))  # the heading names the panel
     text(d, (x, y), title, 24, bold=True, max_width=w)
     y += 32
     if not wheel:
-        if view.get("phase") == "sail":  # V-33, V-34: the major scoring waits for the sailors
+        if sailing:  # V-33, V-34: the major scoring waits for the sailors
             lines = wrap(tr("Major scoring: {name} moves sailors first. A sailor takes vikings from the base "
                             "onto empty island tiles of their own row ({rule_sail}); then ships, nobles, scouts "
                             "and goldsmiths score ({rule_score}).", name=_name(view, view.get("active")),
@@ -156,6 +164,7 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         text(d, (x, y + 4), tr("the offer is empty"), 22, fill=SOFT, max_width=w - 4)
         return
     cols = 1 if (h - 32) // len(wheel) >= 30 or buyer is not None else 2  # the auction box takes room
+    cost_w = 110 if buyer is not None else 6
     per_col = -(-len(wheel) // cols)
     row_h = max(30, min(44, (h - 32) // per_col))
     ts = row_h - 4
@@ -171,16 +180,20 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
             d.rectangle((x0 - 4, ry, x0 + cw - 6, ry + row_h - 1), fill=(240, 234, 222))
         text(d, (x0 + 30, ry + row_h / 2), str(price), 26, anchor="rm", bold=True)
         _tile_icon(img, d, str(combo.get("tile") or ""), x0 + 38, ry + 2, ts)
-        cap_w = 172 if cols == 1 else cw - ts - 90
+        # one column with room for the kind's word: tile words, badge, word; else (two columns, or a
+        # narrow offer beside a wide homeland) the kind's lettered badge alone, at the row's end
+        worded = cols == 1 and w - 44 - ts - cost_w >= 176 + 34 + 90
+        cap_w = 172 if worded else cw - ts - 90 if cols == 2 else w - 44 - ts - cost_w - 44
         text(d, (x0 + 44 + ts, ry + row_h / 2), tile_words(combo.get("tile")), 22, anchor="lm", max_width=cap_w)
         v = combo.get("viking")
-        if v and cols == 1:
+        if v and worded:
             kx = x0 + 44 + ts + 176
             kind_badge(d, str(v), kx + 14, ry + row_h / 2, min(15, row_h / 2 - 2))
             kind = tr(KIND_NAMES[str(v)]) if str(v) in KIND_NAMES else str(v)
-            text(d, (kx + 34, ry + row_h / 2), kind, 22, anchor="lm", max_width=x + w - 110 - (kx + 34))
+            text(d, (kx + 34, ry + row_h / 2), kind, 22, anchor="lm", max_width=x + w - cost_w - (kx + 34))
         elif v:
-            kind_badge(d, str(v), x0 + cw - 24, ry + row_h / 2, min(15, row_h / 2 - 2))
+            bx = x0 + cw - 24 if cols == 2 else x + w - cost_w - 22
+            kind_badge(d, str(v), bx, ry + row_h / 2, min(15, row_h / 2 - 2))
         if buyer is not None:
             words = cost_words(cost) if (cost is None or buyable is None or pos in buyable) else tr("not now")
             fill = INK if ok else (150, 40, 40)
@@ -224,16 +237,32 @@ def _needed_cols(p: dict[str, Any], cells: list[str]) -> int:
     return max(3, n)
 
 
+def _homeland_cols(p: dict[str, Any], highlights: dict | None, last: dict | None) -> int:
+    hl_cells = [c for k in ("tile", "base") for c in (highlights or {}).get(k, [])]
+    last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
+    return _needed_cols(p, hl_cells + last_cells)
+
+
+def homeland_cell(ncols: int, w: float, h: float, min_text: int = 22) -> int:
+    """The cell size of a homeland of ``ncols`` columns drawn in ``w`` x ``h``: as large as both
+    allow, from a few sizes only (their sprites are drawn once, then reused)."""
+    c = int(min((w - BASE_W - 6) / ncols, (h - min_text - 8) / 6))
+    return max(24, min(c, 80)) // 8 * 8
+
+
+def homeland_width(ncols: int, c: int) -> int:
+    """The width :func:`draw_homeland` needs for ``ncols`` columns of ``c`` px."""
+    return BASE_W + 6 + ncols * c + 1
+
+
 def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int, w: int, h: int,
                   highlights: dict | None = None, last: dict | None = None, min_text: int = 22) -> None:
     """One homeland cropped to its columns in use (plus one), base counts on the left."""
-    hl_cells = [c for k in ("tile", "base") for c in (highlights or {}).get(k, [])]
     last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
-    ncols = _needed_cols(p, hl_cells + last_cells)
-    base_w = 74
+    ncols = _homeland_cols(p, highlights, last)
+    base_w = BASE_W
     top = min_text + 8
-    c = int(min((w - base_w - 6) / ncols, (h - top) / 6))
-    c = max(24, min(c, 80)) // 8 * 8  # a few cell sizes only: their sprites are drawn once, then reused
+    c = homeland_cell(ncols, w, h, min_text)
     gx = x + base_w + 6
     gy = y + top
     # column numbers, only as many as are legible
@@ -334,58 +363,96 @@ def draw_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, l
         return _draw(view, highlights, legal)
 
 
+STRIP_Y = PICTURE_H - FRAME_W - 6 - STRIP_H
+BODY_Y = FRAME_W + 8 + 52  # below the headline
+
+
+@dataclass(frozen=True)
+class TurnLayout:
+    """Where the turn picture puts the offer (left) and the shown homeland (right)."""
+
+    shown: dict[str, Any] | None  # the player whose homeland is drawn
+    highlights: dict | None       # the marks drawn on it (only on the acting player's own)
+    offer_w: int
+    hw: int                       # the homeland panel's width
+    hy: int                       # the grid's top (below the panel's title line)
+    home_h: int
+    cell: int                     # the homeland's cell size in px (0: no homeland)
+
+
+def turn_layout(view: dict[str, Any], highlights: dict | None = None, y: int = BODY_Y) -> TurnLayout:
+    """The split between offer and homeland: the homeland of the player acting (placing: the buyer)
+    gets :data:`OFFER_W`'s rest, and a wide one (late in the game, 12 columns) takes room from the
+    offer (down to :data:`OFFER_MIN_W`) until its cells reach :data:`READABLE_CELL`, so that at
+    Discord's inline size (550 px wide) its buildings and ship marks read (issue 13/14 follow-up)."""
+    active = view.get("active")
+    pending = view.get("pending") or None
+    shown = _player(view, active) or (view["players"][0] if view["players"] else None)
+    if pending and pending.get("tile"):
+        shown = _player(view, pending.get("seat")) or shown
+    owner = pending.get("seat") if pending else active  # placing: the buyer; sailing: the one to act
+    hl = highlights if shown is not None and shown.get("seat") == owner else None
+    hy = y + (46 if pending and pending.get("tile") else 40)
+    home_h = STRIP_Y - 14 - hy
+    hw = PICTURE_W - PAD - (PAD + OFFER_W + 20)
+    c = 0
+    if shown is not None:
+        ncols = _homeland_cols(shown, hl, view.get("last"))
+        widest = PICTURE_W - PAD - (PAD + (OFFER_MIN_W if view.get("phase") == "buy" else OFFER_MIN_W_PLACING) + 20)
+        c = homeland_cell(ncols, hw - 4, home_h)
+        wide = min(homeland_cell(ncols, widest - 4, home_h), max(c, READABLE_CELL))
+        if wide > c:
+            hw, c = max(hw, homeland_width(ncols, wide) + 4), wide
+    return TurnLayout(shown, hl, PICTURE_W - PAD - hw - 20 - PAD, hw, hy, home_h, c)
+
+
 def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | None) -> Image.Image:
     img, d = canvas()
     active = view.get("active")
     left, right = _headline_words(view)
     colour = _seat_colour(active) if active is not None else None
     y = headline(d, left, right, colour, _name(view, active)[:1])
-    strip_y = PICTURE_H - FRAME_W - 6 - STRIP_H
+    strip_y = STRIP_Y
     mid_h = strip_y - y - 8
-    offer_w = 540
     pending = view.get("pending") or None
     acting = _player(view, active)
     phase = view.get("phase")
+    lay = turn_layout(view, highlights, y)
+    shown, hl, hy, home_h, hw, offer_w = lay.shown, lay.highlights, lay.hy, lay.home_h, lay.hw, lay.offer_w
     buyer = acting if phase == "buy" else None
     placing = bool(highlights and (highlights.get("tile") or highlights.get("base")))
     auction = _auction_now(view)
-    below = (40 if placing else 0) + (112 if auction else 0)
+    two_line = placing and phase != "sail" and offer_w < 500  # a narrow offer: one mark a line
+    legend_h = (74 if two_line else 40) if placing else 0
+    below = legend_h + (112 if auction else 0)
     _draw_offer(img, d, view, PAD, y, offer_w, mid_h - below, buyer, _buyable(legal))
     if auction:
-        _draw_auction(d, view, PAD, strip_y - 8 - (40 if placing else 0) - 108, offer_w)
-    # right: what the acting player is doing, then their homeland
+        _draw_auction(d, view, PAD, strip_y - 8 - legend_h - 108, offer_w)
     hx = PAD + offer_w + 20
-    hw = PICTURE_W - PAD - hx
-    hy = y
-    d.rounded_rectangle((hx - 8, hy - 4, hx + hw + 4, strip_y - 8), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
-    shown = acting or (view["players"][0] if view["players"] else None)
+    d.rounded_rectangle((hx - 8, y - 4, hx + hw + 4, strip_y - 8), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
     if pending and pending.get("tile"):
-        seat = pending.get("seat")
-        who = _name(view, seat)
-        _tile_icon(img, d, str(pending["tile"]), hx, hy, 40)
+        who = _name(view, pending.get("seat"))
+        _tile_icon(img, d, str(pending["tile"]), hx, y, 40)
         line = tr("{name} places {tile}", name=who, tile=tile_words(pending["tile"]))
-        text(d, (hx + 48, hy + 8), line, 22, bold=True, max_width=hw - 100)
+        text(d, (hx + 48, y + 8), line, 22, bold=True, max_width=hw - 100)
         if pending.get("viking"):
-            kind_badge(d, str(pending["viking"]), hx + hw - 20, hy + 20, 16)
-        hy += 46
-        shown = _player(view, seat) or shown
+            kind_badge(d, str(pending["viking"]), hx + hw - 20, y + 20, 16)
     elif shown is not None:
-        text(d, (hx, hy + 4), tr("{name}'s homeland", name=shown.get("name")), 24, bold=True, max_width=hw)
-        hy += 40
+        text(d, (hx, y + 4), tr("{name}'s homeland", name=shown.get("name")), 24, bold=True, max_width=hw)
     if shown is not None:
-        owner = pending.get("seat") if pending else active  # placing: the buyer; sailing: the one to act
-        hl = highlights if shown.get("seat") == owner else None
-        draw_homeland(img, d, shown, hx, hy, hw - 4, strip_y - 14 - hy, hl, view.get("last"))
+        draw_homeland(img, d, shown, hx, hy, hw - 4, home_h, hl, view.get("last"))
     # legend of the marks, only while placing
     if placing:
-        lx, ly = PAD, strip_y - 34
+        lx, ly = PAD, strip_y - legend_h + 6
         d.rectangle((lx - 4, ly - 4, PAD + offer_w, strip_y - 6), fill=(252, 250, 245))
         d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)
         d.ellipse((lx + 5, ly + 5, lx + 19, ly + 19), outline=INK, width=3)
         sailing = view.get("phase") == "sail"
-        room = PAD + offer_w - lx - 34 if sailing else (offer_w - 2 * 30 - 16) / 2
+        room = PAD + offer_w - lx - 34 if sailing or two_line else (offer_w - 2 * 30 - 16) / 2
         lx += 30 + text(d, (lx + 30, ly), tr("a sailor may bring a viking") if sailing else tr("viking stands"), 22,
                         max_width=room) + 16
+        if two_line:
+            lx, ly = PAD, ly + 34
         if not sailing:
             d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_BASE, outline=INK, width=2)
             d.line((lx + 5, ly + 5, lx + 19, ly + 19), fill=INK, width=3)

@@ -475,3 +475,114 @@ async def test_a_table_with_host_options_still_pictures_its_vp_history(tmp_path,
         assert "does not replay" not in caplog.text
     finally:
         await store.close()
+
+
+# --------------------------------------------------------------------------- read on a phone (550 x 350)
+# QA (issue 13/14 follow-up) looked at the pictures scaled to 550 x 350, the size Discord shows inline.
+
+INLINE_W, INLINE_H = 550, 350
+INLINE_TEXT = MIN_TURN_TEXT * INLINE_W / 1120  # a turn picture's smallest text at inline size
+
+
+def inline_scale(img: Image.Image) -> float:
+    return min(INLINE_W / img.width, INLINE_H / img.height)
+
+
+def wide_view(phase: str, tiles: int = 11) -> dict:
+    """A late view whose acting (placing: buying) player has ``tiles`` tiles in a row: ``tiles + 1``
+    columns, the homeland QA found unreadable at 12 columns."""
+    from tests.vikings_views import player
+
+    view = placing_view(2, "late") if phase == "place" else make_view(2, "late", phase=phase)
+    seat = view["active"]
+    long_row = ["L", "Ma*", "R*", "L", "Mb*", "Mc", "R*", "L*", "R", ".", "L", "R*", "L*"][:tiles]
+    rows = [["^g", "^b", "^r", "^y", "^r", "^g"], long_row, ["L*", "R", ".", "L", "Mc", "R"],
+            [".", ".", "L", "R*"], ["L", "R", "L", "R"], ["L*", "Mc*", "Md*", "R*"]]
+    p = view["players"][seat]
+    view["players"][seat] = player(seat, p["name"], p["gold"], p["vp"], rows, {"S": 5, "G": 2, "F": 6, "B": 3})
+    return view
+
+
+@pytest.mark.parametrize("phase", ["buy", "place"])
+def test_a_12_column_homeland_uses_the_panel_height_cells_readable_inline(phase):
+    from renderer.vikings_turn import OFFER_W, turn_layout
+
+    view = wide_view(phase)
+    hl = {"tile": ["S5"], "base": ["W10"]} if phase == "place" else None
+    lay = turn_layout(view, hl)
+    # before: 32 px cells (15 px inline, the building letters unreadable); now 48 px (23 px inline)
+    assert lay.cell >= 48 and lay.cell * INLINE_W / 1120 >= 23
+    assert lay.offer_w < OFFER_W  # the room came from the offer ...
+    log = TextLog()
+    img = draw_vikings_turn(view, highlights=hl, log=log)
+    check_bounds(img)
+    check_texts(log, img)
+    assert log.overflowing() == [] and log.vanished() == []
+    said = words(log)  # ... which still names every combo's price and tile, and the buyer's cost
+    for pos, combo in enumerate(view["wheel"]):
+        if combo:
+            assert str(combo.get("price", pos)) in [t.text for t in log.texts]
+    if phase == "buy":
+        assert "gold" in said and "free" in said
+    else:
+        assert "viking stands" in said and "viking to base" in said
+
+
+def test_a_narrow_homeland_keeps_the_offer_wide():
+    from renderer.vikings_turn import OFFER_W, turn_layout
+
+    for players, stage in VIK:
+        assert turn_layout(make_view(players, stage)).offer_w == OFFER_W
+    # 13 columns while buying: the offer keeps room for the costs, the cells still grow
+    lay = turn_layout(wide_view("buy", 12))
+    assert lay.offer_w >= 400 and lay.cell >= 40
+
+
+def test_the_sailing_panel_is_headed_by_what_it_shows_V34():
+    view = make_view(2, "late", phase="sail", wheel=[None] * 8)
+    log = TextLog()
+    img = draw_vikings_turn(view, log=log)
+    check_texts(log, img)
+    heads = [t.text for t in log.texts if t.size >= 24 and t.box[1] < 110 and t.box[0] < 560]
+    assert "Sailors before the major scoring" in heads and "Offer" not in heads
+    assert "moves sailors first" in words(log)
+
+
+CPU_NAMES = ["Ragnar (computer, heuristic)", "Freydis (computer, search)", "Astrid", "Ulf (computer, random)"]
+
+
+def _cut_names(log: TextLog) -> list[str]:
+    return [t.text for t in log.texts if t.text.endswith("..") and t.text != t.wanted
+            and any(n.split(" (")[0] in t.wanted for n in CPU_NAMES)]
+
+
+@pytest.mark.parametrize("stage", ["early", "late"])
+def test_a_computer_players_name_drops_its_suffix_before_it_is_cut(stage):
+    view = make_view(4, stage, names=CPU_NAMES)
+    log = TextLog()
+    draw_vikings_turn(view, log=log)
+    assert _cut_names(log) == []
+    game = game_at(4, stage)
+    bb = game.view(None)
+    for p, name in zip(bb["players"], CPU_NAMES, strict=False):
+        p["name"] = name
+    log = TextLog()
+    draw_brianboru_turn(bb, log=log)
+    assert _cut_names(log) == [], [t.text for t in log.texts]
+    shortened = [t.text for t in log.texts if t.text != t.wanted and "(computer," in t.wanted]
+    assert shortened and all("(CPU)" in t or "\u2699" in t for t in shortened)
+    assert "Ragnar (CPU)" in [t.text.split(" - ")[0] for t in log.texts]  # the players' table
+
+
+def test_the_computer_suffix_is_found_in_the_pictures_language():
+    from renderer.common import name_forms, translating
+
+    def de(message: str, /, **fields: object) -> str:
+        words = {"{name} (computer, {level})": "{name} (Computer, {level})", "{name} (CPU)": "{name} (KI)"}
+        return words.get(message, message).format(**fields)
+
+    with translating(de):
+        assert name_forms("Zug: Ragnar (Computer, heuristisch) legt") == ["Zug: Ragnar (KI) legt",
+                                                                           "Zug: Ragnar \u2699 legt"]
+        assert name_forms("Ragnar (computer, heuristic)")[0] == "Ragnar (KI)"  # seated in English
+    assert name_forms("Astrid (start)") == [] and name_forms("Ragnar (computer)") == []
