@@ -57,6 +57,7 @@ from renderer.common import (
     wrap,
     write_png,
 )
+from renderer.picture import MIN_HAND_TEXT
 
 # --------------------------------------------------------------------------- palette
 
@@ -453,15 +454,31 @@ def claim_token(d: ImageDraw.ImageDraw, x: float, y: float, r: float, claim: dic
         text(d, (x, y), letter, int(r * 1.05), fill=readable_on(col), anchor="mm", bold=True)
 
 
+def _detail_lines(value: int, ts: int, wmax: float) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The wrapped lines of a detailed card face: win label, main action, lose label, secondary ones."""
+    _colour, main, secondary = card_text(value)
+    lose = ntr("if it loses:", "if it loses, one of:", len(secondary))
+    sec = [ln for i, s in enumerate(secondary, 1) for ln in wrap(f"{i}) {s}" if len(secondary) > 1 else s, ts, wmax)]
+    return wrap(tr("if it wins:"), ts, wmax), wrap(main, ts, wmax), wrap(lose, ts, wmax), sec
+
+
+def card_detail_height(value: int, width: float, text_size: int, band: float) -> float:
+    """The height a detailed :func:`card_face` ``width`` px wide needs for all its lines."""
+    step = text_size + 3
+    return band + 8 + step * sum(map(len, _detail_lines(value, text_size, width - 14))) + 5 + 10
+
+
 def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: int, *,
-              detail: bool = False, outline: RGB = INK, width: int = 2, text_size: int = 14) -> None:
+              detail: bool = False, outline: RGB = INK, width: int = 2, text_size: int = 14,
+              band: float | None = None) -> None:
     """An action card: its colour (and the colour's word), its value, and with ``detail`` its actions
-    (``text_size``: the size of the action texts and their labels)."""
+    (``text_size``: the size of the action texts and their labels; ``band``: the coloured band's
+    height, default a share of the card's)."""
     x0, y0, x1, y1 = box
-    colour, main, secondary = card_text(value)
+    colour = card_text(value)[0]
     fill = CARD_COLOURS[colour]
     d.rounded_rectangle(box, radius=8, fill=WHITE, outline=outline, width=width)
-    band = (y1 - y0) * (0.62 if not detail else 0.36)
+    band = band if band is not None and detail else (y1 - y0) * (0.62 if not detail else 0.36)
     d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + band), radius=6, fill=fill,
                         outline=INK if colour == "white" else fill)
     fg = readable_on(fill)
@@ -480,17 +497,18 @@ def card_face(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], va
     wmax = x1 - x0 - 14
     label = ts - 1 if ts <= 14 else ts
     inside = (x0 + 5, y0, x1 - 5, y1)
-    text(d, (x0 + 7, y), tr("if it wins:"), label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True, within=inside)
-    y += step
-    for ln in wrap(main, ts, wmax):
+    soft = MUTED if ts <= 14 else (92, 84, 72)
+    wins, mains, loses, lines = _detail_lines(value, ts, wmax)
+    for ln in wins:  # a long translation of a label wraps (the hand picture's narrow cards)
+        text(d, (x0 + 7, y), ln, label, fill=soft, bold=True, within=inside)
+        y += step
+    for ln in mains:
         text(d, (x0 + 7, y), ln, ts, within=inside)
         y += step
     y += 5
-    lose = ntr("if it loses:", "if it loses, one of:", len(secondary))
-    text(d, (x0 + 7, y), lose, label, fill=MUTED if ts <= 14 else (92, 84, 72), bold=True, within=inside)
-    y += step
-    lines = [ln for i, sec in enumerate(secondary, 1)
-             for ln in wrap(f"{i}) {sec}" if len(secondary) > 1 else sec, ts, wmax)]
+    for ln in loses:
+        text(d, (x0 + 7, y), ln, label, fill=soft, bold=True, within=inside)
+        y += step
     room = max(1, int((y1 - 4 - y) // step))  # a long translation: the last line that fits ends in ..
     if len(lines) > room:
         lines = lines[: room - 1] + [lines[room - 1] + " .........."]
@@ -858,21 +876,74 @@ def town_centre(name: str) -> tuple[int, int]:
     return int(round(x + MARGIN)), int(round(y + MARGIN + 30))
 
 
-HAND_W = 1120                          # the chat width (issue 14); every text >= 18 px
-HAND_PER_ROW = 5
+HAND_W = 1120                          # the chat width (issue 14)
 HAND_PAD = 18
 HAND_GAP = 12
-HAND_CARD_W = (HAND_W - 2 * HAND_PAD - (HAND_PER_ROW - 1) * HAND_GAP) // HAND_PER_ROW
-HAND_CARD_H = 236
+HAND_SECTION_GAP = 30                  # between the hand and the cards in front (a rule in the middle)
+HAND_MAX_COLS = 4                      # cards a row: 22 px words fit a card 259 px wide
+HAND_MAX_CARD_W = 300
 HAND_TOP = 62                          # below the title line
-HAND_LABEL_H = 34                      # a row title ("Your hand", "In front of you ...")
-HAND_TEXT = 18
+HAND_LABEL_H = 34                      # a row title ("Your hand is empty")
+HAND_TEXT = 22                         # as a turn picture's: the hand reads at Discord's inline size
+HAND_BAND = 62                         # a card's coloured band: colour word and value
 
 
-@translated(18)  # the picture's minimum text size (issue 14)
+@dataclass(frozen=True)
+class HandLayout:
+    """Where :func:`draw_hand` puts things: the hand and the cards in front side by side, each a
+    block of ``rows`` rows, so that up to 8 cards (B-13) fill a picture of chat shape (about 1120 x
+    600) whose words stay 22 px: at Discord's inline size (550 x 350) as legible as a turn picture's
+    (QA, issue 13/14 follow-up; before, five narrow cards a row and 18 px words made 8 px inline)."""
+
+    width: int
+    height: int
+    note: str                                                # a line above the blocks ("Your hand is empty")
+    labels: list[tuple[list[str], float, float]]             # each block's title lines, its x range
+    cards: list[tuple[int, tuple[int, int, int, int], bool]]  # value, box, in front of the player?
+    label_y: int
+
+
+def hand_layout(hand: list[int], draft: list[int], labels: list[str]) -> HandLayout:
+    """The layout of ``hand`` and ``draft`` (the cards in front of the player) under ``labels``
+    (one per block: the hand's, then the draft's)."""
+    blocks = [(labels[0], hand, False)] if hand else []
+    note = "" if hand or not draft else labels[0]
+    if draft:
+        blocks.append((labels[-1], draft, True))
+    if not blocks:
+        return HandLayout(HAND_W, 320, labels[0], [], [], HAND_TOP)
+    rows = 1
+    while sum(-(-len(c) // rows) for _, c, _d in blocks) > HAND_MAX_COLS:
+        rows += 1
+    cols = [-(-len(c) // rows) for _, c, _d in blocks]
+    free = HAND_W - 2 * HAND_PAD - (sum(cols) - len(cols)) * HAND_GAP - (len(cols) - 1) * HAND_SECTION_GAP
+    cw = int(min(HAND_MAX_CARD_W, free / sum(cols)))
+    ch = int(max(card_detail_height(v, cw, HAND_TEXT, HAND_BAND) for _, c, _d in blocks for v in c))
+    label_y = HAND_TOP + (HAND_LABEL_H if note else 0)
+    placed: list[tuple[list[str], float, float]] = []
+    x = HAND_PAD
+    for (label, _cards, _d), n in zip(blocks, cols, strict=True):
+        bw = n * cw + (n - 1) * HAND_GAP
+        placed.append((wrap(label, HAND_TEXT, bw), x, x + bw))
+        x += bw + HAND_SECTION_GAP
+    label_h = 8 + (HAND_TEXT + 6) * max(len(lines) for lines, _a, _b in placed)
+    top = label_y + label_h
+    boxes: list[tuple[int, tuple[int, int, int, int], bool]] = []
+    for (_label, cards, in_front), (_lines, bx, _bx1) in zip(blocks, placed, strict=True):
+        n = -(-len(cards) // rows)
+        for i, v in enumerate(cards):
+            r, c = divmod(i, n)
+            x0 = int(bx) + c * (cw + HAND_GAP)
+            y0 = top + r * (ch + HAND_GAP)
+            boxes.append((v, (x0, y0, x0 + cw, y0 + ch), in_front))
+    height = max(top + rows * (ch + HAND_GAP) - HAND_GAP + HAND_PAD, 320)
+    return HandLayout(HAND_W, height, note, placed, boxes, label_y)
+
+
+@translated(MIN_HAND_TEXT)  # the picture's minimum text size (issue 14)
 def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Image:
-    """``seat``'s hand (and the cards in front of them while drafting, and their pending keep), five
-    cards a row, every card's number, colour word and both actions at 18 px or more (issue 14)."""
+    """``seat``'s hand (and the cards in front of them while drafting, and their pending keep), every
+    card's number, colour word and both actions at 22 px (see :class:`HandLayout`)."""
     from renderer.common import recording
     from renderer.picture import FRAME, FRAME_W
 
@@ -884,39 +955,38 @@ def draw_hand(view: dict[str, Any], seat: int, *, log: Any = None) -> Image.Imag
     hand = list(you.get("hand") or [])
     draft = list(you.get("draft") or [])
     choice = list(you.get("choice") or [])
-    rows: list[tuple[str, list[int]]] = [(tr("Your hand") if hand else tr("Your hand is empty"), hand)]
+    labels = [tr("Your hand") if hand else tr("Your hand is empty")]
     if draft:
-        rows.append((tr("In front of you (keep 2, pass the rest)") if not choice else
-                     tr("In front of you - you keep {first} and {second}", first=choice[0], second=choice[1]), draft))
-    height = HAND_TOP
-    for _, cards in rows:
-        height += HAND_LABEL_H + math.ceil(len(cards) / HAND_PER_ROW) * (HAND_CARD_H + HAND_GAP)
-    height = max(height + HAND_PAD, 320)
-    img = Image.new("RGB", (HAND_W, height), PAPER)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, HAND_W - 1, height - 1), outline=FRAME, width=FRAME_W)
-    with recording(log):
+        labels.append(tr("In front of you (keep 2, pass the rest)") if not choice else
+                      tr("In front of you - you keep {first} and {second}", first=choice[0], second=choice[1]))
+    with recording(log):  # the layout measures the words in the picture's language
+        lay = hand_layout(hand, draft, labels)
+        img = Image.new("RGB", (lay.width, lay.height), PAPER)
+        d = ImageDraw.Draw(img)
+        d.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=FRAME, width=FRAME_W)
         name = _name(view, seat)
         col = seat_colour(seat)
         d.ellipse((HAND_PAD, HAND_PAD, HAND_PAD + 26, HAND_PAD + 26), fill=col, outline=INK)
         head = tr("{name} - round {round}, private", name=name, round=view.get("round", "?"))
         text(d, (HAND_PAD + 36, HAND_PAD), head, 24, bold=True, max_width=HAND_W - HAND_PAD - 36 - 12)
-        y = HAND_TOP
-        for label, cards in rows:
-            text(d, (HAND_PAD, y + 4), label, 20, fill=(92, 84, 72), bold=True, max_width=HAND_W - 2 * HAND_PAD)
-            y += HAND_LABEL_H
-            for i, v in enumerate(cards):
-                r, c = divmod(i, HAND_PER_ROW)
-                x0 = HAND_PAD + c * (HAND_CARD_W + HAND_GAP)
-                y0 = y + r * (HAND_CARD_H + HAND_GAP)
-                kept = v in choice and cards is draft
-                card_face(d, (x0, y0, x0 + HAND_CARD_W, y0 + HAND_CARD_H), v, detail=True,
-                          outline=GOLD if kept else INK, width=4 if kept else 2, text_size=HAND_TEXT)
-            y += math.ceil(len(cards) / HAND_PER_ROW) * (HAND_CARD_H + HAND_GAP)
+        soft = (92, 84, 72)
+        if lay.note:
+            text(d, (HAND_PAD, HAND_TOP + 2), lay.note, HAND_TEXT, fill=soft, bold=True, max_width=HAND_W - 2 * HAND_PAD)
+        for i, (lines, x0, x1) in enumerate(lay.labels):
+            for j, ln in enumerate(lines):
+                text(d, (x0, lay.label_y + 2 + j * (HAND_TEXT + 6)), ln, HAND_TEXT, fill=soft, bold=True,
+                     within=(x0 - 2, 0, x1 + 2, lay.height))
+            if i:  # a rule between the hand and the cards in front of the player
+                rx = x0 - HAND_SECTION_GAP / 2
+                d.line((rx, lay.label_y, rx, lay.height - HAND_PAD), fill=(190, 182, 168), width=2)
+        for v, box, in_front in lay.cards:
+            kept = v in choice and in_front
+            card_face(d, box, v, detail=True, outline=GOLD if kept else INK, width=4 if kept else 2,
+                      text_size=HAND_TEXT, band=HAND_BAND)
     return img
 
 
-@translated(18)  # the picture's minimum text size (issue 14)
+@translated(MIN_HAND_TEXT)  # the picture's minimum text size (issue 14)
 def render_hand(view: dict[str, Any], seat: int) -> bytes:
     """PNG bytes of ``seat``'s cards; only for that player's private replies."""
     from renderer.picture import encode_fast

@@ -103,13 +103,12 @@ def test_draft_hand_shows_the_cards_in_front_of_the_player():
     img = decode(render_hand(game.view(0), 0))
     # every card's colour band is there: count the bands of each colour along the top row of cards
     bands = {c: 0 for c in ("red", "blue", "yellow")}
-    # header, 'hand is empty' line, the draft row's title, then inside the band of each card
-    y0 = rb.HAND_TOP + rb.HAND_LABEL_H + rb.HAND_LABEL_H + 30
-    for i, v in enumerate(you["draft"]):
+    # inside the band of each card where the layout puts it, every one in front of the player
+    lay = rb.hand_layout([], you["draft"], ["Your hand is empty", "In front of you (keep 2, pass the rest)"])
+    assert [v for v, _box, in_front in lay.cards if in_front] == you["draft"] and lay.note
+    for v, (_x0, y0, x1, _y1), _in_front in lay.cards:
         colour = rb.card_text(v)[0]
-        r, c = divmod(i, rb.HAND_PER_ROW)
-        x = rb.HAND_PAD + c * (rb.HAND_CARD_W + rb.HAND_GAP) + rb.HAND_CARD_W - 20
-        y = y0 + r * (rb.HAND_CARD_H + rb.HAND_GAP)
+        x, y = x1 - 20, y0 + 30
         if colour in bands:
             assert close(img.getpixel((x, y)), rb.CARD_COLOURS[colour]), (v, colour)
             bands[colour] += 1

@@ -374,7 +374,7 @@ def test_placing_highlights_come_from_the_legal_actions():
 
 
 @pytest.mark.parametrize("players,stage", BB)
-def test_brianboru_hand_every_text_at_least_18px_and_both_actions_shown(players, stage):
+def test_brianboru_hand_every_text_at_least_22px_and_both_actions_shown(players, stage):
     from renderer.brianboru import card_text, draw_hand
     from renderer.picture import MIN_HAND_TEXT
 
@@ -586,3 +586,39 @@ def test_the_computer_suffix_is_found_in_the_pictures_language():
                                                                            "Zug: Ragnar \u2699 legt"]
         assert name_forms("Ragnar (computer, heuristic)")[0] == "Ragnar (KI)"  # seated in English
     assert name_forms("Astrid (start)") == [] and name_forms("Ragnar (computer)") == []
+
+
+def draft_views(players: int = 3, seed: int = 2) -> list[dict]:
+    """Seat 0's view at each step of a draft (B-13, B-14): 0 + 8, 2 + 6, ... cards, keeps pending."""
+    game = BrianBoruGame.new(BB_NAMES[:players], seed=seed)
+    rng = Rng(seed)
+    out = []
+    while game.s["phase"] != "tricks":
+        if game.s["phase"] == "draft":
+            out.append(game.view(0))
+        seat = game.acting_seats()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    out.append(game.view(0))
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_brianboru_hand_reads_at_inline_size_like_a_turn_picture_B13(players):
+    from renderer.brianboru import draw_hand
+
+    views = draft_views(players) + [game_at(players, stage).view(s) for stage in ("early", "late")
+                                    for s in range(players)]
+    shapes = set()
+    for view in views:
+        seat = view["you"]["seat"]
+        log = TextLog()
+        img = draw_hand(view, seat, log=log)
+        you = view["you"]
+        shapes.add((len(you.get("hand") or []), len(you.get("draft") or [])))
+        # the smallest word at 550 x 350 is no smaller than a turn picture's (before: 8 px)
+        assert log.smallest * inline_scale(img) >= INLINE_TEXT - 0.01, (img.size, log.smallest)
+        assert log.overflowing() == [] and log.vanished() == []
+        assert [t for t in log.texts if t.text != t.wanted] == []  # nothing shrunk or cut in English
+        on_cards = [t for t in log.texts if t.box[1] > 60]
+        assert on_cards and min(t.size for t in on_cards) >= MIN_TURN_TEXT
+    assert any(d for _h, d in shapes) and any(h and d for h, d in shapes)  # the draft was seen
