@@ -75,6 +75,8 @@ TOWN_SHAPES = {"red": "square", "blue": "circle", "yellow": "diamond"}
 SEAT_COLOURS: list[RGB] = [(126, 58, 160), (0, 150, 100), (235, 130, 20), (215, 110, 170), (120, 80, 45)]
 VIKING: RGB = (25, 25, 25)
 MONASTERY: RGB = (250, 248, 240)
+CARD_BACK_KEPT: RGB = (46, 104, 78)     # a kept card, face down (the draft, B-14)
+CARD_BACK_FRONT: RGB = (214, 198, 160)  # a card in front of a player, still to choose from
 ACTIVE: RGB = GOLD
 LAST_MARK: RGB = (160, 20, 130)
 # soft land shades, one per region (data order); neighbours differ

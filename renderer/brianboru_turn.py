@@ -14,6 +14,8 @@ from PIL import Image, ImageDraw
 
 from engine.brianboru.data import DATA
 from renderer.brianboru import (
+    CARD_BACK_FRONT,
+    CARD_BACK_KEPT,
     CARD_COLOURS,
     COLOUR_WORDS,
     PANEL_BG,
@@ -27,7 +29,20 @@ from renderer.brianboru import (
     seat_colour,
     town_shape,
 )
-from renderer.common import GOLD, INK, TextLog, readable_on, recording, star, text, tr, translated
+from renderer.common import (
+    GOLD,
+    INK,
+    WHITE,
+    TextLog,
+    name_forms,
+    readable_on,
+    recording,
+    star,
+    text,
+    tr,
+    translated,
+    wrap,
+)
 from renderer.picture import (
     MIN_TURN_TEXT,
     PAD,
@@ -129,12 +144,14 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     y = headline(d, left, right, colour, letters[seat] if seat is not None else "")
     lw = 560
     bottom = PICTURE_H - 18
-    # ---- left: the trick
+    # ---- left: the trick (the draft while it lasts)
     d.rounded_rectangle((PAD - 6, y, PAD + lw, bottom), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
     x = PAD + 6
     ty = y + 10
     town = _town(view, view.get("active_town"))
-    if town:
+    if phase == "draft":
+        _draw_draft(d, view, x, ty, lw - 20, bottom - 112 - ty)
+    elif town:
         town_shape(d, x + 14, ty + 16, str(town.get("colour")), 13)
         head = tr("Trick for {town}", town=town["name"])
         text(d, (x + 36, ty + 2), head, 28, bold=True, max_width=lw - 60)
@@ -144,7 +161,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     else:
         text(d, (x, ty + 2), tr("No active town yet"), 28, bold=True, max_width=lw - 20)
     cy = ty + 78
-    cards = trick.get("cards") or []
+    cards = trick.get("cards") or [] if phase != "draft" else []
     winner = trick.get("winner")
     n = max(len(cards), len(view["players"]) - 0)
     cw = min(100, (lw - 20) // max(1, n) - 8)
@@ -159,14 +176,19 @@ def _draw(view: dict[str, Any]) -> Image.Image:
             text(d, (cx + cw / 2, cy + ch + 68), tr("led"), 22, fill=SOFT, anchor="ma", max_width=cw + 6)
         if winner == s:
             star(d, cx + cw - 16, cy + ch + 20, 12, fill=GOLD)
-    if not cards:
+    if not cards and phase != "draft":
         text(d, (x, cy + 10), tr("no card played yet") if phase == "tricks" else tr("no trick now"), 22, fill=SOFT,
              max_width=lw - 20)
     # what must be decided
     dy = bottom - 102
     box = (PAD, dy, PAD + lw - 6, bottom - 6)
     d.rounded_rectangle(box, radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
-    lines = _wrap(decision_words(view), 24, lw - 30)
+    decision = decision_words(view)
+    lines = _wrap(decision, 24, lw - 30)
+    for short in name_forms(decision):  # computer players' names take a line each (QA)
+        if len(lines) <= 2:
+            break
+        lines = _wrap(short, 24, lw - 30)
     if len(lines) > 3:  # a long translation: the third line ends in ..
         lines = lines[:2] + [lines[2] + " " + " ".join(lines[3:])]
     for i, ln in enumerate(lines[:3]):
@@ -175,11 +197,11 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     rx = PAD + lw + 16
     rw = PICTURE_W - PAD - rx
     d.rounded_rectangle((rx - 6, y, rx + rw, bottom), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
-    cols = [("VP", 226), ("coins", 310), ("renown", 406), ("track", 494)]
+    cols = [("VP", 246), ("coins", 322), ("renown", 412), ("track", 500)]  # names get 170 px (QA: names were cut)
     heads = {"VP": tr("VP"), "coins": tr("coins"), "renown": tr("renown"), "track": tr("track")}
     hy = y + 8
-    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=170)
-    prev = 186
+    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=190)
+    prev = 206
     for label, cx in cols:  # each heading has the room between its column and the previous one
         text(d, (rx + cx, hy), heads[label], 22, anchor="ra", bold=True, max_width=cx - prev - 6)
         prev = cx
@@ -196,9 +218,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         name = str(p.get("name"))
         if view.get("marker") == s:
             name = tr("{name} (marker)", name=name)
-        if view.get("phase") == "draft" and p.get("chosen"):
-            name = tr("{name} - kept", name=name)
-        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=150)
+        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=170)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
         for (label, cx), v in zip(cols, vals, strict=True):
             text(d, (rx + cx, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
@@ -220,6 +240,73 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     offer = tr("on offer: {card}", card=rev) if rev else tr("no marriage card on offer")
     text(d, (rx + 6, my + 30), offer, 22, fill=SOFT, max_width=rw - 12)
     return img
+
+
+CHOSEN = (40, 130, 60)  # the check of a player who has chosen their cards (vikings' scoring check)
+
+
+def card_back(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: tuple[int, int, int]) -> None:
+    """A face-down action card."""
+    d.rounded_rectangle(box, radius=5, fill=fill, outline=INK, width=2)
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=3, outline=WHITE if fill == CARD_BACK_KEPT else INK,
+                        width=1)
+
+
+def _draw_draft(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, h: int) -> None:
+    """The draft in public (B-13, B-14): per player the cards kept and the cards in front of them,
+    face down, counted, and who still chooses. Numbers only: what the cards are stays hidden. QA
+    (issue 13/14 follow-up): the picture was an empty 'No active town yet' panel at inline size."""
+    text(d, (x, y + 2), tr("The draft"), 28, bold=True, max_width=w)
+    lines = wrap(tr("Each player keeps 2 of the cards in front of them and passes the rest to the left ({rule}).",
+                    rule="B-14"), 22, w)
+    ly = y + 40
+    for ln in lines[:2]:
+        text(d, (x, ly), ln, 22, fill=SOFT, max_width=w)
+        ly += 28
+    # the legend: the two backs and the mark of a player who has chosen
+    ly += 6
+    bw, bh = 22, 30
+    lx = x
+    for fill, word in ((CARD_BACK_KEPT, tr("kept")), (CARD_BACK_FRONT, tr("in front")), (None, tr("chosen"))):
+        if fill is None:
+            _check_mark(d, lx + bw / 2, ly + bh / 2, 24)
+        else:
+            card_back(d, (lx, ly, lx + bw, ly + bh), fill)
+        lx += bw + 8 + text(d, (lx + bw + 8, ly + bh / 2), word, 22, anchor="lm", max_width=w / 3 - bw - 24)
+        lx += 16
+    rows = view["players"]
+    top = ly + bh + 12
+    rh = int(min(78, (y + h - top) / max(1, len(rows))))
+    letters = initials(view)
+    acting = set(view.get("acting") or [])
+    name_w = 170
+    for i, p in enumerate(rows):
+        s = int(p["seat"])
+        ry = top + i * rh
+        if s in acting:  # still to choose
+            d.rounded_rectangle((x - 4, ry, x + w + 4, ry + rh - 6), radius=6, fill=GOLD)
+        badge(d, x + 14, ry + (rh - 6) / 2, 14, seat_colour(s), letters[s])
+        text(d, (x + 34, ry + (rh - 6) / 2), _name(view, s), 22, anchor="lm", bold=s in acting, max_width=name_w - 34)
+        kept, front = int(p.get("hand_size", 0) or 0), int(p.get("draft_size", 0) or 0)
+        ch = rh - 16
+        cw = int(ch * 0.7)
+        step = min(cw + 4, (w - name_w - 40) / max(1, kept + front) - 2)
+        cx = x + name_w
+        for n, fill in ((kept, CARD_BACK_KEPT), (front, CARD_BACK_FRONT)):
+            for k in range(n):
+                card_back(d, (cx + k * step, ry + 5, cx + k * step + cw, ry + 5 + ch), fill)
+            if n:  # the count on the group's last card
+                mx = cx + (n - 1) * step + cw / 2
+                text(d, (mx, ry + 5 + ch / 2), str(n), 22, anchor="mm", bold=True, fill=readable_on(fill))
+                cx += (n - 1) * step + cw + 16
+        if p.get("chosen"):  # chosen, not yet revealed: the kept cards move when everybody has
+            _check_mark(d, min(cx + 12, x + w - 14), ry + (rh - 6) / 2, 26)
+
+
+def _check_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    d.line([(cx - s * 0.5, cy), (cx - s * 0.15, cy + s * 0.38), (cx + s * 0.55, cy - s * 0.42)],
+           fill=CHOSEN, width=max(2, int(s * 0.22)), joint="curve")
 
 
 def _wrap(s: str, size: int, width: float) -> list[str]:

@@ -27,7 +27,7 @@ from renderer.scoring import draw_brianboru_final, draw_vikings_scoring
 from renderer.vikings import draw_vikings
 from renderer.vikings_turn import draw_vikings_turn
 from tests.test_renderer_brianboru import game_at
-from tests.test_renderer_pictures import NAMES, bb_over, vikings_game
+from tests.test_renderer_pictures import NAMES, bb_over, draft_views, vikings_game, wide_view
 from tests.vikings_views import make_view, placing_view, progress_view
 
 # --------------------------------------------------------------------------- translators
@@ -151,6 +151,10 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
         return draw_vikings_scoring(view, scores, history=history, after_round=2, **t), MIN_TURN_TEXT
     if kind == "brian boru turn late":
         return draw_brianboru_turn(game_at(5, "late").view(None), **t), MIN_TURN_TEXT
+    if kind == "brian boru turn draft":
+        return draw_brianboru_turn(draft_views(5)[1], **t), MIN_TURN_TEXT
+    if kind == "vikings turn wide":
+        return draw_vikings_turn(wide_view("place"), highlights={"tile": ["S5"], "base": ["W10"]}, **t), MIN_TURN_TEXT
     if kind == "brian boru turn early":
         return draw_brianboru_turn(game_at(3, "early").view(None), **t), MIN_TURN_TEXT
     if kind == "brian boru table late":
@@ -176,7 +180,7 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
 KINDS = ["vikings turn early", "vikings turn late", "vikings turn placing", "vikings turn auction",
          "vikings turn sailing", "vikings turn over", "vikings table late", "vikings table placing", "vikings table auction",
          "vikings table over", "vikings scoring small", "vikings scoring major", "vikings scoring final",
-         "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
+         "vikings turn wide", "brian boru turn draft", "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
          "brian boru hand", "brian boru hand draft", "brian boru final scoring"]
 
 

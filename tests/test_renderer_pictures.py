@@ -17,7 +17,7 @@ from engine.core import Rng
 from engine.vikings import VikingsGame
 from renderer.brianboru_turn import decision_words, draw_brianboru_turn, render_brianboru_turn
 from renderer.common import TextLog
-from renderer.picture import FRAME, MIN_TURN_TEXT
+from renderer.picture import FRAME, MIN_TURN_TEXT, PAD
 from renderer.scoring import (
     draw_brianboru_final,
     draw_vikings_scoring,
@@ -622,3 +622,38 @@ def test_brianboru_hand_reads_at_inline_size_like_a_turn_picture_B13(players):
         on_cards = [t for t in log.texts if t.box[1] > 60]
         assert on_cards and min(t.size for t in on_cards) >= MIN_TURN_TEXT
     assert any(d for _h, d in shapes) and any(h and d for h, d in shapes)  # the draft was seen
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_draft_picture_shows_every_players_cards_face_down_and_who_chose_B13_B14(players):
+    from PIL import ImageChops
+
+    from renderer.brianboru import PANEL_BG
+
+    game = BrianBoruGame.new(BB_NAMES[:players], seed=players)
+    rng = Rng(players)
+    seen = 0
+    while game.s["phase"] != "tricks":
+        if game.s["phase"] == "draft":
+            view = game.view(None)
+            log = TextLog()
+            img = draw_brianboru_turn(view, log=log)
+            check_bounds(img)
+            check_texts(log, img)
+            assert log.overflowing() == [] and log.vanished() == []
+            said = [t.text for t in log.texts]
+            assert "The draft" in said and "chosen" in said
+            for p in view["players"]:  # each group of backs is counted on its last card
+                for n in (p["hand_size"], p["draft_size"]):
+                    assert not n or str(n) in said
+            # the left panel is used (before: 2 % of it drawn on, 'No active town yet')
+            panel = img.crop((PAD + 10, 80, 560, 500))
+            drawn = ImageChops.difference(panel, Image.new("RGB", panel.size, PANEL_BG)).convert("L")
+            assert drawn.point(lambda v: 255 if v else 0).histogram()[255] > 0.25 * panel.width * panel.height
+            # hidden information: the kept cards and the cards in front stay hidden from everybody
+            for seat in range(players):
+                assert render_brianboru_turn(game.view(seat)) == render_brianboru_turn(view)
+            seen += 1
+        seat = game.acting_seats()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert seen >= 2
