@@ -197,11 +197,11 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     rx = PAD + lw + 16
     rw = PICTURE_W - PAD - rx
     d.rounded_rectangle((rx - 6, y, rx + rw, bottom), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
-    cols = [("VP", 246), ("coins", 322), ("renown", 412), ("track", 500)]  # names get 170 px (QA: names were cut)
+    cols = [("VP", 236), ("coins", 324), ("renown", 412), ("track", 500)]  # names get 158 px (QA: names were cut)
     heads = {"VP": tr("VP"), "coins": tr("coins"), "renown": tr("renown"), "track": tr("track")}
     hy = y + 8
-    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=190)
-    prev = 206
+    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=180)
+    prev = 196
     for label, cx in cols:  # each heading has the room between its column and the previous one
         text(d, (rx + cx, hy), heads[label], 22, anchor="ra", bold=True, max_width=cx - prev - 6)
         prev = cx
@@ -218,7 +218,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         name = str(p.get("name"))
         if view.get("marker") == s:
             name = tr("{name} (marker)", name=name)
-        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=170)
+        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=158)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
         for (label, cx), v in zip(cols, vals, strict=True):
             text(d, (rx + cx, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
