@@ -267,7 +267,7 @@ def _draw_draft(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
     # the legend: the two backs and the mark of a player who has chosen
     ly += 6
     bw, bh = 22, 30
-    lx = x
+    lx: float = x
     for fill, word in ((CARD_BACK_KEPT, tr("kept")), (CARD_BACK_FRONT, tr("in front")), (None, tr("chosen"))):
         if fill is None:
             _check_mark(d, lx + bw / 2, ly + bh / 2, 24)
@@ -292,7 +292,7 @@ def _draw_draft(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
         ch = rh - 16
         cw = int(ch * 0.7)
         step = min(cw + 4, (w - name_w - 40) / max(1, kept + front) - 2)
-        cx = x + name_w
+        cx: float = x + name_w
         for n, fill in ((kept, CARD_BACK_KEPT), (front, CARD_BACK_FRONT)):
             for k in range(n):
                 card_back(d, (cx + k * step, ry + 5, cx + k * step + cw, ry + 5 + ch), fill)

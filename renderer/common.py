@@ -272,7 +272,7 @@ def name_forms(s: str) -> list[str]:
     for mark in marks:
         short = s
         for p in pats:
-            short = p.sub(lambda _m, mark=mark: mark, short)
+            short = p.sub(mark.replace("\\", "\\\\"), short)  # the mark as it is, no group references
         out.append(short)
     return out
 

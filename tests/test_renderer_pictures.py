@@ -610,7 +610,7 @@ def test_brianboru_hand_reads_at_inline_size_like_a_turn_picture_B13(players):
                                     for s in range(players)]
     shapes = set()
     for view in views:
-        seat = view["you"]["seat"]
+        seat = view["seat"]
         log = TextLog()
         img = draw_hand(view, seat, log=log)
         you = view["you"]
