@@ -74,7 +74,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from bot.i18n import _
+from bot.i18n import SOURCE_LANGUAGE, _, available_languages
 from bot.text import quote
 from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
@@ -88,7 +88,8 @@ class OptionError(ValueError):
 
 
 HOST_KEY = "host"
-HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "heuristic"}
+HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "heuristic",
+                                        "language": None}
 HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
     # every decision is asked, even one with a single legal choice (issue 13: "a table option
     # may turn this off")
@@ -111,6 +112,40 @@ def parse_deadline(text: str) -> int:
     return int(m[1]) * DEADLINE_UNITS[m[2]]
 
 
+# issue 16: the table's language ("lang:pl"), chosen at the start: its public messages, narration,
+# pictures, reminders and buttons speak it. Each language is named in itself (a player looks for
+# their own language's name, whatever language the menu is in).
+LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "fi": "Suomi", "cs": "Čeština", "es": "Español", "de": "Deutsch"}
+
+
+def table_languages() -> list[str]:
+    """The languages a table may speak: English and every language with a compiled catalog."""
+    return [SOURCE_LANGUAGE, *(lang for lang in available_languages() if lang != SOURCE_LANGUAGE)]
+
+
+def language_name(lang: str) -> str:
+    return LANGUAGE_NAMES.get(lang, lang)
+
+
+def parse_language(code: str) -> str:
+    """``"pl"`` (also ``"PL"``, ``"pl-PL"`` → ``"pl"`` when only ``pl`` exists) → a table language;
+    raises :class:`OptionError`."""
+    text = code.strip().replace("-", "_")
+    known = table_languages()
+    for candidate in (text, text.lower(), text.split("_")[0].lower()):
+        if candidate in known:
+            return candidate
+    raise OptionError(_("There is no language “{lang}”. Languages: {langs}.", lang=code[:40],
+                        langs=", ".join(f"lang:{k} ({language_name(k)})" for k in known)))
+
+
+def table_language(options: Mapping[str, Any]) -> str | None:
+    """The language a table was started in (``None``: none stored, e.g. a lobby or an older table)."""
+    host = options.get(HOST_KEY)
+    lang = host.get("language") if isinstance(host, Mapping) else None
+    return lang if isinstance(lang, str) else None
+
+
 def split_option_words(words: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
     """The game's option words, and the host's options the other words set (raises
     :class:`OptionError` for a host option with a bad value)."""
@@ -127,6 +162,8 @@ def split_option_words(words: Sequence[str]) -> tuple[list[str], dict[str, Any]]
                 raise OptionError(_("There is no computer level “{level}”. Levels: {levels}.",
                                     level=level[:40], levels=", ".join(COMPUTER_LEVELS)))
             host["level"] = level
+        elif key.startswith("lang:"):
+            host["language"] = parse_language(w.strip(",")[len("lang:"):])
         else:
             game_words.append(w)
     return game_words, host

@@ -24,7 +24,10 @@ API: ``_(msg, **kw)``, ``ngettext(singular, plural, n, **kw)``, ``N_(msg)`` (mar
 ``tr_msg(m)`` (an engine message, or its JSON form),
 ``use_language(lang)`` (context manager; per task via a ContextVar, e.g. a Discord user's locale),
 ``set_language(lang)`` (process default), ``set_task_language(lang)`` (the rest of this task), ``current_language()``, ``available_languages()``,
-``set_locale_dir(path)``. This module is only the lookup at run time (stdlib ``gettext`` reads
+``set_locale_dir(path)``, ``say_in(text, lang)`` (a sentence said again in another language:
+what ``_``/``ngettext`` return remembers its message id and fields, so a transport can show one
+reply's public lines in the table's language and its private ones in the asker's, issue 16).
+This module is only the lookup at run time (stdlib ``gettext`` reads
 the ``.mo`` files, plural rules included); the catalog tools are in :mod:`bot.catalogs`.
 """
 
@@ -99,16 +102,45 @@ def available_languages() -> list[str]:
     return sorted(found)
 
 
+class Said(str):
+    """A translated sentence (a plain ``str`` to everyone) that remembers how it was made —
+    message id, plural and fields — so :func:`say_in` can say it again in another language.
+    Joining or formatting it into a bigger string makes a plain ``str`` (said once, as it is)."""
+
+    how: tuple[str, str | None, int | None, dict[str, object]]
+
+    def __new__(cls, text: str, how: tuple[str, str | None, int | None, dict[str, object]]) -> Said:
+        said = super().__new__(cls, text)
+        said.how = how
+        return said
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:  # pickled (worker processes) as plain text
+        return str, (str(self),)
+
+
 def _(message: str, /, **kwargs: object) -> str:
     """Translate ``message`` into the current language, then ``format(**kwargs)`` it."""
     text = _translations(current_language()).gettext(message)
-    return text.format(**kwargs) if kwargs else text
+    return Said(text.format(**kwargs) if kwargs else text, (message, None, None, kwargs))
 
 
 def ngettext(singular: str, plural: str, n: int, /, **kwargs: object) -> str:
     """Plural-aware translation; ``n`` is available to the format string as ``{n}``."""
     text = _translations(current_language()).ngettext(singular, plural, n)
-    return text.format(n=n, **kwargs)
+    return Said(text.format(n=n, **kwargs), (singular, plural, n, kwargs))
+
+
+def say_in(text: str, lang: str | None) -> str:
+    """``text`` in ``lang`` (``None``: the default language) when it came from ``_``/``ngettext``
+    (its fields that did too are said again first); any other string is returned as it is."""
+    if not isinstance(text, Said):
+        return text
+    message, plural, n, kwargs = text.how
+    with use_language(lang):
+        fields = {k: say_in(v, lang) if isinstance(v, Said) else v for k, v in kwargs.items()}
+        if plural is None:
+            return _(message, **fields)
+        return ngettext(message, plural, n or 0, **fields)
 
 
 def N_(message: str, /) -> str:

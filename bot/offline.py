@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.i18n import _, ngettext
+from bot.games import table_language
+from bot.i18n import _, current_language, ngettext, use_language
 from bot.service import HostService, Reply, is_computer
 from bot.text import quote
 from bot.widgets import Widget, widgets_for
@@ -93,7 +94,8 @@ class OfflineTable:
         """What to print for one typed line. Never raises: a line that fails on the host's side is
         logged and answered with an apology, and the table goes on with the next line."""
         try:
-            return await self._handle(line)
+            with use_language(await self._language()):
+                return await self._handle(line)
         except Exception:
             log.exception("the offline table failed on the line %r", quote(line))
             return [_("Something went wrong on my side with “{line}”; nothing else is affected. "
@@ -146,9 +148,22 @@ class OfflineTable:
         reply = await self.service.command(self.channel, user, line, name=user)
         return await self._after(reply, user, show_table=word == "start" or bool(reply.events))
 
+    async def _language(self) -> str:
+        """The table's language (issue 16: chosen at its start, ``--lang`` or ``lang:xx``), else the
+        current one (a lobby)."""
+        try:
+            table = await self.service.table(self.channel)
+        except Exception:
+            return current_language()
+        return (table_language(table.record.options) if table is not None else None) or current_language()
+
     async def _after(self, reply: Reply, user: str, *, show_table: bool) -> list[str]:
         """What follows a reply: the table (after a change), the computer players' moves with the
         table again, due reminders, and the numbered choices of whoever must decide now."""
+        with use_language(await self._language()):  # a start with lang:xx speaks it from here on
+            return await self._after_in_language(reply, user, show_table=show_table)
+
+    async def _after_in_language(self, reply: Reply, user: str, *, show_table: bool) -> list[str]:
         out = self._lines(reply, user)
         if reply.ok:
             moved = await self._bots_move()

@@ -12,5 +12,7 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     >>> quote("buy\\x00 3"), quote("x" * 500)[-3:], len(quote("x" * 500))
     ('buy  3', 'xx…', 100)
     """
-    text = "".join(c if c.isprintable() else " " for c in text).strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    clean = "".join(c if c.isprintable() else " " for c in text).strip()
+    if clean == text:
+        clean = text  # unchanged: the very string (a translated one can still be said again, issue 16)
+    return clean if len(clean) <= limit else clean[: limit - 1].rstrip() + "…"

@@ -30,12 +30,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from bot.games import HOST_KEY, host_options
+from bot.games import HOST_KEY, host_options, table_language
 from bot.host.common import is_computer, votes_needed
 from bot.host.guard import refused
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
-from bot.i18n import _
+from bot.i18n import _, current_language, use_language
 from bot.storage import NewTimer, Seat
 from bot.text import quote
 from bot.widgets import label_of
@@ -131,7 +131,8 @@ async def due_deadlines(service, now: float) -> list[DeadlineMoves]:
         if record is None or record.status != "active" or (owns is not None and not owns(record.guild)):
             continue
         async with service._lock(record.channel):
-            lines = await _deadline(service, record.channel, timer, now)
+            with use_language(table_language(record.options) or current_language()):  # issue 16: said in the table's language
+                lines = await _deadline(service, record.channel, timer, now)
         if lines is None:
             await service.storage.take_timer(timer.id)  # moot (the seat no longer acts): drop it
         elif lines:

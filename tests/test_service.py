@@ -193,7 +193,8 @@ async def test_start_begins_the_game_and_asks_the_start_player(host):
     assert r.image is not None and r.image.data == b"TOY pile=10 turn=1" and r.image.filename.endswith("-0.png")
     assert r.lines() == ["Take-away begins (max=2, pile=10): Ann, Bob, Cat.", "@Bob: take 1–2 stones"]
     rec = (await svc.table(CH)).record
-    assert (rec.seed, rec.options, rec.start_seat) == (11, {"pile": 10, "max": 2}, 1)
+    # the table's language is stored with it (issue 16): the one the start was made in
+    assert (rec.seed, rec.options, rec.start_seat) == (11, {"pile": 10, "max": 2, "host": {"language": "en"}}, 1)
 
 
 async def test_start_draws_the_seed_and_start_player_when_not_given(tmp_path, clock):
@@ -533,7 +534,7 @@ async def test_export_the_action_log(svc, clock):
     assert r.ok and r.file.filename == f"meadhall-toy-{r.match_id}.txt"
     text = r.file.data.decode()
     # a running game: everything but the seed (from it anyone rebuilds the hidden state)
-    assert '# options: {"pile": 10}\n# seed: hidden until the game is over  start seat: 0' in text
+    assert '# options: {"host": {"language": "en"}, "pile": 10}\n# seed: hidden until the game is over  start seat: 0' in text
     assert "# seed: 7" not in text and "# seat 1: Bob" in text
     assert "1\t0\tAnn\ttake 2\t1970-01-02T00:00:00Z\n2\t0\tAnn\ttaunt\t1970-01-02T00:00:00Z" in text
     assert text.endswith("# notation\ntoy pile 8\n")

@@ -46,6 +46,7 @@ from bot.config import Config
 from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, language_for, mention
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.refusals import ChannelWatch
+from bot.games import table_language
 from bot.i18n import set_language, set_task_language, use_language
 from bot.seats import bot_level, play_bots
 from bot.service import HostService, Reply
@@ -201,8 +202,9 @@ class MeadhallBot(commands.Bot):
 
     def schedule_bots(self, channel: str, lang: str | None = None) -> None:
         """Let the computer players of ``channel`` move, in a task (never inside an interaction's
-        answer). A request while they are moving makes them look again when done. Not while
-        Discord refuses the bot's posts there: then they wait until a person acts (issue 12)."""
+        answer), in the table's language (``lang`` for a table without one). A request while they
+        are moving makes them look again when done. Not while Discord refuses the bot's posts
+        there: then they wait until a person acts (issue 12)."""
         if not channel.isdigit() or self.watch.halted(channel):
             return
         self._bot_again[channel] = lang
@@ -230,7 +232,9 @@ class MeadhallBot(commands.Bot):
         while channel in self._bot_again:
             lang = self._bot_again.pop(channel)
             try:
-                with use_language(lang):
+                table = await self.service.table(channel)  # issue 16: their moves speak the table's language
+                stored = table_language(table.record.options) if table is not None else None
+                with use_language(stored or lang):
                     if not await self._bot_must_act(channel):
                         continue
                     if self.bot_pause:

@@ -49,8 +49,8 @@ from discord.ext import commands
 from bot.discord.components import build_view, choose_view, confirm_view
 from bot.discord.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
-from bot.games import GameAdapter, GameRegistry
-from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, use_language
+from bot.games import GameAdapter, GameRegistry, language_name, table_language, table_languages
+from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, say_in, set_task_language, use_language
 from bot.rulebook import RULEBOOKS, rule_texts, search
 from bot.seats import add_bot, bot_level
 from bot.service import HOST_COMMANDS, Reply, Table
@@ -97,6 +97,16 @@ def language_for(locale: discord.Locale | str | None) -> str | None:
         if candidate in known:
             return candidate
     return None
+
+
+def asker_language(interaction: discord.Interaction) -> str | None:
+    """The language of what only the asker sees (issue 16): their client's, ``interaction.locale``."""
+    return language_for(interaction.locale)
+
+
+def said_to(lines: Iterable[str], lang: str | None) -> list[str]:
+    """A reply's lines for one person: each said again in ``lang`` where it can be (``bot.i18n.say_in``)."""
+    return [say_in(line, lang) for line in lines]
 
 
 class MeadhallTranslator(app_commands.Translator):
@@ -267,19 +277,35 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     def svc(self):
         return self.bot.service
 
+    async def table_language(self, channel: str, interaction: discord.Interaction | None = None) -> str | None:
+        """The language of a table's public messages (issue 16): the one it was started in, else
+        (a lobby, an older table) the server's preferred locale when we have it, else the default."""
+        table = await self.svc.table(channel)
+        stored = table_language(table.record.options) if table is not None else None
+        if stored is not None:
+            return stored
+        return language_for(interaction.guild_locale) if interaction is not None else None
+
     # ------------------------------------------------------------------ answering
 
     async def run(
         self, interaction: discord.Interaction, call: Callable[[], Awaitable[Reply]], *, private: bool = False,
         widgets: bool = True, game: bool = False, opening: bool = False, ending: bool = False,
+        personal: bool = False,
     ) -> Reply | None:
         """Run one service call and answer the interaction with its reply (see module doc).
 
         ``game``: the reply is a move (or the start, ``opening``) and goes to the table's live
         message by the message policy (bot.discord.policy) instead of a new message; ``ending``:
-        the reply may end the game (an abandon), and then closes its messages the same way."""
-        lang = language_for(interaction.guild_locale or interaction.locale)
+        the reply may end the game (an abandon), and then closes its messages the same way.
+        ``personal``: a public answer about the asker's request, not the table's (``/records``).
+
+        Issue 16: a private or personal answer speaks the asker's language; a table's public
+        messages its language (:meth:`table_language`); a refusal, and the lines of a public
+        reply meant for the actor alone, are said again in the asker's language."""
+        asker = asker_language(interaction)
         key = str(interaction.channel_id)
+        lang = asker if private or personal else await self.table_language(key, interaction)
         with use_language(lang):
             reply: Reply | None = None
             try:
@@ -306,18 +332,22 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                         reply = await task
                     except Exception:
                         log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
-                        await self.fail(interaction)
+                        with use_language(asker):
+                            await self.fail(interaction)
                         return None
                 # never silent (issue 12): Discord refused a post, the reply (a committed move?) stands
-                await self.refused(interaction, key, reply, error)
+                with use_language(asker):
+                    await self.refused(interaction, key, reply, error)
                 if reply.ok and reply.version is not None:
                     self.bot.wake_reminders()
                 return reply
             except Exception:
                 log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
-                await self.fail(interaction)
+                with use_language(asker):
+                    await self.fail(interaction)
                 return None
-            await self.after_answer(interaction, key, reply)
+            with use_language(asker):
+                await self.after_answer(interaction, key, reply)
         if reply.ok and reply.version is not None:
             self.bot.wake_reminders()
             if reply.status == "active":
@@ -360,7 +390,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                            "The move was made all the same.", reason=earlier))
             extra += await self.standing(channel)
         if waiting and not (reply.ok and reply.version is not None):
-            self.bot.schedule_bots(channel, language_for(interaction.guild_locale or interaction.locale))
+            self.bot.schedule_bots(channel)
         if reply.match_id is not None and interaction.guild_id is not None:
             names = self.bot.watch.missing_permissions(channel, interaction.app_permissions,
                                                        where="a table in this channel")
@@ -404,9 +434,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     async def deliver(
         self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
     ) -> None:
-        if not reply.ok:
-            await self.say_privately(interaction, escape_names("\n".join(reply.private), reply.names)
-                                     or _("That did not work."), deferred=deferred)
+        asker = asker_language(interaction)
+        if not reply.ok:  # a refusal: the asker's language, whatever the table speaks
+            with use_language(asker):
+                await self.say_privately(interaction, escape_names("\n".join(said_to(reply.private, asker)),
+                                                                   reply.names) or _("That did not work."),
+                                         deferred=deferred)
             return
         if private:
             text = escape_names("\n".join([*reply.private, *reply.public]), reply.names)
@@ -420,11 +453,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 await interaction.response.send_message(**kw)
             else:
                 await interaction.followup.send(**kw)
-        if deferred:
-            await interaction.edit_original_response(content=_("Done: see the channel."))
-        if reply.private:  # a success may carry lines for the actor alone
-            for chunk in split_content([escape_names(line, reply.names) for line in reply.private]):
-                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        with use_language(asker):  # what the asker alone sees
+            if deferred:
+                await interaction.edit_original_response(content=_("Done: see the channel."))
+            if reply.private:  # a success may carry lines for the actor alone
+                for chunk in split_content([escape_names(line, reply.names) for line in said_to(reply.private, asker)]):
+                    await interaction.followup.send(chunk, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
 
     async def public_messages(self, channel: str, reply: Reply, *, widgets: bool = True) -> list[dict[str, Any]]:
         """A successful reply as keyword arguments of the messages to post: narration, the
@@ -543,6 +578,14 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self.tell_parent(key, reply)
         if interaction is None:
             return
+        asker = asker_language(interaction)
+        with use_language(asker):  # what the actor alone sees
+            await self._answer_actor(interaction, reply, source, answered=answered, deferred=deferred, asker=asker)
+
+    async def _answer_actor(self, interaction: discord.Interaction, reply: Reply, source: Any, *, answered: bool,
+                            deferred: bool, asker: str | None) -> None:
+        """The end of a published move for whoever made it: "Done" where Discord needs an answer,
+        and the reply's lines for them alone (in their language)."""
         if not answered:
             if source is not None and source.flags.ephemeral:
                 await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
@@ -553,7 +596,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         elif deferred:
             await interaction.edit_original_response(content=_("Done."))
         if reply.private:  # a success may carry lines for the actor alone
-            for chunk in split_content(reply.private):
+            for chunk in split_content(said_to(reply.private, asker)):
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def post_scorings(self, key: str, target: Any, reply: Reply) -> None:
@@ -735,7 +778,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     # ------------------------------------------------------------------ components
 
     async def component_error(self, interaction: discord.Interaction, message: str) -> None:
-        await self.say_privately(interaction, message)
+        asker = asker_language(interaction)
+        set_task_language(asker)
+        await self.say_privately(interaction, say_in(message, asker))
 
     async def _stale(self, interaction: discord.Interaction) -> None:
         await self.say_privately(interaction, _(
@@ -922,11 +967,17 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     @app_commands.command(name=T(N_("start")), description=T(N_("Start the game at this channel's table")))
     @app_commands.describe(game=T(N_("Which game to play (default: the table's); games are offered")),
-                           options=T(N_("Table options of the game, separated by spaces; offered as you type")))
-    async def start(self, interaction: discord.Interaction, game: str | None = None, options: str | None = None) -> None:
+                           options=T(N_("Table options of the game, separated by spaces; offered as you type")),
+                           language=T(N_("The table's language for everybody (default: the server's)")))
+    @app_commands.choices(language=[app_commands.Choice(name=language_name(code), value=code)
+                                    for code in table_languages()])
+    async def start(self, interaction: discord.Interaction, game: str | None = None, options: str | None = None,
+                    language: str | None = None) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
             words = (options or "").replace(",", " ").split()
+            if language is not None:  # issue 16: the same as the option word lang:xx
+                words.append(f"lang:{language}")
             await self.run(interaction, lambda: self.svc.start(channel, user, game, words), game=True, opening=True)
 
     @start.autocomplete("game")
@@ -1014,17 +1065,18 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         book = RULEBOOKS.get(table.record.game if table else (self.svc.games.default or ""))
         if book is None:
             return []
-        texts = rule_texts(*book)
+        lang = asker_language(interaction) or SOURCE_LANGUAGE  # issue 16: labels and search in the asker's
+        texts = rule_texts(*book, lang)
         needle = current.strip()
         by_number = [k for k in texts if needle.upper().replace(" ", "") in k]
         keys = by_number if not needle or re.fullmatch(r"[A-Za-z]?-?\d+", needle) else [
-            *search(*book, needle), *by_number]
+            *search(*book, needle, lang), *by_number]
         return [app_commands.Choice(name=f"{k}: {texts[k]}"[:100], value=k) for k in dict.fromkeys(keys)][:MAX_CHOICES]
 
     @app_commands.command(name=T(N_("help")), description=T(N_("What you can do here")))
     async def help(self, interaction: discord.Interaction) -> None:
         """An embed grouped by purpose (issue 13), privately."""
-        with use_language(language_for(interaction.guild_locale or interaction.locale)):
+        with use_language(asker_language(interaction)):
             await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
 
     def help_embed(self) -> discord.Embed:
@@ -1123,7 +1175,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                           scope: str | None = None) -> None:
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.leaderboard(game, scope, guild=str(interaction.guild_id)),
-                           widgets=False)
+                           widgets=False, personal=True)
 
     @leaderboard.autocomplete("game")
     async def leaderboard_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -1135,13 +1187,13 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if await self.guild_only(interaction):
             who = str((member or interaction.user).id)
             await self.run(interaction, lambda: self.svc.profile(who, guild=str(interaction.guild_id)),
-                           widgets=False)
+                           widgets=False, personal=True)
 
     @records_group.command(name="history", description=T(N_("The finished games of this server")))
     async def history(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.game_history(guild=str(interaction.guild_id)),
-                           widgets=False)
+                           widgets=False, personal=True)
 
     # ------------------------------------------------------------------ game moves
 

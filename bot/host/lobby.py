@@ -10,7 +10,7 @@ from bot.host.guard import host_call
 from bot.host.play import PlayMixin
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
-from bot.i18n import _
+from bot.i18n import _, current_language, use_language
 from bot.storage import Seat, StorageError
 from bot.text import QUOTE_LIMIT, quote
 from engine.core import EngineError
@@ -93,9 +93,15 @@ class LobbyMixin(PlayMixin):
         self, channel: str, user: str, game: str | None = None, options: Sequence[str] = (), *,
         seed: int | None = None, start_seat: int | None = None,
     ) -> Reply:
-        """Start the lobby's game (or ``game``) with option words; any seated player may start."""
-        return await self._forced_moves(channel, await self._start(channel, user, game, options, seed,
-                                                                   start_seat))
+        """Start the lobby's game (or ``game``) with option words; any seated player may start.
+        The table speaks the language of a ``lang:xx`` word, else the current one (issue 16)."""
+        try:
+            _words, host = split_option_words(options)
+        except OptionError:
+            host = {}  # _start refuses the words
+        with use_language(host.get("language") or current_language()):
+            return await self._forced_moves(channel, await self._start(channel, user, game, options, seed,
+                                                                       start_seat))
 
     async def _start(
         self, channel: str, user: str, game_id: str | None, words: Sequence[str], seed: int | None,
@@ -118,8 +124,9 @@ class LobbyMixin(PlayMixin):
         try:
             game_words, host = split_option_words(words)
             options = adapter.parse_options(game_words)
-        except OptionError as e:
-            raise Refusal(RefusalCode.BAD_OPTIONS, reason=quote(str(e), 4 * QUOTE_LIMIT)) from None
+        except OptionError as e:  # its message itself, so the asker's language can say it again (issue 16)
+            message = e.args[0] if len(e.args) == 1 and isinstance(e.args[0], str) else str(e)
+            raise Refusal(RefusalCode.BAD_OPTIONS, reason=quote(message, 4 * QUOTE_LIMIT)) from None
         if start_seat is not None and not 0 <= start_seat < len(rec.seats):
             raise Refusal(RefusalCode.NO_SEAT, seat=start_seat)
         seed = self._seed_source() if seed is None else seed
@@ -127,8 +134,8 @@ class LobbyMixin(PlayMixin):
             game = cls.new(rec.names, seed=seed, options=options, start_seat=start_seat)
         except (EngineError, ValueError) as e:
             raise Refusal(RefusalCode.OPTIONS_DO_NOT_WORK, reason=quote(str(e), 2 * QUOTE_LIMIT)) from None
-        if host:
-            options = {**options, HOST_KEY: host}
+        host.setdefault("language", current_language())  # issue 16: stored, so a restart keeps it
+        options = {**options, HOST_KEY: host}
         now = self.clock()
         snapshot = game.to_json()
         lobby_options, rec.options = rec.options, options  # the timers read the host options (deadline)

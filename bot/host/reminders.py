@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from bot import turns
+from bot.games import table_language
 from bot.host.replies import Reminder
 from bot.host.tables import HostBase
-from bot.i18n import _
+from bot.i18n import _, current_language, use_language
 from bot.storage import NewTimer
 
 
@@ -39,12 +40,11 @@ class RemindersMixin(HostBase):
                     await self.storage.add_timers(timer.match, [NewTimer(
                         "reminder", now + self.reminder_delay, {**timer.payload, "count": count})])
                 s = table.record.seats[seat]
-                out.append(Reminder(
-                    channel=record.channel, match_id=record.id, user=s.user, seat=seat, name=s.name,
-                    text=_("Reminder: it is still your turn in {game}: {prompt}", game=table.adapter.title,
-                           prompt=table.adapter.prompt(table.game, seat)),
-                    count=count, names=tuple(table.record.names),
-                ))
+                with use_language(table_language(record.options) or current_language()):  # issue 16: the table's
+                    text = _("Reminder: it is still your turn in {game}: {prompt}", game=table.adapter.title,
+                             prompt=table.adapter.prompt(table.game, seat))
+                out.append(Reminder(channel=record.channel, match_id=record.id, user=s.user, seat=seat, name=s.name,
+                                    text=text, count=count, names=tuple(table.record.names)))
         return out
 
     async def next_reminder_due(self) -> float | None:

@@ -17,11 +17,11 @@ from typing import Any
 
 from bot import turns
 from bot.cpu import CpuPool
-from bot.games import GameAdapter, GameRegistry, engine_options, host_options
+from bot.games import GameAdapter, GameRegistry, engine_options, host_options, language_name, table_language
 from bot.host.common import names_text
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Prompt, Reply, Table
-from bot.i18n import _, ngettext
+from bot.i18n import SOURCE_LANGUAGE, _, ngettext
 from bot.ratings import Records
 from bot.shards import Shards
 from bot.storage import MatchRecord, NewTimer, Storage, effective_actions
@@ -221,5 +221,8 @@ class HostBase:
         text = adapter.describe_options(engine_options(options))
         if not host_options(options)["forced_moves"]:
             text += "; " + _("every decision asked, even with one choice")
+        lang = table_language(options)
+        if lang is not None and lang != SOURCE_LANGUAGE:  # issue 16 (an English table says nothing)
+            text += "; " + _("language: {language}", language=language_name(lang))
         return text
 
