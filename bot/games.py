@@ -119,8 +119,10 @@ LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "fi": "Suomi", "cs": "Češti
 
 
 def table_languages() -> list[str]:
-    """The languages a table may speak: English and every language with a compiled catalog."""
-    return [SOURCE_LANGUAGE, *(lang for lang in available_languages() if lang != SOURCE_LANGUAGE)]
+    """The languages a table may speak: English and every language with a compiled catalog (those
+    of :data:`LANGUAGE_NAMES` in its order, then any other)."""
+    known = {SOURCE_LANGUAGE, *available_languages()}
+    return [*(lang for lang in LANGUAGE_NAMES if lang in known), *sorted(known - set(LANGUAGE_NAMES))]
 
 
 def language_name(lang: str) -> str:

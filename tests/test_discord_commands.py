@@ -70,7 +70,11 @@ async def test_command_tree_as_built_passes_discords_limits(tmp_path):
     assert move["autocomplete"] and move["required"]
     join_game = by_name["join"]["options"][0]
     assert join_game["autocomplete"] and not join_game["required"]
-    assert [o["name"] for o in by_name["start"]["options"]] == ["game", "options"]
+    assert [o["name"] for o in by_name["start"]["options"]] == ["game", "options", "language"]
+    # issue 16: the table's language is one of ours, each named in itself
+    [language] = [o for o in by_name["start"]["options"] if o["name"] == "language"]
+    assert [(c["name"], c["value"]) for c in language["choices"]] == [
+        ("English", "en"), ("Polski", "pl"), ("Suomi", "fi"), ("Čeština", "cs"), ("Español", "es"), ("Deutsch", "de")]
     assert all(len(c["description"]) <= 100 for c in payload)
 
 
