@@ -675,7 +675,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         """The start: with threads on (``config.threads``) and the permission, one line in the
         channel, a public thread opened from it (named after the game and players), the table
         moved to the thread and the game's first message posted there. Without the permission
-        the game runs in the channel and says so once. Returns the table's key."""
+        the game runs in the channel and says so once. Returns the table's key. In the language
+        the table was just started in (issue 16)."""
+        with use_language(await self.table_language(str(interaction.channel_id), interaction)):
+            return await self._open_game(interaction, reply, deferred=deferred)
+
+    async def _open_game(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> str:
         key = str(interaction.channel_id)
         channel = interaction.channel
         if self.bot.threads and not isinstance(channel, discord.Thread) and reply.public:
