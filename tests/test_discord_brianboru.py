@@ -26,6 +26,7 @@ from bot.adapters import default_registry
 from bot.adapters.brianboru import BrianBoruAdapter, card_label
 from bot.config import Config
 from bot.discord.app import MeadhallBot
+from bot.games import engine_options
 from bot.service import HostService
 from bot.storage import Storage
 from engine.brianboru import BrianBoruGame
@@ -127,7 +128,7 @@ class Table:
         r = await act
         assert r.response_time is not None and r.response_time < 3, r.text
         if copy is None:  # the game as it began, before anybody moved
-            copy = BrianBoruGame.new(record.names, seed=record.seed, options=record.options,
+            copy = BrianBoruGame.new(record.names, seed=record.seed, options=engine_options(record.options),
                                      start_seat=record.start_seat)
             version = 0
         await self.bot.bots_idle()  # computer players (if any) have moved after the answer
