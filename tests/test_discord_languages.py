@@ -208,3 +208,12 @@ async def test_a_reply_with_public_and_private_lines_says_each_in_its_own_langua
     assert shown.content == said("pl", "The table is abandoned.")
     [mine] = r.ephemeral_messages
     assert mine.content == said("de", "You have already voted to abandon.") and mine.visible_to == r.user.id
+
+
+async def test_records_answer_in_the_askers_language(fd, host):
+    """/records is about the asker's request, not a table's: their client's language."""
+    r = await fd.slash("alice", "records history")
+    [shown] = public(r)
+    assert shown.content == said("de", "No game has been finished here yet.")
+    r = await fd.slash("bob", "records history")
+    assert public(r)[0].content == "No game has been finished here yet."

@@ -27,6 +27,14 @@ the asker only. An adapter's
 ``confirm(game, seat, action)`` question is asked privately before a picked action commits.
 Computer players get no components; the bot lets them move in a task
 (``MeadhallBot.schedule_bots``) and :meth:`MeadhallCog.post` publishes their moves like anyone's.
+
+Languages (issue 16): a table's public messages — narration, prompts, buttons and selects,
+pictures, scorings, the thread's opening line and the channel's result line — speak the table's
+language (``/start language:`` or the word ``lang:xx``, stored with the table; default the
+server's preferred locale when we have it). Whatever only the asker sees — refusals, ephemeral
+answers, ``/hand``, ``/help``, ``/rules``, autocomplete labels — and ``/records`` speak the asker's
+client language (``interaction.locale``); a refusal made in the table's language is said again in
+the asker's (``bot.i18n.say_in``).
 """
 
 from __future__ import annotations
