@@ -77,6 +77,10 @@ async def test_table_in_polish_started_by_a_german_client_speaks_each_their_own(
     [start] = [m for m in public(r) if m.attachments]
     assert prefix("{game} begins ({options}): {players}.", "pl", game="", options="", players="") in start.content
     assert said("pl", "basic game") in start.content and "Polski" in start.content
+    [png] = start.attachments  # the picture speaks Polish too
+    with use_language("pl"):
+        assert png.data == AD.picture(table.game)
+    assert png.data != AD.picture(table.game)
     seat, actor, other = await acting(host)
     with use_language("pl"):  # the turn's prompt and its buttons, seen by everybody: Polish
         assert AD.button_prompt(table.game, seat) in start.content
@@ -217,3 +221,27 @@ async def test_records_answer_in_the_askers_language(fd, host):
     assert shown.content == said("de", "No game has been finished here yet.")
     r = await fd.slash("bob", "records history")
     assert public(r)[0].content == "No game has been finished here yet."
+
+
+async def test_hand_picture_and_controls_speak_the_askers_language_at_a_polish_table(fd, host):
+    """Brian Boru's /hand: the text, the hand picture and its controls are the asker's alone: German."""
+    from bot.adapters.brianboru import BrianBoruAdapter
+
+    bb = BrianBoruAdapter()
+    for user in ("alice", "bob", "carol"):
+        await fd.slash(user, "join", {"game": "brian-boru"})
+    await fd.slash("bob", "start", {"language": "pl"})
+    table = await host.table()
+    [seat] = table.game.acting_seats()
+    who = next(n for n, u in fd.users.items() if str(u.id) == table.record.seats[seat].user)
+    fd.user(who).locale = "de"  # whoever must choose first reads German
+    r = await fd.slash(who, "hand")
+    [mine] = r.ephemeral_messages
+    assert mine.visible_to == r.user.id
+    with use_language("de"):
+        assert bb.private_text(table.game, seat) in mine.content
+        assert [a.data for a in mine.attachments] == [bb.private_image(table.game, seat)]
+        expected = {label[:100] for w in widgets_for(bb, table.game, seat) for label, _v in w.options}
+    with use_language("pl"):
+        assert bb.private_image(table.game, seat) != mine.attachments[0].data
+    assert expected and set(labels(mine)) <= expected
