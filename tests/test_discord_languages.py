@@ -245,3 +245,31 @@ async def test_hand_picture_and_controls_speak_the_askers_language_at_a_polish_t
     with use_language("pl"):
         assert bb.private_image(table.game, seat) != mine.attachments[0].data
     assert expected and set(labels(mine)) <= expected
+
+
+async def test_computer_players_speak_the_tables_language(fd, host, monkeypatch):
+    """Their moves are published outside any interaction (after a restart too: scheduled without a
+    language): the bot looks the table's language up."""
+    import bot.discord.app as app
+    from bot.i18n import current_language
+
+    spoken: list[str] = []
+    real = app.play_bots
+
+    async def recording(*args, **kwargs):
+        spoken.append(current_language())
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(app, "play_bots", recording)
+    await fd.slash("alice", "join", {"game": "vikings"})
+    await fd.slash("alice", "table addbot", {"level": "random"})
+    await fd.slash("alice", "start", {"language": "cs"})  # alice's client: German
+    await host.bot.bots_idle()
+    for _turn in range(6):  # alice's decisions until the computer has moved
+        if spoken:
+            break
+        [live] = [m for m in fd.messages() if m.components]
+        kind, custom_id, value = offered(live)[0]
+        await press(fd, "alice", kind, custom_id, value, live)
+        await host.bot.bots_idle()
+    assert spoken and set(spoken) == {"cs"}
