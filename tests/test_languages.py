@@ -28,6 +28,7 @@ from bot.service import HostService
 from bot.storage import Storage
 from bot.text import quote
 from engine.core import Msg
+from tests.host_helpers import CH, Clock, open_service, start_game
 
 # --------------------------------------------------------------------------- the table's language
 
@@ -206,3 +207,22 @@ def test_topic_search_casefolds_and_matches_word_beginnings(polish_rules):
 def test_rules_files_are_packaged():
     text = Path(__file__).resolve().parents[1].joinpath("pyproject.toml").read_text(encoding="utf-8")
     assert '"rules/*.md", "rules/*/*.md"' in text
+
+
+async def test_deadline_moves_are_said_in_the_tables_language(tmp_path):
+    clock = Clock()
+    svc, store = await open_service(tmp_path / "db.sqlite", clock=clock)
+    try:
+        await start_game(svc, "vikings", seed=3, options=("deadline:1h", "lang:es"))
+        clock.t += 3600 + 1
+        [made] = await svc.due_reminders()  # the reminder loop runs in the host's language (English)
+    finally:
+        await store.close()
+    assert made.channel == CH
+    assert made.text.startswith(said_prefix("Move made by the computer for {name} after the deadline: {choice}.",
+                                            "es", name="Ann"))
+
+
+def said_prefix(msgid: str, language: str, **fields: str) -> str:
+    with use_language(language):
+        return _(msgid, **fields, choice="§").split("§")[0]
