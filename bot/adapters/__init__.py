@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import GameRegistry
+from bot.games import GameRegistry, engine_options
 from engine.core import EngineError
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,9 @@ def replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None]
     run of ``score`` events up to the next ``round`` or ``game_over``.
     """
     names, seed, options, start_seat = setup
-    game = game_cls.new(list(names), seed=seed, options=options, start_seat=start_seat)
+    # a stored table's options carry the host's too (its language, issue 16): no engine takes them
+    game = game_cls.new(list(names), seed=seed, options=None if options is None else engine_options(options),
+                        start_seat=start_seat)
     out = Replay(history=[_vps(game)])
     closed = False
     for seat, action in moves:
