@@ -164,7 +164,7 @@ async def test_unknown_lang_word_is_refused_in_the_askers_language_and_changes_n
     await lobby(fd)
     before = len(fd.messages())
     text = await refused(await fd.slash("alice", "start", {"options": "lang:xx"}))
-    assert "“xx”" in text and "lang:pl (Polski)" in text
+    assert "„xx“" in text and "lang:pl (Polski)" in text  # the word quoted as German quotes it
     assert text.startswith(prefix("There is no language “{lang}”. Languages: {langs}.", "de", lang="", langs=""))
     table = await host.table()
     assert table.record.status == "lobby" and table.game is None and table.record.options == {}
