@@ -11,8 +11,11 @@ An undo is allowed when, since the start of that move,
   worlds consistent with that view are drawn (the engine's own determinizers in
   ``engine.players``); the move must be legal in each, and each must show that seat the very view
   after the move that the real game shows (a viking drawn from the bag, a tile turned, a card
-  played from a hand all differ between such worlds). A game, or a decision, with no
-  determinizer cannot be judged: ``undo_unsure`` (refused, to be safe);
+  played from a hand all differ between such worlds). Where the determinizer cannot rebuild the
+  decision from a view (Brian Boru's upkeep: options, extras, expansion, monastery, princess,
+  raid), the worlds are the real game with the cards that seat does not see dealt again
+  (``engine.players.brianboru.resample``, checked to show that seat its very view). A game, or a
+  decision, with neither cannot be judged: ``undo_unsure`` (refused, to be safe);
 * the next players have not acted since, or agree: when other seats moved after it, each of them
   must agree — ``undo_needs_agreement`` asks them (Discord: "Agree"/"Refuse" buttons on the
   request's message; text: ``undo`` or ``undo yes`` agrees, ``undo no`` refuses and clears the
@@ -57,6 +60,32 @@ def _determinizers() -> dict[str, Callable[..., Game]]:
     return {"vikings": vk, "brian-boru": bb}
 
 
+def _resamplers() -> dict[str, Callable[[Game, int, Rng], Game]]:
+    """Worlds drawn from the real game (its hidden cards dealt again) where a determinizer cannot
+    rebuild the decision from a view: Brian Boru's upkeep decisions (B-20…B-30)."""
+    from engine.players.brianboru import resample as bb
+
+    return {"brian-boru": bb}  # type: ignore[dict-item]
+
+
+def _world(before: Game, seat: int, rng_seed: int) -> Game | None:
+    """A world consistent with ``seat``'s view of ``before``, or None when none can be drawn."""
+    game_id = type(before).GAME_ID
+    determinize = _determinizers().get(game_id)
+    if determinize is not None:
+        try:
+            return determinize(before.view(seat), Rng(rng_seed))
+        except Exception:  # a decision the determinizer does not rebuild
+            pass
+    resample = _resamplers().get(game_id)
+    if resample is None:
+        return None
+    try:
+        return resample(before, seat, Rng(rng_seed))
+    except Exception:  # it could not draw a world that shows the seat its very view
+        return None
+
+
 def _flat(data: Any, path: str = "") -> dict[str, Any]:
     if isinstance(data, dict):
         out: dict[str, Any] = {}
@@ -91,15 +120,11 @@ def step_blocker(before: Game, seat: int, action: str, after: Game, public: bool
             return "undo_revealed"
     if not public:
         return None
-    determinize = _determinizers().get(type(before).GAME_ID)
-    if determinize is None:
-        return "undo_unsure"
     for s in others:
         seen = after.view(s)
         for k in range(WORLDS):
-            try:
-                world = determinize(before.view(s), Rng(1 + k * 7919 + s))
-            except Exception:  # a decision the determinizer does not rebuild
+            world = _world(before, s, 1 + k * 7919 + s)
+            if world is None:
                 return "undo_unsure"
             try:
                 world.apply(seat, action)

@@ -360,3 +360,68 @@ async def test_undo_text_answers_and_bad_words(tmp_path):
     u = await svc.command(CH, "bob", "undo yes")
     assert (u.ok, u.code) == (True, "ok"), u
     await store.close()
+
+
+# ------------------------------------------------------------------ Brian Boru upkeep decisions
+
+def _pending(kind: str):
+    def at(game) -> bool:
+        return (game.view(None).get("pending") or {}).get("kind") == kind
+    return at
+
+
+async def test_undo_brian_boru_upkeep_option_is_taken_back_when_nothing_hidden_shows_B20(tmp_path):
+    """A trick winner's option (B-20) shows nothing hidden: taken back (once refused as undo_unsure,
+    as the view-based determinizer does not rebuild upkeep decisions; worlds now come from the real
+    game with the unseen cards dealt again)."""
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "brian-boru", seed=1)
+    game = await play_first_legal(svc, _pending("option"))
+    before = game.to_json()
+    seat = game.acting_seats()[0]
+    user = _user(await svc.table(CH), seat)
+    assert (await svc.act(CH, user, str(game.legal_actions(seat)[0]))).ok
+    u = await svc.undo(CH, user)
+    assert (u.ok, u.code) == (True, "ok"), u
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_undo_brian_boru_upkeep_expansion_that_shows_something_is_refused_B22(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "brian-boru", seed=1)
+    game = await play_first_legal(svc, _pending("expand"))
+    seat = game.acting_seats()[0]
+    table = await svc.table(CH)
+    user = _user(table, seat)
+    assert (await svc.act(CH, user, str(game.legal_actions(seat)[0]))).ok
+    version = (await store.get_match(1)).version
+    u = await svc.undo(CH, user)
+    for other in u.mentions if u.code == "undo_needs_agreement" else []:
+        u = await svc.undo(CH, other)
+    assert (u.ok, u.code) == (False, "undo_revealed"), u
+    assert (await store.get_match(1)).version == version
+    await store.close()
+
+
+def test_brian_boru_resample_keeps_the_seat_view_and_deals_the_unseen_cards_again():
+    from engine.brianboru import BrianBoruGame
+    from engine.core import Rng
+    from engine.players.brianboru import resample
+
+    game = BrianBoruGame.new(["a", "b", "c"], seed=4)
+    rng = Rng(9)
+    changed = 0
+    for _step in range(120):
+        if game.is_over:
+            break
+        for seat in range(3):
+            world = resample(game, seat, Rng(_step * 3 + seat))
+            assert world.view(seat) == game.view(seat)  # consistent with what the seat sees
+            real, drawn = game.to_json(), world.to_json()
+            assert drawn["tasks"] == real["tasks"] and drawn["pending"] == real["pending"]
+            changed += any(drawn[k] != real[k] for k in ("hand", "pile", "viking_deck", "marriage_stack"))
+        acting = game.acting_seats()[0]
+        game.apply(acting, rng.choice(game.legal_actions(acting)))
+    assert changed > 100  # the hidden cards really are dealt again
