@@ -119,7 +119,8 @@ async def records(outdir: Path) -> list[Path]:
                 recap = _check(await svc.recap(match_id))
                 assert recap.image is not None
                 write(f"recap-{game}.png", recap.image.data)
-                title = svc.games.get(game).title  # type: ignore[union-attr]
+                adapter = svc.games.get(game)
+                title = adapter.title if adapter is not None else game
                 # what the game's parent channel gets at the end (bot.discord.cog.tell_parent)
                 parent = _("{game} in <#{thread}>: {result}", game=title, thread="THREAD", result=end.public[-1])
                 recap_lines += [recap.public[0], parent, ""]

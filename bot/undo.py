@@ -206,8 +206,8 @@ async def undo(service, channel: str, user: str, answer: bool | None = None, ver
         if pending is None:
             raise Refusal(RefusalCode.NO_UNDO_REQUEST)
         if seat not in pending.need and not (seat == pending.seat and answer is False):
-            names = ", ".join(rec.seats[s].name for s in sorted(pending.need))
-            raise Refusal(RefusalCode.UNDO_NOT_ASKED, names=names, shown_names=rec.names)
+            asked = ", ".join(rec.seats[s].name for s in sorted(pending.need))
+            raise Refusal(RefusalCode.UNDO_NOT_ASKED, names=asked, shown_names=rec.names)
         if answer is False:
             return await _decline(service, table, pending, seat)
     if pending is not None and seat in pending.need and seat != pending.seat:
