@@ -17,7 +17,7 @@ An undo is allowed when, since the start of that move,
   (``engine.players.brianboru.resample``, checked to show that seat its very view). A game, or a
   decision, with neither cannot be judged: ``undo_unsure`` (refused, to be safe);
 * the next players have not acted since, or agree: when other seats moved after it, each of them
-  must agree — ``undo_needs_agreement`` asks them (Discord: "Agree"/"Refuse" buttons on the
+  must agree (a computer player agrees by itself) — ``undo_needs_agreement`` asks them (Discord: "Agree"/"Refuse" buttons on the
   request's message; text: ``undo`` or ``undo yes`` agrees, ``undo no`` refuses and clears the
   request, the asker's ``undo no`` withdraws it). The request is stored with the table
   (``options["host"]["undo"]``, written with ``update_running``), so it survives a restart; it
@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import HOST_KEY, host_options
+from bot.host.common import is_computer
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.i18n import _, ngettext
@@ -245,7 +246,8 @@ async def undo(service, channel: str, user: str, answer: bool | None = None, ver
         code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
             raise Refusal(RefusalCode.by_code(code))
-    need = {a.seat for a in moves[first + 1:]} - {seat}
+    # a computer player cannot be asked: it agrees (its moves since go back with the rest)
+    need = {a.seat for a in moves[first + 1:] if not is_computer(rec.seats[a.seat].user)} - {seat}
     if need:
         await _save_request(service, table, UndoRequest(rec.version, seat, count, set(), need))
         names = [rec.seats[s].name for s in sorted(need)]

@@ -425,3 +425,23 @@ def test_brian_boru_resample_keeps_the_seat_view_and_deals_the_unseen_cards_agai
         acting = game.acting_seats()[0]
         game.apply(acting, rng.choice(game.legal_actions(acting)))
     assert changed > 100  # the hidden cards really are dealt again
+
+
+async def test_undo_after_a_computer_player_moved_needs_no_agreement(tmp_path):
+    """A computer player cannot press a button: it agrees by itself, and its moves since go back too."""
+    from bot.seats import add_bot, play_bots
+
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
+    assert (await add_bot(svc, CH, "random")).ok
+    assert (await svc.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    before = (await live(svc)).to_json()
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert await play_bots(svc, CH)  # the computer player moved since
+    u = await svc.undo(CH, "ann")
+    assert (u.ok, u.code) == (True, "ok"), u  # it never waits for the computer's agreement
+    assert [a.action for a in await store.actions(1)][-1] == "#undo 5"  # Ann's 2, the computer's 3
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
