@@ -1119,7 +1119,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         embed.add_field(name=_("End"), inline=False, value=_(
             "/table abandon: the table's creator or an admin ends the game; other players vote."))
         embed.add_field(name=_("Mend"), inline=False, value=_(
-            "/table undo takes back your last move (whoever moved since agrees with the button under the request); "
+            "/table undo takes back your last move (whoever moved since agrees by running it too); "
             "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote."))
         embed.add_field(name=_("Records"), inline=False, value=_(
             "/records leaderboard ranks the players of a game (this server or all); /records profile shows a "
@@ -1146,7 +1146,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             await self.run(interaction, lambda: self.svc.export(channel), private=True)  # to the asker only
 
     @table_group.command(name="undo", description=T(N_(
-        "Take back your last move; whoever moved since agrees with the buttons (or undo again)")))
+        "Take back your last move; whoever moved since agrees by running undo too")))
     async def undo(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
