@@ -13,6 +13,10 @@ is played through the host service with the same moves; the files written are
 
 The moves are the same in every language (drawn from ``--seed``), so the samples differ only in
 their words.
+
+    python -m bot.samples records OUTDIR
+
+writes the records samples of issue 17 (:mod:`bot.samples_records`).
 """
 
 from __future__ import annotations
@@ -118,7 +122,16 @@ def main(argv: list[str] | None = None) -> int:
     i18n.add_argument("out", type=Path)
     i18n.add_argument("--seed", type=int, default=SEED)
     i18n.add_argument("--langs", default=None, help="comma-separated (default: en and every catalog)")
+    records_parser = sub.add_parser("records", help="a leaderboard, a profile and recaps from scripted games "
+                                    "(issue 17; bot.samples_records)")
+    records_parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
+    if args.what == "records":
+        from bot.samples_records import records
+
+        for path in asyncio.run(records(args.out)):
+            print(path)
+        return 0
     langs = args.langs.split(",") if args.langs else available_languages()
     unknown = [lang for lang in langs if lang not in available_languages()]
     if unknown:

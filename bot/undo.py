@@ -11,13 +11,21 @@ An undo is allowed when, since the start of that move,
   worlds consistent with that view are drawn (the engine's own determinizers in
   ``engine.players``); the move must be legal in each, and each must show that seat the very view
   after the move that the real game shows (a viking drawn from the bag, a tile turned, a card
-  played from a hand all differ between such worlds). A game, or a decision, with no
-  determinizer cannot be judged: ``undo_unsure`` (refused, to be safe);
+  played from a hand all differ between such worlds). Where the determinizer cannot rebuild the
+  decision from a view (Brian Boru's upkeep: options, extras, expansion, monastery, princess,
+  raid), the worlds are the real game with the cards that seat does not see dealt again
+  (``engine.players.brianboru.resample``, checked to show that seat its very view). A game, or a
+  decision, with neither cannot be judged: ``undo_unsure`` (refused, to be safe);
 * the next players have not acted since, or agree: when other seats moved after it, each of them
-  must agree (``/undo`` by them while the request stands; a request lasts until the table
-  changes, kept in memory only) — ``undo_needs_agreement`` asks them.
+  must agree (a computer player agrees by itself) — ``undo_needs_agreement`` asks them (Discord: "Agree"/"Refuse" buttons on the
+  request's message; text: ``undo`` or ``undo yes`` agrees, ``undo no`` refuses and clears the
+  request, the asker's ``undo no`` withdraws it). The request is stored with the table
+  (``options["host"]["undo"]``, written with ``update_running``), so it survives a restart; it
+  holds only at the table version it was made at (any move makes it, and its buttons, stale).
 
-Other refusals: ``undo_nothing`` (the player has no move in force to take back). The log stays
+Other refusals: ``undo_nothing`` (the player has no move in force to take back), ``undo_not_asked``
+(an answer by a player whose agreement is not needed), ``no_request`` (an answer with no request
+standing), ``already_voted`` (agreeing twice), ``stale`` (an answer given at an older version). The log stays
 append-only: an undo is one entry ``#undo N`` (N moves taken back), committed like a move (the
 version grows, older buttons go stale); :func:`bot.storage.rebuild` and ``HostService.replay``
 honour it, so replay equals the snapshot.
@@ -29,14 +37,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import host_options
+from bot.games import HOST_KEY, host_options
+from bot.host.common import is_computer
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.i18n import _, ngettext
 from bot.storage import StaleVersionError, effective_actions, rebuild
 from engine.core import Game, Rng, json_copy
 
-UNDO_REFUSALS = ("undo_nothing", "undo_random", "undo_revealed", "undo_unsure", "undo_needs_agreement")
+UNDO_REFUSALS = ("undo_nothing", "undo_random", "undo_revealed", "undo_unsure", "undo_not_asked")
+# replies that answer an undo request without changing the table (the version stays):
+# asked (waiting for agreement), one more agreement (still waiting), declined (the move stands)
+UNDO_WAITING = ("undo_needs_agreement", "undo_agreed", "undo_declined")
+REQUEST_KEY = "undo"  # the standing request in options["host"]
+ANSWERS = {"yes": True, "no": False}
 WORLDS = 3  # alternative worlds drawn per other seat (a bound, not a rule)
 
 
@@ -45,6 +59,32 @@ def _determinizers() -> dict[str, Callable[..., Game]]:
     from engine.players.vikings import determinize as vk
 
     return {"vikings": vk, "brian-boru": bb}
+
+
+def _resamplers() -> dict[str, Callable[[Game, int, Rng], Game]]:
+    """Worlds drawn from the real game (its hidden cards dealt again) where a determinizer cannot
+    rebuild the decision from a view: Brian Boru's upkeep decisions (B-20…B-30)."""
+    from engine.players.brianboru import resample as bb
+
+    return {"brian-boru": bb}  # type: ignore[dict-item]
+
+
+def _world(before: Game, seat: int, rng_seed: int) -> Game | None:
+    """A world consistent with ``seat``'s view of ``before``, or None when none can be drawn."""
+    game_id = type(before).GAME_ID
+    determinize = _determinizers().get(game_id)
+    if determinize is not None:
+        try:
+            return determinize(before.view(seat), Rng(rng_seed))
+        except Exception:  # a decision the determinizer does not rebuild
+            pass
+    resample = _resamplers().get(game_id)
+    if resample is None:
+        return None
+    try:
+        return resample(before, seat, Rng(rng_seed))
+    except Exception:  # it could not draw a world that shows the seat its very view
+        return None
 
 
 def _flat(data: Any, path: str = "") -> dict[str, Any]:
@@ -81,15 +121,11 @@ def step_blocker(before: Game, seat: int, action: str, after: Game, public: bool
             return "undo_revealed"
     if not public:
         return None
-    determinize = _determinizers().get(type(before).GAME_ID)
-    if determinize is None:
-        return "undo_unsure"
     for s in others:
         seen = after.view(s)
         for k in range(WORLDS):
-            try:
-                world = determinize(before.view(s), Rng(1 + k * 7919 + s))
-            except Exception:  # a decision the determinizer does not rebuild
+            world = _world(before, s, 1 + k * 7919 + s)
+            if world is None:
                 return "undo_unsure"
             try:
                 world.apply(seat, action)
@@ -110,30 +146,80 @@ def _was_forced(adapter, before: Game, move) -> bool:
 
 @dataclass(slots=True)
 class UndoRequest:
+    """A request waiting for agreement, kept with the table (``options["host"]["undo"]``) so that
+    a restart between the request and the agreement keeps it; it holds only at ``version``."""
+
     version: int      # the table version the request was made at
     seat: int         # who takes back their move
     count: int        # moves taken back
     agree: set[int] = field(default_factory=set)  # seats that must agree and did
     need: set[int] = field(default_factory=set)   # seats that moved since and must agree
 
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "seat": self.seat, "count": self.count,
+                "agree": sorted(self.agree), "need": sorted(self.need)}
 
-async def undo(service, channel: str, user: str) -> Reply:
-    """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock)."""
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UndoRequest:
+        return cls(int(data["version"]), int(data["seat"]), int(data["count"]),
+                   {int(s) for s in data.get("agree", [])}, {int(s) for s in data.get("need", [])})
+
+
+def pending_request(record) -> UndoRequest | None:
+    """The table's standing undo request, or None (none, or made at an older version: stale)."""
+    data = record.options.get(HOST_KEY, {}).get(REQUEST_KEY)
+    if not data:
+        return None
+    request = UndoRequest.from_json(data)
+    return request if request.version == record.version else None
+
+
+async def _save_request(service, table, request: UndoRequest | None) -> None:
+    """Store (or clear) the table's undo request with the match's host options (durable)."""
+    rec = table.record
+    host = dict(rec.options.get(HOST_KEY, {}))
+    if request is None:
+        if REQUEST_KEY not in host:
+            return
+        host.pop(REQUEST_KEY)
+    else:
+        host[REQUEST_KEY] = request.to_json()
+    options = {**rec.options, HOST_KEY: host}
+    now = service.clock()
+    await service.storage.update_running(rec.id, seats=rec.seats, options=options, now=now)
+    rec.options, rec.updated = options, now
+
+
+async def undo(service, channel: str, user: str, answer: bool | None = None, version: int | None = None) -> Reply:
+    """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock).
+
+    ``answer`` None: ask to take back ``user``'s last move, or agree to the standing request when
+    ``user`` must agree to it. ``answer`` True/False: agree to / refuse the standing request
+    (``undo yes``/``undo no``, the Discord buttons); its asker may withdraw it with False.
+    ``version``: the table version the answer was given at (a button's); another one is ``stale``."""
     table, game = await service._need_game(channel)
     rec = table.record
     seat = service._need_seat(table, user)
-    requests: dict[str, UndoRequest] = service.__dict__.setdefault("_undo_requests", {})
-    pending = requests.get(channel)
-    if pending is not None and pending.version != rec.version:
-        requests.pop(channel, None)
-        pending = None
+    if version is not None and version != rec.version:
+        raise Refusal(RefusalCode.STALE)
+    pending = pending_request(rec)
+    if answer is not None:
+        if pending is None:
+            raise Refusal(RefusalCode.NO_UNDO_REQUEST)
+        if seat not in pending.need and not (seat == pending.seat and answer is False):
+            asked = ", ".join(rec.seats[s].name for s in sorted(pending.need))
+            raise Refusal(RefusalCode.UNDO_NOT_ASKED, names=asked, shown_names=rec.names)
+        if answer is False:
+            return await _decline(service, table, pending, seat)
     if pending is not None and seat in pending.need and seat != pending.seat:
+        if seat in pending.agree:
+            raise Refusal(RefusalCode.UNDO_ALREADY_AGREED)
         pending.agree.add(seat)
         if pending.agree < pending.need:
-            return service._reply(table, public=[_("{name} agrees to take back the move ({count}/{needed}).",
-                                                   name=rec.seats[seat].name, count=len(pending.agree),
-                                                   needed=len(pending.need))])
-        requests.pop(channel, None)
+            await _save_request(service, table, pending)
+            return service._reply(table, code="undo_agreed", public=[_(
+                "{name} agrees to take back the move ({count}/{needed}).", name=rec.seats[seat].name,
+                count=len(pending.agree), needed=len(pending.need))])
         return await _commit(service, channel, table, pending.seat, pending.count)
     moves = effective_actions(await service.storage.actions(rec.id))
     mine = [i for i, a in enumerate(moves) if a.seat == seat]
@@ -160,16 +246,33 @@ async def undo(service, channel: str, user: str) -> Reply:
         code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
             raise Refusal(RefusalCode.by_code(code))
-    need = {a.seat for a in moves[first + 1:]} - {seat}
+    # a computer player cannot be asked: it agrees (its moves since go back with the rest)
+    need = {a.seat for a in moves[first + 1:] if not is_computer(rec.seats[a.seat].user)} - {seat}
     if need:
-        requests[channel] = UndoRequest(rec.version, seat, count, set(), need)
+        await _save_request(service, table, UndoRequest(rec.version, seat, count, set(), need))
         names = [rec.seats[s].name for s in sorted(need)]
         return service._reply(table, code="undo_needs_agreement", public=[ngettext(
-            "{name} asks to take back their move; {names} moved since and must agree (undo).",
-            "{name} asks to take back their move; {names} moved since and must all agree (undo).",
+            "{name} asks to take back their move; {names} moved since and must agree "
+            "(undo yes, or undo no to refuse).",
+            "{name} asks to take back their move; {names} moved since and must all agree "
+            "(undo yes, or undo no to refuse).",
             len(names), name=rec.seats[seat].name, names=", ".join(names))],
             mentions=[rec.seats[s].user for s in sorted(need)])
     return await _commit(service, channel, table, seat, count)
+
+
+async def _decline(service, table, pending: UndoRequest, seat: int) -> Reply:
+    """``seat`` refuses (or the asker withdraws) the request: it is cleared, the move stands, the
+    asker is told (pinged)."""
+    rec = table.record
+    await _save_request(service, table, None)
+    asker = rec.seats[pending.seat]
+    if seat == pending.seat:
+        line = _("{name} withdraws the request to take back their move.", name=asker.name)
+    else:
+        line = _("{name} refuses to take back {asker}'s move; it stands.", name=rec.seats[seat].name,
+                 asker=asker.name)
+    return service._reply(table, code="undo_declined", public=[line], mentions=[asker.user])
 
 
 async def _commit(service, channel: str, table, seat: int, count: int) -> Reply:

@@ -3,6 +3,8 @@ and /table undo and /table replace, all through the fake Discord."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.adapters import default_registry
 from bot.config import Config
 from bot.discord.app import MeadhallBot
@@ -10,6 +12,7 @@ from bot.games import GameRegistry
 from bot.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord
+from tests.test_discord_e2e import refused, usable
 from tests.toygame import ToyAdapter
 
 
@@ -105,7 +108,7 @@ async def test_table_replace_vote_through_discord(tmp_path):
 
 
 async def test_table_undo_with_agreement_through_discord(tmp_path):
-    """/table undo: the mover asks, whoever moved since agrees by running it too (Vikings)."""
+    """/table undo: the mover asks, whoever moved since agrees with the button (Vikings)."""
     async with FakeDiscord() as fd:
         bot, svc, store = await _start(fd, tmp_path, threads=False, registry=default_registry())
         try:
@@ -131,10 +134,95 @@ async def test_table_undo_with_agreement_through_discord(tmp_path):
             version = (await store.get_match(1)).version
             r = await fd.slash(who, "table undo")
             assert (await store.get_match(1)).version == version, r.text  # nothing changed yet
-            *_, asked, ping = fd.messages(fd.channel)
-            assert "must agree" in asked.content and ping.pinged == [fd.users[other].id], ping.content
-            r = await fd.slash(other, "table undo")  # the other player agrees
+            [asked] = r.public_messages
+            assert "must agree" in asked.content and asked.pinged == [fd.users[other].id], asked.content
+            assert [c["custom_id"] for row in asked.components for c in row["components"]] == [
+                f"mh:1:{version}:u:yes", f"mh:1:{version}:u:no"]
+            r = await fd.click(other, f"mh:1:{version}:u:yes", message=asked)  # the other player agrees
             assert (await svc.table(key)).game.to_json() == mid, r.text  # the placement (and W2) taken back
+            assert not usable(fd.message(asked.id))  # the request's buttons are gone
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def _asked(fd: FakeDiscord, svc: HostService, store: Storage) -> tuple[str, str, int]:
+    """A Vikings table in the channel where the first player's undo waits for the other's agreement:
+    (asker, who must agree, the table's version); the request's message is the channel's last."""
+    await fd.slash("alice", "join", {"game": "vikings"})
+    await fd.slash("bob", "join")
+    await fd.slash("alice", "start")
+    key = str(fd.channel.id)
+    who = await _actor(fd, svc, key)
+    other = "bob" if who == "alice" else "alice"
+    await _moved(fd, store, who, "buy", {"choice": "1"})
+    await _moved(fd, store, who, "move", {"choice": "start W1"})  # W2 forced
+    await _moved(fd, store, other, "buy", {"choice": "2"})
+    r = await fd.slash(who, "table undo")
+    [asked] = r.public_messages
+    assert "must agree" in asked.content, r.text
+    return who, other, (await store.get_match(1)).version
+
+
+async def test_undo_buttons_refuse_strangers_the_asker_and_stale_presses(tmp_path):
+    """Only who must agree may press (others are refused privately); a press after the table moved
+    is stale; refusing clears the request, pings the asker and strips the buttons."""
+    async with FakeDiscord() as fd:
+        bot, svc, store = await _start(fd, tmp_path, threads=False, registry=default_registry())
+        try:
+            who, other, version = await _asked(fd, svc, store)
+            asked = fd.last_message()
+            rec = await store.get_match(1)
+            for user in ("carol", who):  # not seated; the asker agreeing to their own request
+                r = await fd.click(user, f"mh:1:{version}:u:yes", message=asked)
+                await refused(r, "not a player" if user == "carol" else "Only")
+            assert await store.get_match(1) == rec and usable(fd.message(asked.id))
+            r = await fd.click(other, f"mh:1:{version}:u:no", message=asked)  # refused: the move stands
+            [told] = r.public_messages
+            assert "refuses" in told.content and told.pinged == [fd.users[who].id], told.content
+            assert not usable(fd.message(asked.id))
+            after = await store.get_match(1)
+            assert after.version == version and "undo" not in after.options["host"]
+            # a new request, then the table moves on: its buttons are stale and change nothing
+            r = await fd.slash(who, "table undo")
+            [again] = r.public_messages
+            table = await svc.table(str(fd.channel.id))
+            [seat] = table.game.acting_seats()
+            action = str(table.game.legal_actions(seat)[0])
+            assert (await svc.act(str(fd.channel.id), table.record.seats[seat].user, action)).ok
+            moved = await store.get_match(1)
+            r = await fd.click(other, f"mh:1:{version}:u:yes", message=again)
+            await refused(r, "changed since")
+            assert await store.get_match(1) == moved
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def test_undo_button_after_a_restart_and_a_double_click_applies_once(tmp_path):
+    """The request and its buttons survive a restart of the bot (stored with the table; persistent
+    components); two clicks of "Agree" apply the undo once, the second is stale."""
+    async with FakeDiscord() as fd:
+        bot, svc, store = await _start(fd, tmp_path, threads=False, registry=default_registry())
+        try:
+            who, other, version = await _asked(fd, svc, store)
+            asked = fd.last_message()
+        finally:
+            await fd.stop_bot(bot)
+            await store.close()
+        bot, svc, store = await _start(fd, tmp_path, threads=False, registry=default_registry())
+        try:
+            clicks = await asyncio.gather(*(fd.click(other, f"mh:1:{version}:u:yes", message=asked)
+                                             for _i in range(2)))  # a double click: both sent at once
+            assert (await store.get_match(1)).version == version + 1, [c.text for c in clicks]
+            stale = [c for c in clicks if "changed since" in c.text]
+            assert len(stale) == 1, [c.text for c in clicks]
+            await refused(stale[0], "changed since")
+            assert not usable(fd.message(asked.id))
+            assert [a.action for a in await store.actions(1)].count("#undo 3") == 1
+            assert (await store.get_match(1)).version == version + 1
         finally:
             await fd.stop_bot(bot)
             await store.close()

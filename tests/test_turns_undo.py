@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.service import REFUSALS
 from bot.turns import finishers
 from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
@@ -223,3 +225,223 @@ async def test_replace_by_a_person_who_asks(tmp_path):
     await store.close()
 
 
+
+
+# ------------------------------------------------------------------ undo requests: durable, answered
+
+async def _ask_with_two_to_agree(svc, store):
+    """Ann buys and starts (W2 forced); Bob and Cid buy: Ann's undo needs both (Vikings, 3 seats)."""
+    await start_game(svc, "vikings", seed=3, names=("ann", "bob", "cid"))
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    before = (await live(svc)).to_json()
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    assert (await svc.act(CH, "bob", "start W1")).ok
+    assert (await svc.act(CH, "cid", "buy 1")).ok
+    u = await svc.undo(CH, "ann")
+    assert (u.ok, u.code, u.mentions) == (True, "undo_needs_agreement", ["bob", "cid"]), u
+    return before, u.version
+
+
+async def test_undo_request_survives_a_restart_and_is_agreed_after_it(database):
+    """The request is stored with the table: a restart between the request and the agreements
+    keeps it (SQLite and PostgreSQL)."""
+    svc, store = await open_service(database)
+    before, version = await _ask_with_two_to_agree(svc, store)
+    u = await svc.undo(CH, "bob", True, version=version)
+    assert (u.ok, u.code) == (True, "undo_agreed") and "1/2" in u.public[0], u
+    await store.close()
+    svc, store = await open_service(database)  # the process restarts
+    rec = await store.get_match(1)
+    assert rec.version == version and rec.options["host"]["undo"]["agree"] == [1]
+    u = await svc.undo(CH, "bob", True, version=version)  # Bob's agreement was kept
+    assert (u.ok, u.code) == (False, "already_voted"), u
+    u = await svc.undo(CH, "cid", True, version=version)
+    assert (u.ok, u.code) == (True, "ok") and u.version == version + 1, u
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_undo_answer_at_an_older_version_is_stale_and_changes_nothing(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    u = await svc.undo(CH, "ann")
+    assert u.code == "undo_needs_agreement"
+    old = u.version
+    assert (await svc.act(CH, "bob", "start W1")).ok  # the table moves on: the request is stale
+    rec = await store.get_match(1)
+    u = await svc.undo(CH, "bob", True, version=old)
+    assert (u.ok, u.code) == (False, "stale") and u.private, u
+    u = await svc.undo(CH, "bob", True)  # without a version: no request stands any more
+    assert (u.ok, u.code) == (False, "no_request"), u
+    assert await store.get_match(1) == rec  # nothing changed
+    await store.close()
+
+
+async def test_undo_answer_by_a_stranger_or_the_asker_is_refused(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3, names=("ann", "bob", "cid"))
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    u = await svc.undo(CH, "ann")
+    assert (u.code, u.mentions) == ("undo_needs_agreement", ["bob"]), u
+    version = u.version
+    rec = await store.get_match(1)
+    for user, answer, code in (("zed", True, "not_player"), ("zed", False, "not_player"),
+                               ("cid", True, "undo_not_asked"), ("cid", False, "undo_not_asked"),
+                               ("ann", True, "undo_not_asked")):
+        u = await svc.undo(CH, user, answer, version=version)
+        assert (u.ok, u.code) == (False, code) and u.private, (user, answer, u)
+        if code == "undo_not_asked":
+            assert "Bob" in u.private[0]
+    assert await store.get_match(1) == rec  # nothing changed, the request still stands
+    u = await svc.undo(CH, "bob", True, version=version)
+    assert (u.ok, u.code) == (True, "ok"), u
+    await store.close()
+
+
+async def test_undo_refused_by_the_next_player_clears_the_request_and_tells_the_asker(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    after = (await live(svc)).to_json()
+    u = await svc.undo(CH, "ann")
+    version = u.version
+    u = await svc.undo(CH, "bob", False, version=version)
+    assert (u.ok, u.code, u.mentions) == (True, "undo_declined", ["ann"]), u
+    assert "Bob refuses" in u.public[0] and u.version == version
+    assert "undo" not in (await store.get_match(1)).options["host"]
+    u = await svc.undo(CH, "bob", True, version=version)  # refused: nothing left to agree to
+    assert (u.ok, u.code) == (False, "no_request"), u
+    assert (await live(svc)).to_json() == after and (await store.get_match(1)).version == version
+    # the asker may withdraw a request of their own
+    assert (await svc.undo(CH, "ann")).code == "undo_needs_agreement"
+    u = await svc.undo(CH, "ann", False)
+    assert (u.ok, u.code) == (True, "undo_declined") and "withdraws" in u.public[0], u
+    await store.close()
+
+
+async def test_undo_agreement_given_twice_applies_once(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    before = (await live(svc)).to_json()
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    version = (await svc.undo(CH, "ann")).version
+    first, second = await asyncio.gather(svc.undo(CH, "bob", True, version=version),
+                                         svc.undo(CH, "bob", True, version=version))  # a double click
+    assert (first.ok, first.code) == (True, "ok"), first
+    assert (second.ok, second.code) == (False, "stale"), second
+    assert [a.action for a in await store.actions(1)].count("#undo 3") == 1  # once
+    assert (await live(svc)).to_json() == before
+    await store.close()
+
+
+async def test_undo_text_answers_and_bad_words(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    for line in ("undo maybe", "undo yes please"):
+        u = await svc.command(CH, "bob", line)
+        assert (u.ok, u.code) == (False, "unknown_command") and "undo yes" in u.private[0], u
+    u = await svc.command(CH, "bob", "undo no")
+    assert (u.ok, u.code) == (False, "no_request"), u
+    assert (await svc.command(CH, "ann", "undo")).code == "undo_needs_agreement"
+    u = await svc.command(CH, "bob", "undo yes")
+    assert (u.ok, u.code) == (True, "ok"), u
+    await store.close()
+
+
+# ------------------------------------------------------------------ Brian Boru upkeep decisions
+
+def _pending(kind: str):
+    def at(game) -> bool:
+        return (game.view(None).get("pending") or {}).get("kind") == kind
+    return at
+
+
+async def test_undo_brian_boru_upkeep_option_is_taken_back_when_nothing_hidden_shows_B20(tmp_path):
+    """A trick winner's option (B-20) shows nothing hidden: taken back (once refused as undo_unsure,
+    as the view-based determinizer does not rebuild upkeep decisions; worlds now come from the real
+    game with the unseen cards dealt again)."""
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "brian-boru", seed=1)
+    game = await play_first_legal(svc, _pending("option"))
+    before = game.to_json()
+    seat = game.acting_seats()[0]
+    user = _user(await svc.table(CH), seat)
+    assert (await svc.act(CH, user, str(game.legal_actions(seat)[0]))).ok
+    u = await svc.undo(CH, user)
+    assert (u.ok, u.code) == (True, "ok"), u
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()
+
+
+async def test_undo_brian_boru_upkeep_expansion_that_shows_something_is_refused_B22(tmp_path):
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "brian-boru", seed=1)
+    game = await play_first_legal(svc, _pending("expand"))
+    seat = game.acting_seats()[0]
+    table = await svc.table(CH)
+    user = _user(table, seat)
+    assert (await svc.act(CH, user, str(game.legal_actions(seat)[0]))).ok
+    version = (await store.get_match(1)).version
+    u = await svc.undo(CH, user)
+    for other in u.mentions if u.code == "undo_needs_agreement" else []:
+        u = await svc.undo(CH, other)
+    assert (u.ok, u.code) == (False, "undo_revealed"), u
+    assert (await store.get_match(1)).version == version
+    await store.close()
+
+
+def test_brian_boru_resample_keeps_the_seat_view_and_deals_the_unseen_cards_again():
+    from engine.brianboru import BrianBoruGame
+    from engine.core import Rng
+    from engine.players.brianboru import resample
+
+    game = BrianBoruGame.new(["a", "b", "c"], seed=4)
+    rng = Rng(9)
+    changed = 0
+    for _step in range(120):
+        if game.is_over:
+            break
+        for seat in range(3):
+            world = resample(game, seat, Rng(_step * 3 + seat))
+            assert world.view(seat) == game.view(seat)  # consistent with what the seat sees
+            real, drawn = game.to_json(), world.to_json()
+            assert drawn["tasks"] == real["tasks"] and drawn["pending"] == real["pending"]
+            changed += any(drawn[k] != real[k] for k in ("hand", "pile", "viking_deck", "marriage_stack"))
+        acting = game.acting_seats()[0]
+        game.apply(acting, rng.choice(game.legal_actions(acting)))
+    assert changed > 100  # the hidden cards really are dealt again
+
+
+async def test_undo_after_a_computer_player_moved_needs_no_agreement(tmp_path):
+    """A computer player cannot press a button: it agrees by itself, and its moves since go back too."""
+    from bot.seats import add_bot, play_bots
+
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
+    assert (await add_bot(svc, CH, "random")).ok
+    assert (await svc.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    before = (await live(svc)).to_json()
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert await play_bots(svc, CH)  # the computer player moved since
+    u = await svc.undo(CH, "ann")
+    assert (u.ok, u.code) == (True, "ok"), u  # it never waits for the computer's agreement
+    assert [a.action for a in await store.actions(1)][-1] == "#undo 5"  # Ann's 2, the computer's 3
+    assert (await live(svc)).to_json() == before
+    await _replay_equals_snapshot(svc, store)
+    await store.close()

@@ -104,6 +104,9 @@ class MeadhallBot(commands.Bot):
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._bot_again: dict[str, str | None] = {}  # channel → language of the latest request
         self.watch = ChannelWatch()  # refused posts and missing permissions per channel (issue 12)
+        # set once on_ready has looked at every unfinished table (and scheduled their computer
+        # players): discord.py runs on_ready in a task of its own, after is_ready() is already true
+        self.tables_looked_at = asyncio.Event()
 
     @property
     def component_handler(self) -> MeadhallCog:
@@ -176,6 +179,12 @@ class MeadhallBot(commands.Bot):
         missing one is logged by name now and told to the next player there), and computer players
         whose turn it is at a loaded table move."""
         try:
+            await self._look_at_tables()
+        finally:
+            self.tables_looked_at.set()
+
+    async def _look_at_tables(self) -> None:
+        try:
             records = await self.service.storage.unfinished_matches(snapshots=False)
         except Exception:
             log.exception("looking for tables with computer players failed")
@@ -214,7 +223,10 @@ class MeadhallBot(commands.Bot):
                                                            name=f"meadhall-bots-{channel}")
 
     async def bots_idle(self) -> None:
-        """Wait until no computer player is moving (tests; a clean shutdown)."""
+        """Wait until no computer player is moving (tests; a clean shutdown). Once the bot is
+        ready this includes the computer players of the start-up look at the tables (on_ready)."""
+        if self.is_ready():
+            await self.tables_looked_at.wait()
         while True:
             tasks = [t for t in self._bot_tasks.values() if not t.done()]
             if not tasks:

@@ -54,7 +54,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.components import build_view, choose_view, confirm_view
+from bot.discord.components import build_view, choose_view, confirm_view, undo_view
 from bot.discord.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry, language_name, table_language, table_languages
@@ -62,6 +62,7 @@ from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, say_in, set_ta
 from bot.rulebook import RULEBOOKS, rule_texts, search
 from bot.seats import add_bot, bot_level
 from bot.service import HOST_COMMANDS, Reply, Table
+from bot.undo import UNDO_WAITING
 from bot.widgets import Widget, label_of, widgets_for
 from engine.players import LEVELS
 
@@ -326,7 +327,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     deferred = True
                     reply = await task
                 ending = ending and reply.status == "abandoned"
-                if reply.ok and not private and (game or ending) and reply.match_id is not None:
+                # an undo request or an answer that leaves the table as it is: a message of its own
+                moved = reply.code not in UNDO_WAITING
+                if reply.ok and not private and (game or ending) and moved and reply.match_id is not None:
                     if opening:
                         key = await self.open_game(interaction, reply, deferred=deferred)
                     else:
@@ -475,7 +478,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         view, complete = None, True
         if widgets:
             view, complete = await self.components(channel, reply)
+        if reply.code == "undo_needs_agreement" and reply.match_id is not None and reply.version is not None:
+            view = undo_view(reply.match_id, reply.version)  # issue 17: who must agree answers by button
         lines = [*(escape_names(line, reply.names) for line in reply.public), *prompt_lines(reply)]
+        people = [u for u in reply.mentions if u.isdigit()] if reply.code in UNDO_WAITING else []
+        if people:  # who must agree to an undo, or the asker told of a refusal: pinged here
+            lines.append(" ".join(f"<@{u}>" for u in people))
         if not complete:
             lines.append(_("Not every choice fits on buttons here: type the move with its slash command."))
         chunks = split_content(lines) or [_("Done.")]
@@ -1142,15 +1150,25 @@ class MeadhallCog(commands.Cog, name="meadhall"):
     async def undo(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, user = self.where(interaction)
-            reply = await self.run(interaction, lambda: self.svc.command(
+            # a request that needs agreement is its own message, pinging who must agree, with the
+            # "Agree to undo" / "Refuse" buttons (bot.discord.components.UndoButton)
+            await self.run(interaction, lambda: self.svc.command(
                 channel, user, "undo", name=interaction.user.display_name, guild=str(interaction.guild_id)),
                 game=True)
-            people = [u for u in (reply.mentions if reply is not None else []) if u.isdigit()]
-            if reply is not None and reply.ok and reply.code == "undo_needs_agreement" and people:
-                # the table's message pings only who must move: ping whoever must agree here
-                with suppress(discord.HTTPException):
-                    await interaction.channel.send(" ".join(f"<@{u}>" for u in people),
-                                                   allowed_mentions=allowed_for(people))
+
+    async def undo_answer(self, interaction: discord.Interaction, match: int, version: int, agree: bool) -> None:
+        """A press of "Agree to undo" / "Refuse" (issue 17): the service judges who may answer and
+        whether the request still stands at ``version``; a refusal answers privately. When the
+        request is settled (undone or refused) its message loses its buttons."""
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        table = await self.svc.table(channel)
+        if table is None or table.record.id != match:
+            await self._stale(interaction)
+            return
+        reply = await self.run(interaction, lambda: self.svc.undo(channel, user, agree, version=version), game=True)
+        if reply is not None and reply.ok and reply.code == "undo_declined" and interaction.message is not None:
+            with suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
 
     @table_group.command(name="replace", description=T(N_(
         "Give a seat no longer played to a computer player or to you; the table votes")))

@@ -12,6 +12,8 @@ on an old message is recognised as stale by the host service::
                                              hidden cards: each presser gets their own, privately
     mh:{match}:{version}:ok:{action text}    "yes, do it": the action after a question (a buy that
                                              spends VP, issue 13), shown privately to its player
+    mh:{match}:{version}:u:yes|no            "Agree to undo" / "Refuse" on an undo request (issue 17):
+                                             answered by the players whose agreement it needs
 
 The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
 ``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
@@ -45,6 +47,7 @@ BUTTON_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):b:(?P<t
 SELECT_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):s(?P<index>\d+):(?P<template>.*)")
 CHOOSE_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):me")
 CONFIRM_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):ok:(?P<text>.+)")
+UNDO_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):u:(?P<answer>yes|no)")
 
 
 class ComponentHandler(Protocol):
@@ -55,6 +58,8 @@ class ComponentHandler(Protocol):
     async def choose(self, interaction: discord.Interaction, match: int, version: int) -> None: ...
 
     async def component_error(self, interaction: discord.Interaction, message: str) -> None: ...
+
+    async def undo_answer(self, interaction: discord.Interaction, match: int, version: int, agree: bool) -> None: ...
 
 
 def _handler(interaction: discord.Interaction) -> ComponentHandler:
@@ -75,6 +80,10 @@ def choose_id(match: int, version: int) -> str:
 
 def confirm_id(match: int, version: int, text: str) -> str:
     return f"{PREFIX}:{match}:{version}:ok:{text}"
+
+
+def undo_id(match: int, version: int, agree: bool) -> str:
+    return f"{PREFIX}:{match}:{version}:u:{'yes' if agree else 'no'}"
 
 
 class ActionButton(ui.DynamicItem[ui.Button], template=BUTTON_TEMPLATE):
@@ -162,7 +171,26 @@ class ConfirmButton(ui.DynamicItem[ui.Button], template=CONFIRM_TEMPLATE):
                                                      confirmed=True)
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton, ConfirmButton)
+class UndoButton(ui.DynamicItem[ui.Button], template=UNDO_TEMPLATE):
+    """"Agree to undo" or "Refuse" on an undo request (issue 17); the service judges who may press."""
+
+    def __init__(self, match: int, version: int, agree: bool, label: str = "") -> None:
+        self.match, self.version, self.agree = match, version, agree
+        default = _("Agree to undo") if agree else _("Refuse")
+        style = discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary
+        super().__init__(ui.Button(label=(label or default)[:MAX_BUTTON_LABEL], style=style,
+                                   custom_id=undo_id(match, version, agree)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
+        return cls(int(match["match"]), int(match["version"]), match["answer"] == "yes", item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).undo_answer(interaction, self.match, self.version, self.agree)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton, ConfirmButton,
+                                                        UndoButton)
 
 
 def _buttons_fit(match: int, version: int, widget: Widget) -> bool:
@@ -224,6 +252,14 @@ def confirm_view(match: int, version: int, text: str, label: str = "") -> ui.Vie
         return None
     view = ui.View(timeout=None)
     view.add_item(ConfirmButton(match, version, text, label))
+    return view
+
+
+def undo_view(match: int, version: int) -> ui.View:
+    """The answers to an undo request made at ``version``: "Agree to undo" and "Refuse"."""
+    view = ui.View(timeout=None)
+    view.add_item(UndoButton(match, version, True))
+    view.add_item(UndoButton(match, version, False))
     return view
 
 

@@ -12,6 +12,7 @@ from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.i18n import _
 from bot.text import quote
+from bot.undo import ANSWERS as UNDO_ANSWERS
 
 
 class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
@@ -64,7 +65,9 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
         if word == "history":
             return await self.game_history(guild=guild)
         if word == "undo":
-            return await self.undo(channel, user)
+            if len(args) > 1 or args and args[0].lower() not in UNDO_ANSWERS:
+                raise Refusal(RefusalCode.UNDO_USAGE)
+            return await self.undo(channel, user, UNDO_ANSWERS[args[0].lower()] if args else None)
         if word == "replace":
             return await self.replace(channel, user, args)
         if word == "help":

@@ -187,9 +187,11 @@ class PlayMixin(HostBase):
     # ------------------------------------------------------------------ undo, take-over (issue 17)
 
     @host_call(lock=True)
-    async def undo(self, channel: str, user: str) -> Reply:
-        """Take back ``user``'s last move, or agree to another player's request (:mod:`bot.undo`)."""
-        return await undo.undo(self, channel, user)
+    async def undo(self, channel: str, user: str, answer: bool | None = None, *,
+                   version: int | None = None) -> Reply:
+        """Take back ``user``'s last move, or agree (``answer`` True) to / refuse (False) another
+        player's request, given at table ``version`` (a button's) (:mod:`bot.undo`)."""
+        return await undo.undo(self, channel, user, answer, version)
 
     @host_call(lock=True)
     async def replace(self, channel: str, user: str, words: Sequence[str]) -> Reply:

@@ -133,6 +133,14 @@ class RefusalCode(Enum):
         "That move cannot be taken back: I cannot tell whether it showed something hidden."), ()
     # replace NAME yes: there is no such request
     NO_REQUEST = "no_request", N_("There is no request to replace {name}."), ("name",)
+    # undo yes|no: no undo request stands (issue 17)
+    NO_UNDO_REQUEST = "no_request", N_("There is no request to take back a move now."), ()
+    # undo yes|no by a player whose agreement the request does not need
+    UNDO_NOT_ASKED = "undo_not_asked", N_("Only {names} may answer this request to take back a move."), ("names",)
+    # undo yes: this player already agreed
+    UNDO_ALREADY_AGREED = "already_voted", N_("You have already agreed to take back that move."), ()
+    # undo with another word than yes or no
+    UNDO_USAGE = "unknown_command", N_("Write undo, undo yes or undo no."), ()
 
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:

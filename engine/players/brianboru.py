@@ -578,8 +578,47 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
     return BrianBoruGame.from_json(s)
 
 
+def resample(game: BrianBoruGame, seat: int, rng: Rng) -> BrianBoruGame:
+    """``game`` with what ``seat`` does not see dealt again at random, at any decision (issue 17's
+    undo, where :func:`determinize` cannot rebuild the engine's continuation): the cards outside
+    ``seat``'s view (other hands and draft piles, the card set aside, the discards) are permuted
+    among themselves wherever they lie (so a draft choice stays within its pile), the Viking deck is
+    shuffled and the marriage stack (the princess in place) drawn again from the cards not out in
+    the open. Everything else — the engine's task stack included — is the real game's. Raises
+    ``ValueError`` when the result does not show ``seat`` exactly the view the real game shows
+    (then it cannot be trusted)."""
+    s = game.to_json()
+    view = game.view(seat)
+    seen = set(view["you"]["hand"]) | set(view["you"]["draft"]) | {c["card"] for c in view["trick"]["cards"]}
+    held = [c for zone in (*s["hand"], *s["pile"], s["aside"], s["discard"]) for c in zone]
+    hidden = sorted(set(held) - seen)
+    shuffled = list(hidden)
+    rng.shuffle(shuffled)
+    swap = dict(zip(hidden, shuffled, strict=True))
+
+    def moved(cards: Sequence[int] | None) -> list[int] | None:
+        return None if cards is None else [swap.get(c, c) for c in cards]
+
+    s["hand"] = [moved(h) if q != seat else h for q, h in enumerate(s["hand"])]
+    s["pile"] = [moved(p) if q != seat else p for q, p in enumerate(s["pile"])]
+    s["choice"] = [moved(c) if q != seat else c for q, c in enumerate(s["choice"])]
+    s["aside"], s["discard"] = moved(s["aside"]), moved(s["discard"])
+    deck = list(s["viking_deck"])
+    rng.shuffle(deck)
+    s["viking_deck"] = deck
+    stack, out = list(s["marriage_stack"]), list(s["marriage_out"])
+    loose = [m for m in stack if m != D.princess_id] + out
+    rng.shuffle(loose)
+    s["marriage_stack"] = [m if m == D.princess_id else loose.pop() for m in stack]
+    s["marriage_out"] = loose
+    world = BrianBoruGame.from_json(s)
+    if world.view(seat) != view:
+        raise ValueError("the resampled game shows the seat another view")
+    return world
+
+
 def board_of_game(game: BrianBoruGame) -> Board:
     return Board(game.view(None))
 
 
-__all__ = ["BrianBoruHeuristic", "Board", "Values", "determinize"]
+__all__ = ["BrianBoruHeuristic", "Board", "Values", "determinize", "resample"]
