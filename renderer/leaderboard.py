@@ -18,13 +18,16 @@ from renderer.picture import MIN_TURN_TEXT, PAD, PICTURE_H, PICTURE_W, canvas, e
 
 ROWS = 10  # rows a picture shows (each at least 22 px text)
 ROW_H = 50
+MIN_H = 320  # a board of one or two rows keeps a picture's shape
 
 
 def draw_leaderboard(title: str, rows: Sequence[dict[str, Any]], *, log: TextLog | None = None) -> Image.Image:
     with recording(log):
-        img, d = canvas(PICTURE_W, PICTURE_H)
-        text(d, (PAD + 6, PAD + 4), title, 30, bold=True, max_width=PICTURE_W - 2 * PAD - 12)
+        shown = list(rows)[:ROWS]
         top = PAD + 56
+        # as tall as its rows (a short board is not a mostly empty picture), at most the turn pictures'
+        img, d = canvas(PICTURE_W, min(PICTURE_H, max(MIN_H, top + 34 + len(shown) * ROW_H + PAD)))
+        text(d, (PAD + 6, PAD + 4), title, 30, bold=True, max_width=PICTURE_W - 2 * PAD - 12)
         x_rank, x_name, x_rating, x_mu, x_games = PAD + 10, PAD + 70, PAD + 420, PAD + 530, PICTURE_W - PAD - 10
         x_bar = x_mu + 170
         bar_w = x_games - 110 - x_bar
@@ -33,7 +36,6 @@ def draw_leaderboard(title: str, rows: Sequence[dict[str, Any]], *, log: TextLog
         text(d, (x_rating, top), tr("rating"), 22, fill=MUTED, max_width=x_bar - x_rating - 10)
         text(d, (x_mu, top), tr("μ ± σ"), 22, fill=MUTED, max_width=x_bar - x_mu - 10)
         text(d, (x_games, top), tr("games"), 22, fill=MUTED, anchor="ra", max_width=120)
-        shown = list(rows)[:ROWS]
         lo = min([r["mu"] - r["sigma"] for r in shown] + [0.0])
         hi = max([r["mu"] + r["sigma"] for r in shown] + [50.0])
         scale = bar_w / (hi - lo)

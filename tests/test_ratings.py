@@ -277,6 +277,24 @@ async def test_the_leaderboard_picture_shows_every_row_readable(svc):
     assert (await svc.leaderboard("toy", guild="nowhere")).image is None  # nobody rated: lines only
 
 
+def test_a_short_leaderboard_picture_is_as_tall_as_its_rows_and_a_long_one_no_taller_than_a_turn():
+    """Three rows on a 640 px picture left it mostly empty inline (550×350): the picture is as tall
+    as its rows, and ten rows still fit the turn pictures' height."""
+    from renderer.leaderboard import ROW_H, ROWS, draw_leaderboard
+    from renderer.picture import PICTURE_H
+
+    def rows(n):
+        return [{"rank": i + 1, "name": f"P{i}", "ordinal": 9.0 - i, "mu": 30.0 - i, "sigma": 7.0, "games": 3}
+                for i in range(n)]
+    from renderer.common import TextLog
+
+    log = TextLog()
+    three, ten = draw_leaderboard("t", rows(3)), draw_leaderboard("t", rows(ROWS + 2), log=log)
+    assert three.height < PICTURE_H / 2 + ROW_H and ten.height <= PICTURE_H
+    last = next(t for t in log.texts if t.text == f"P{ROWS - 1}")  # the tenth row, whole on the picture
+    assert last.box[3] <= ten.height and not any(t.text == f"P{ROWS}" for t in log.texts)
+
+
 async def test_a_finished_game_this_host_no_longer_offers_is_left_out_and_its_recap_refused(svc):
     await scripted(svc)
     store = svc.storage
