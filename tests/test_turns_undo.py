@@ -445,3 +445,21 @@ async def test_undo_after_a_computer_player_moved_needs_no_agreement(tmp_path):
     assert (await live(svc)).to_json() == before
     await _replay_equals_snapshot(svc, store)
     await store.close()
+
+
+async def test_status_shows_a_standing_undo_request_and_who_must_agree(tmp_path):
+    """A player who opens /status while an undo waits sees it, and whom it waits for; once
+    agreed (or once the table moves on) the line is gone."""
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    await start_game(svc, "vikings", seed=3)
+    assert (await svc.act(CH, "ann", "buy 1")).ok
+    assert (await svc.act(CH, "ann", "start W1")).ok
+    assert (await svc.act(CH, "bob", "buy 0")).ok
+    assert "asks to take back" not in "\n".join((await svc.status(CH)).public)
+    u = await svc.undo(CH, "ann")
+    assert u.code == "undo_needs_agreement", u
+    said = "\n".join((await svc.status(CH)).public)
+    assert "Ann asks to take back the last 3 moves; waiting for Bob to agree (/table undo)." in said, said
+    assert (await svc.undo(CH, "bob")).code == "ok"
+    assert "asks to take back" not in "\n".join((await svc.status(CH)).public)
+    await store.close()

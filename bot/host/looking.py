@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import turns
+from bot import turns, undo
 from bot.host.common import names_text, votes_needed
 from bot.host.guard import host_call
 from bot.host.refusals import Refusal, RefusalCode
@@ -47,6 +47,14 @@ class LookingMixin(HostBase):
             lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),
                            needed=votes_needed(rec.seats)))
         lines += await turns.status_lines(self, table)
+        request = undo.pending_request(rec)  # issue 17: a standing undo request is part of the table
+        if request is not None:
+            waiting = sorted(request.need - request.agree)
+            lines.append(ngettext(
+                "{name} asks to take back the last move; waiting for {names} to agree (/table undo).",
+                "{name} asks to take back the last {count} moves; waiting for {names} to agree (/table undo).",
+                request.count, name=rec.seats[request.seat].name, count=request.count,
+                names=names_text([rec.seats[s].name for s in waiting])))
         return self._reply(table, public=lines, prompts=self._prompts(table))
 
     @host_call()
