@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -28,12 +29,14 @@ from renderer.common import (
     RGB,
     TextLog,
     ntr,
+    plain,
     recording,
     star,
     text,
     text_width,
     tr,
     translated,
+    wrap,
 )
 from renderer.picture import (
     MIN_TURN_TEXT,
@@ -178,6 +181,123 @@ def merge_lines(lines: Sequence[ScoreLine]) -> list[tuple[str, str]]:
     return [x for i, x in enumerate(out) if i not in drop]
 
 
+Placed = tuple[float, int, list[str], str, str]
+"""A scoring line placed: its column's x offset, first row, the label's lines, the label, the amount."""
+
+
+@dataclass
+class LinePlan:
+    """Where a player's scoring lines go in their band: columns ``cols`` (x offset, width) with
+    rows ``pitch`` px apart; a label at most its column's width less the amounts column (wrapped
+    onto more rows, never cut when ``whole``)."""
+
+    cols: list[tuple[float, float]]
+    amount_w: float
+    pitch: int
+    placed: list[Placed]
+    whole: bool
+
+    def label_w(self, x: float) -> float:
+        w = next(cw for cx, cw in self.cols if cx == x)
+        return w - self.amount_w - AMOUNT_GAP
+
+    def col_w(self, x: float) -> float:
+        return next(cw for cx, cw in self.cols if cx == x)
+
+
+AMOUNT_GAP = 18  # between a label and its amount, and the amount from the column's end (10 of it)
+
+
+def _wrap_whole(s: str, width: float, bold: bool = False) -> list[str] | None:
+    """``s`` in lines at most ``width`` px wide at 22 px, every word whole; ``None`` when one word
+    alone is wider."""
+    width -= 2 if bold else 0  # a bold text's stroke on each side
+    lines: list[str] = []
+    cur = ""
+    for word in plain(s).split():
+        trial = f"{cur} {word}" if cur else word
+        if cur and text_width(trial, 22) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    if cur:
+        lines.append(cur)
+    return None if any(text_width(ln, 22) > width for ln in lines) else lines or [""]
+
+
+def _place(lines: Sequence[tuple[str, str]], cols: Sequence[tuple[float, float]], amount_w: float, rows: int,
+           first_fit: bool = False, cut: bool = False) -> list[Placed] | None:
+    """Lines in order down each column (wrapped to its width), a label's rows never split between
+    columns; with ``first_fit`` a line goes to the first column with room for it (a two-row label
+    may leave a column for the next, a shorter line then fills its last row); with ``cut`` a word
+    too wide is cut rather than refused. ``None`` when they do not all fit."""
+    out: list[Placed] = []
+    used = [0] * len(cols)
+    c = 0
+    for what, amount in lines:
+        for k in range(0 if first_fit else c, len(cols)):
+            room = cols[k][1] - amount_w - AMOUNT_GAP - 2
+            parts = (wrap(what, 22, room) or [""]) if cut else _wrap_whole(what, room)
+            if parts is not None and used[k] + len(parts) <= rows:
+                c = k
+                break
+        else:
+            return None
+        out.append((cols[c][0], used[c], parts, what, amount))
+        used[c] += len(parts)
+    return sorted(out, key=lambda p: (p[0], p[1]))
+
+
+def _columns(width: int, n: int, first: float = 0.0) -> list[tuple[float, float]]:
+    """``n`` columns over ``width`` px: equal, or the first ``first`` of the width."""
+    if n == 1:
+        return [(0, min(640, width))]  # amounts stay near their words
+    if first:
+        return [(0, width * first), (width * first, width * (1 - first))]
+    return [(width * k / n, width / n) for k in range(n)]
+
+
+def _plan_lines(lines: Sequence[tuple[str, str]], width: int, amount_w: float, height: int) -> LinePlan:
+    """The layout that shows every label whole (issue 18: "active-town mark.." was cut): one
+    column, else two (equal, else one wider), else three; a label too wide for its column takes
+    more rows; rows 26 px apart, else 24 (the text stays 22 px, the pictures' minimum). When
+    nothing fits, the lines that fit are shown (long words cut) and the last row says how many
+    more the chat has."""
+    tries = [(1, 0.0), (2, 0.0), (2, 0.42), (2, 0.58), (2, 0.36), (2, 0.64), (3, 0.0)]
+    for n, first in tries:
+        for pitch in (26, 24):
+            rows = max(1, (height - 6) // pitch)
+            cols = _columns(width, n, first)
+            if min(w for _x, w in cols) - amount_w - AMOUNT_GAP < 150:
+                continue
+            placed = _place(lines, cols, amount_w, rows) or _place(lines, cols, amount_w, rows, first_fit=True)
+            if placed is not None:
+                return LinePlan(cols, amount_w, pitch, placed, True)
+    # nothing fits: two columns, tight rows, and a last row pointing to the chat
+    pitch, cols = 24, _columns(width, 2)
+    rows = max(1, (height - 6) // pitch)
+    kept = list(lines)
+    while kept:
+        more = len(lines) - len(kept)
+        shown = kept + ([(ntr("{n} more line in the chat", "{n} more lines in the chat", more), "")] if more else [])
+        placed = _place(shown, cols, amount_w, rows, cut=True)
+        if placed is not None:
+            return LinePlan(cols, amount_w, pitch, placed, False)
+        kept.pop()
+    note = ntr("{n} more line in the chat", "{n} more lines in the chat", len(lines))
+    return LinePlan([(0, width)], 0, pitch, [(0, 0, [note], note, "")], False)
+
+
+def _band_needed(lines: Sequence[tuple[str, str]], width: int, amount_w: float, least: int,
+                 most: int) -> int | None:
+    """The least band height (``least`` .. ``most`` px) in which every label is whole."""
+    for h in range(least, most + 1, 6):
+        if _plan_lines(lines, width, amount_w, h - 8).whole:
+            return h
+    return None
+
+
 def _marker(d: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, fill: RGB) -> None:
     if shape == "square":
         d.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
@@ -196,8 +316,12 @@ def _chart(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], history: Sequ
     """VP per player after each round: a line, a marker shape and the initial per player."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=10, fill=(252, 250, 245), outline=(200, 192, 178))
-    text(d, (x0 + 12, y0 + 8), tr("VP after each round"), 22, bold=True, within=(x0 + 10, y0, x1 - 8, y1))
-    gx0, gy0, gx1, gy1 = x0 + 58, y0 + 48, x1 - 40, y1 - 40
+    title = tr("VP after each round")
+    heads = _wrap_whole(title, x1 - 8 - (x0 + 12) - 6, bold=True)  # more lines rather than cut (issue 18)
+    heads = heads if heads is not None and len(heads) <= 3 else [title]
+    for k, ln in enumerate(heads):
+        text(d, (x0 + 12, y0 + 8 + 26 * k), ln, 22, bold=True, within=(x0 + 10, y0, x1 - 8, y1))
+    gx0, gy0, gx1, gy1 = x0 + 58, y0 + 48 + 26 * (len(heads) - 1), x1 - 40, y1 - 40
     top = max([1] + [int(v) for row in history for v in row])
     step = max(1, (top + 4) // 5)
     top = step * ((top + step - 1) // step)
@@ -238,48 +362,58 @@ def draw_scoring(title: str, players: list[dict[str, Any]], *, winners: Sequence
         win_colour = next((p["colour"] for p in players if p["seat"] in winners), None) if len(winners) == 1 else None
         win_letter = next((p["letter"] for p in players if p["seat"] in winners), "")
         y = headline(d, title + (f"  {subtitle}" if subtitle else ""), right, win_colour, win_letter)
-        chart_w = 330 if history else 0
-        right_x = PICTURE_W - PAD - chart_w
+        n = max(1, len(players))
+        total_h = PICTURE_H - 18 - y
+        merged = [merge_lines(p.get("lines") or []) for p in players]
+        # the name column as wide as its names and totals need (130..190 px), the amounts column
+        # as wide as its widest amount; a player with more lines gets a taller band, and the chart
+        # narrows, when a label would not be whole otherwise (issue 18: "active-town mark.." was cut)
+        head_w = int(min(190, max([130] + [text_width(p["name"], 24) + 48 + (34 if p["seat"] in winners else 0)
+                                           for p in players]
+                                  + [text_width(t, 22) + 20 for p in players for t in p.get("total") or []])))
+        amount_w = max([text_width(a, 22) + 4 for m in merged for _w, a in m if a] + [0])
+        bands = [total_h // n] * n
+        for chart_w in ((330, 290, 250, 210) if history else (0,)):
+            right_x = PICTURE_W - PAD - chart_w
+            bw = right_x - PAD
+            plans = [_plan_lines(m, bw - head_w - 10, amount_w, b - 8) for m, b in zip(merged, bands, strict=True)]
+            if all(pl.whole for pl in plans):
+                break
+            needs = [_band_needed(m, bw - head_w - 10, amount_w, 46 + 26 * len(p.get("total") or []), total_h)
+                     for m, p in zip(merged, players, strict=True)]
+            if all(h is not None for h in needs) and sum(h or 0 for h in needs) <= total_h:
+                spare = total_h - sum(h or 0 for h in needs)
+                bands = [(h or 0) + spare // n for h in needs]
+                plans = [_plan_lines(m, bw - head_w - 10, amount_w, b - 8) for m, b in zip(merged, bands, strict=True)]
+                break
+            bands = [total_h // n] * n
         if history:
             _chart(d, (right_x + 10, y, PICTURE_W - PAD, PICTURE_H - 18), history, players)
-        bw = right_x - PAD
-        n = max(1, len(players))
-        band = (PICTURE_H - 18 - y) // n
-        head_w = 190
-        per_col = max(1, (band - 14) // 26)
-        merged = [merge_lines(p.get("lines") or []) for p in players]
-        longest = max((len(m) for m in merged), default=0)
-        half = (bw - head_w - 10) // 2
-        fits = [text_width(w, 22) + text_width(a, 22) + 30 <= half for m in merged for w, a in m]
-        cols = 2 if longest > per_col and sum(fits) >= 0.5 * len(fits) else 1
-        col_w = min(640, (bw - head_w - 10) // cols)  # amounts stay near their words
         for i, p in enumerate(players):
-            by = y + i * band
+            by = y + sum(bands[:i])
+            band = bands[i]
             won = p["seat"] in winners
             d.rounded_rectangle((PAD - 6, by, right_x, by + band - 6), radius=8,
                                 fill=(255, 240, 190) if won else (246, 241, 230) if i % 2 else (238, 232, 220),
                                 outline=GOLD if won else (200, 192, 178), width=3 if won else 1)
             badge(d, PAD + 14, by + 20, 14, p["colour"], p["letter"])
-            text(d, (PAD + 34, by + 8), p["name"], 24, bold=True, max_width=head_w - 40 - (26 if won else 0))
+            text(d, (PAD + 34, by + 8), p["name"], 24, bold=True, max_width=head_w - 40 - (30 if won else 0))
             if won:
                 star(d, PAD + head_w - 14, by + 20, 12, fill=GOLD)
             tl = p.get("total") or []
             for k, t in enumerate(tl[: max(1, (band - 40) // 26)]):
                 text(d, (PAD + 4, by + 36 + k * 26), t, 22, bold=k == 0, max_width=head_w - 8)
-            lines = merged[i]
-            cap = per_col * cols
-            if len(lines) > cap:
-                more = len(lines) - cap + 1
-                lines = lines[: cap - 1] + [(ntr("{n} more line in the chat", "{n} more lines in the chat", more), "")]
-            for k, (what, amount) in enumerate(lines):
-                c, r = divmod(k, per_col)
-                lx = PAD + head_w + c * col_w
-                ly = by + 5 + r * 26
-                aw = text(d, (lx + col_w - 10, ly), amount, 22, anchor="ra", bold=True,
-                          max_width=col_w // 2) if amount else 0
+            plan = plans[i]
+            for cx, r, rows, what, amount in plan.placed:
+                lx = PAD + head_w + cx
+                ly = by + 5 + r * plan.pitch
+                if amount:
+                    text(d, (lx + plan.col_w(cx) - 10, ly), amount, 22, anchor="ra", bold=True,
+                         max_width=amount_w + 2)
                 what_fill = SOFT if amount.startswith("nothing") or what.startswith("before") else INK
-                text(d, (lx, ly), what, 22, fill=what_fill, max_width=col_w - aw - 22)
-            if not lines:
+                for k, part in enumerate(rows):
+                    text(d, (lx, ly + k * plan.pitch), part, 22, fill=what_fill, max_width=plan.label_w(cx))
+            if not merged[i]:
                 text(d, (PAD + head_w, by + 6), tr("nothing scored"), 22, fill=SOFT, max_width=bw - head_w - 10)
         return img
 

@@ -339,3 +339,62 @@ def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
     with translating(pseudo_tr, ntr):
         assert action_words("coin coin coin") == "<3:3 coins>"
     assert calls == [("{n} coin", "{n} coins", 3)]
+
+
+# --------------------------------------------------------------------------- whole labels (issue 18)
+
+
+@cache
+def _bb_final(players: int):  # type: ignore[no-untyped-def]
+    from bot.adapters import vp_history
+    from engine.brianboru import BrianBoruGame
+    from tests.test_renderer_pictures import BB_NAMES
+
+    game, moves = bb_over(players)
+    return game.view(None), vp_history(BrianBoruGame, BB_NAMES[:players], 5, None, None, moves)
+
+
+@pytest.mark.parametrize("chart", [True, False])
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("lang", ["en", *catalog_languages()])
+def test_no_text_of_the_brian_boru_final_scoring_is_cut_in_any_language_B33(lang, players, chart):
+    """Issue 18: "active-town mark..", "towns in 8 regio.." were cut. In English and every catalog's
+    language (the pseudo-language, 40 % longer, may send lines to the chat) every text is drawn whole
+    (not cut, not shortened) at 22 px or more, and every scoring line's label is on the picture
+    (wrapped onto more rows where its column is narrow), none sent to the chat."""
+    from engine.core import as_msg
+    from renderer.common import ntr as picture_ntr
+    from renderer.common import plain, translating
+    from renderer.scoring import merge_lines
+
+    tr, ntr = translator(lang) if lang != "en" else (None, None)
+    view, history = _bb_final(players)
+    log = TextLog()
+    img = draw_brianboru_final(view, history=history if chart else None, tr=tr, ntr=ntr, log=log)
+    check_fits(log, img, MIN_TURN_TEXT)
+    assert [(t.wanted, t.text) for t in log.texts if t.text != t.wanted] == []
+    drawn = " ".join(t.text for t in log.texts)
+    with translating(tr, ntr):
+        labels = [w for p in view["final"]["players"] for w, _a in merge_lines(
+            [ln for ln in p["lines"] if not as_msg(ln).id.startswith(("total", "before final scoring"))])]
+        note = picture_ntr("{n} more line in the chat", "{n} more lines in the chat", 2).replace("2", "")
+    assert labels
+    for label in labels:
+        assert " ".join(plain(label).split()) in drawn, label
+    assert note not in drawn
+
+
+def test_a_final_scoring_too_long_for_its_band_points_to_the_chat_and_cuts_nothing_away():
+    """The fallback of the whole-label layout: more lines than two columns hold keep their first
+    lines, the last row says how many the chat has, and nothing leaves its box."""
+    from renderer.scoring import draw_scoring
+
+    players = [{"seat": s, "name": n, "colour": (120, 120, 120), "letter": n[0], "total": ["9 VP"],
+                "lines": [f"claim number {k} of a very long list: +1 VP" for k in range(30)]}
+               for s, n in enumerate(["Aoife", "Brian", "Cormac", "Deirdre", "Eithne"])]
+    log = TextLog()
+    img = draw_scoring("Final scoring", players, log=log)
+    check_fits(log, img, MIN_TURN_TEXT)
+    notes = [t.text for t in log.texts if "more lines in the chat" in t.text]
+    assert len(notes) == 5 and all(n.split()[0].isdigit() and int(n.split()[0]) > 20 for n in notes), notes
+    assert "claim number 0 of a very long list" in [t.text for t in log.texts]
