@@ -39,6 +39,7 @@ from renderer.common import (
     recording,
     star,
     text,
+    text_width,
     tr,
     translated,
     wrap,
@@ -197,15 +198,33 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     rx = PAD + lw + 16
     rw = PICTURE_W - PAD - rx
     d.rounded_rectangle((rx - 6, y, rx + rw, bottom), radius=10, fill=PANEL_BG, outline=PANEL_EDGE)
-    cols = [("VP", 236), ("coins", 324), ("renown", 412), ("track", 500)]  # names get 158 px (QA: names were cut)
+    rows = view["players"]
     heads = {"VP": tr("VP"), "coins": tr("coins"), "renown": tr("renown"), "track": tr("track")}
+    vals_of = {"VP": [p.get("vp", 0) for p in rows], "coins": [p.get("coins", 0) for p in rows],
+               "renown": [p.get("renown", 0) for p in rows], "track": [p.get("track", 1) for p in rows]}
+    # each number column as wide as its heading or widest number, the names get the rest (issue 18:
+    # "Poważanie", "stupnice" and "Cormac (marker)" were cut in fixed columns)
+    widths = {k: max([text_width(h, 22) + 4] + [text_width(str(v), 24 if k == "VP" else 22) + 4
+                                                 for v in vals_of[k]]) for k, h in heads.items()}
+    over = sum(w + 14 for w in widths.values()) - (rw - 10 - 38 - NAMES_LEAST)
+    if over > 0:  # a long translation: the names keep their room, the widest headings give theirs
+        for k in sorted(widths, key=lambda k: -widths[k]):
+            widths[k] -= min(over, max(0.0, widths[k] - 60))
+            over = sum(w + 14 for w in widths.values()) - (rw - 10 - 38 - NAMES_LEAST)
+            if over <= 0:
+                break
+    cols: list[tuple[str, float]] = []
+    cx = rw - 10.0
+    for label in ("track", "renown", "coins", "VP"):
+        cols.insert(0, (label, cx))
+        cx -= widths[label] + 14
+    name_w = cx - 38 + 14 - 6  # from the name's start to the first number column's room
     hy = y + 8
-    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=180)
-    prev = 196
+    text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=name_w + 32)
+    prev = cols[0][1] - widths["VP"] - 8
     for label, cx in cols:  # each heading has the room between its column and the previous one
         text(d, (rx + cx, hy), heads[label], 22, anchor="ra", bold=True, max_width=cx - prev - 6)
         prev = cx
-    rows = view["players"]
     row_h = min(64, (bottom - hy - 34 - 74) // max(1, len(rows)))
     claims = view.get("claims") or []
     acting = set(view.get("acting") or [])
@@ -216,9 +235,12 @@ def _draw(view: dict[str, Any]) -> Image.Image:
             d.rounded_rectangle((rx - 2, py - 2, rx + rw - 4, py + row_h - 4), radius=6, fill=GOLD)
         badge(d, rx + 18, py + 14, 14, seat_colour(s), letters[s])
         name = str(p.get("name"))
-        if view.get("marker") == s:
-            name = tr("{name} (marker)", name=name)
-        text(d, (rx + 38, py + 14), name, 22, anchor="lm", bold=s in acting, max_width=158)
+        marker = view.get("marker") == s
+        # the start player's marker goes after the name where it fits whole, else on the line below
+        with_marker = tr("{name} (marker)", name=name) if marker else name
+        fits = [f for f in [with_marker, *name_forms(with_marker)] if text_width(f, 22) + 2 * bool(s in acting) <= name_w]
+        below = marker and not fits and row_h >= 54
+        text(d, (rx + 38, py + 14), fits[0] if fits else name, 22, anchor="lm", bold=s in acting, max_width=name_w)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
         for (label, cx), v in zip(cols, vals, strict=True):
             text(d, (rx + cx, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
@@ -226,7 +248,10 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         if row_h >= 54:
             listed = ", ".join(f"{c.get('name')} {c.get('points')}" for c in mine)
             words = tr("claims: {claims}", claims=listed) if listed else tr("claims: none")
-            text(d, (rx + 38, py + 28), words, 22, fill=SOFT, max_width=rw - 50)
+            wx = rx + 38.0
+            if below:  # no new message: the marker's words, a middle dot, the claims
+                wx += text(d, (wx, py + 28), tr("holds the marker") + " \u00b7 ", 22, fill=SOFT, max_width=rw - 50)
+            text(d, (wx, py + 28), words, 22, fill=SOFT, max_width=rx + rw - 12 - wx)
         py += row_h
     # marriage track in brief and the card on offer
     my = bottom - 74
@@ -241,6 +266,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     text(d, (rx + 6, my + 30), offer, 22, fill=SOFT, max_width=rw - 12)
     return img
 
+
+NAMES_LEAST = 158  # px the players' names keep in the players' table, whatever its headings need
 
 CHOSEN = (40, 130, 60)  # the check of a player who has chosen their cards (vikings' scoring check)
 

@@ -398,3 +398,34 @@ def test_a_final_scoring_too_long_for_its_band_points_to_the_chat_and_cuts_nothi
     notes = [t.text for t in log.texts if "more lines in the chat" in t.text]
     assert len(notes) == 5 and all(n.split()[0].isdigit() and int(n.split()[0]) > 20 for n in notes), notes
     assert "claim number 0 of a very long list" in [t.text for t in log.texts]
+
+
+def _with_computer_on_the_marker(view: dict, tr) -> dict:  # type: ignore[no-untyped-def]
+    from renderer.common import COMPUTER_SEAT
+
+    view = {**view, "players": [dict(p) for p in view["players"]]}
+    seat = view["marker"]
+    view["players"][seat]["name"] = (tr or (lambda m, **f: m.format(**f)))(COMPUTER_SEAT, name="Ragnar", level="heuristic")
+    return view
+
+
+@pytest.mark.parametrize("stage", ["draft", "late", "over", "computer"])
+@pytest.mark.parametrize("lang", ["en", *catalog_languages()])
+def test_brian_boru_players_table_cuts_no_heading_and_no_name_in_any_language(lang, stage):
+    """Issue 18: "Poważanie", "stupnice" and "Ragnar ⚙ (marker)" were cut in the Brian Boru
+    players' table. Its number columns are as wide as their headings; the names get the rest, and
+    the marker goes on the line below a name it would cut. Nothing on the table's right-hand panel
+    is cut, and the marker holder is named as such."""
+    tr, ntr = translator(lang) if lang != "en" else (None, None)
+    view = {"draft": lambda: draft_views(5)[1], "late": lambda: game_at(5, "late").view(None),
+            "over": lambda: bb_over(5)[0].view(None),
+            "computer": lambda: _with_computer_on_the_marker(bb_over(5)[0].view(None), tr)}[stage]()
+    log = TextLog()
+    img = draw_brianboru_turn(view, tr=tr, ntr=ntr, log=log)
+    check_fits(log, img, MIN_TURN_TEXT)
+    panel = [t for t in log.texts if t.box[0] >= 560 + 16]
+    assert panel and [t.wanted for t in panel if t.text.endswith("..")] == []
+    (marker_word,) = {(tr or (lambda m, **f: m.format(**f)))("{name} (marker)", name="").strip(" ()")}
+    holder = (tr or (lambda m, **f: m))("holds the marker")
+    if view.get("marker") is not None:
+        assert any(marker_word in t.text or holder in t.text for t in panel)
