@@ -152,6 +152,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     town = _town(view, view.get("active_town"))
     if phase == "draft":
         _draw_draft(d, view, x, ty, lw - 20, bottom - 112 - ty)
+    elif phase == "setup":
+        _draw_setup(d, view, x, ty, lw - 20, bottom - 112 - ty)
     elif town:
         town_shape(d, x + 14, ty + 16, str(town.get("colour")), 13)
         head = tr("Trick for {town}", town=town["name"])
@@ -162,7 +164,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     else:
         text(d, (x, ty + 2), tr("No active town yet"), 28, bold=True, max_width=lw - 20)
     cy = ty + 78
-    cards = trick.get("cards") or [] if phase != "draft" else []
+    cards = trick.get("cards") or [] if phase not in ("draft", "setup") else []
     winner = trick.get("winner")
     n = max(len(cards), len(view["players"]) - 0)
     cw = min(100, (lw - 20) // max(1, n) - 8)
@@ -177,7 +179,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
             text(d, (cx + cw / 2, cy + ch + 68), tr("led"), 22, fill=SOFT, anchor="ma", max_width=cw + 6)
         if winner == s:
             star(d, cx + cw - 16, cy + ch + 20, 12, fill=GOLD)
-    if not cards and phase != "draft":
+    if not cards and phase not in ("draft", "setup"):
         text(d, (x, cy + 10), tr("no card played yet") if phase == "tricks" else tr("no trick now"), 22, fill=SOFT,
              max_width=lw - 20)
     # what must be decided
@@ -329,6 +331,55 @@ def _draw_draft(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
                 cx += (n - 1) * step + cw + 16
         if p.get("chosen"):  # chosen, not yet revealed: the kept cards move when everybody has
             _check_mark(d, min(cx + 12, x + w - 14), ry + (rh - 6) / 2, 26)
+
+
+def _draw_setup(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int, h: int) -> None:
+    """The set-up in public (B-9): the rule, then each player in placing order (clockwise from the
+    start player) with the start town they chose, or who places next. QA (issue 18): the set-up
+    showed an empty 'No active town yet' panel. Everything drawn is on the board for all to see."""
+    text(d, (x, y + 2), tr("Start towns"), 28, bold=True, max_width=w)
+    lines = wrap(tr("Clockwise from the start player, each player puts a disc on an empty town in a region "
+                    "where no other player has a disc ({rule}).", rule="B-9"), 22, w)
+    ly = y + 40
+    for ln in lines[:3]:
+        text(d, (x, ly), ln, 22, fill=SOFT, max_width=w)
+        ly += 28
+    rows = view["players"]
+    n = max(1, len(rows))
+    start = view.get("start_player")
+    start = int(start) if isinstance(start, int) and 0 <= start < n else 0
+    order = [rows[(start + k) % n] for k in range(n)]  # B-9: clockwise from the start player
+    top = ly + 8
+    rh = int(min(70, (y + h - top) / n))
+    letters = initials(view)
+    acting = set(view.get("acting") or [])
+    towns = view.get("towns") or []
+    name_w = int(min(170, max(text_width(_name(view, int(p["seat"])), 22) + 48 for p in order)))
+    for i, p in enumerate(order):
+        s = int(p["seat"])
+        ry = top + i * rh
+        mid = ry + (rh - 6) / 2
+        if s in acting:  # places now
+            d.rounded_rectangle((x - 4, ry, x + w + 4, ry + rh - 6), radius=6, fill=GOLD)
+        mine = [t for t in towns if t.get("owner") == s]
+        town = mine[0] if mine else None
+        where = tr("{colour} town in {region}", colour=colour_word(town.get("colour")),
+                   region=_region_name(town.get("region"))) if town else ""
+        tx, room = x + name_w + 30, w - name_w - 30
+        one_line = (town is None or rh < 56
+                    or text_width(str(town.get("name")), 22) + 14 + text_width(where, 22) <= room)
+        ty0 = mid if one_line else mid - 13  # the town's colour and region on the line below if need be
+        badge(d, x + 14, ty0, 14, seat_colour(s), letters[s])
+        text(d, (x + 34, ty0), _name(view, s), 22, anchor="lm", bold=s in acting, max_width=name_w - 34)
+        if town is not None:
+            town_shape(d, x + name_w + 12, ty0, str(town.get("colour")), 11)
+            tw = text(d, (tx, ty0), str(town.get("name")), 22, anchor="lm", bold=True, max_width=room)
+            if one_line:
+                text(d, (tx + tw + 10, mid), where, 22, anchor="lm", fill=SOFT, max_width=max(10.0, room - tw - 10))
+            else:
+                text(d, (x + 34, mid + 13), where, 22, anchor="lm", fill=SOFT, max_width=w - 34)
+        elif s in acting:
+            text(d, (x + name_w + 8, mid), tr(PENDING_WORDS["town"]), 22, anchor="lm", max_width=w - name_w - 8)
 
 
 def _check_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:

@@ -84,6 +84,20 @@ def translator(lang: str):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- the pictures
 
 
+def setup_views(players: int) -> list[dict]:
+    """The public view before each start town is placed (B-9), the first placement's move first."""
+    from engine.brianboru import BrianBoruGame
+    from tests.test_renderer_pictures import BB_NAMES
+
+    game = BrianBoruGame.new(BB_NAMES[:players], seed=5)
+    views = [game.view(None)]
+    while game.view(None)["phase"] == "setup":
+        seat = game.acting_seats()[0]
+        game.apply(seat, game.legal_actions(seat)[-1])
+        views.append(game.view(None))
+    return views
+
+
 @cache
 def _vikings_final():  # type: ignore[no-untyped-def]
     game, moves, _ = vikings_game(4)
@@ -153,6 +167,8 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
         return draw_brianboru_turn(game_at(5, "late").view(None), **t), MIN_TURN_TEXT
     if kind == "brian boru turn draft":
         return draw_brianboru_turn(draft_views(5)[1], **t), MIN_TURN_TEXT
+    if kind == "brian boru turn setup":
+        return draw_brianboru_turn(setup_views(5)[3], **t), MIN_TURN_TEXT
     if kind == "vikings turn wide":
         return draw_vikings_turn(wide_view("place"), highlights={"tile": ["S5"], "base": ["W10"]}, **t), MIN_TURN_TEXT
     if kind == "brian boru turn early":
@@ -180,7 +196,7 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
 KINDS = ["vikings turn early", "vikings turn late", "vikings turn placing", "vikings turn auction",
          "vikings turn sailing", "vikings turn over", "vikings table late", "vikings table placing", "vikings table auction",
          "vikings table over", "vikings scoring small", "vikings scoring major", "vikings scoring final",
-         "vikings turn wide", "brian boru turn draft", "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
+         "vikings turn wide", "brian boru turn setup", "brian boru turn draft", "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
          "brian boru hand", "brian boru hand draft", "brian boru final scoring"]
 
 
@@ -429,3 +445,30 @@ def test_brian_boru_players_table_cuts_no_heading_and_no_name_in_any_language(la
     holder = (tr or (lambda m, **f: m))("holds the marker")
     if view.get("marker") is not None:
         assert any(marker_word in t.text or holder in t.text for t in panel)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("lang", ["en", *catalog_languages()])
+def test_brian_boru_set_up_picture_shows_the_start_towns_not_an_empty_trick_B9(lang, players):
+    """Issue 18: the set-up showed an empty "No active town yet" panel. It shows the rule (B-9),
+    every player in placing order (clockwise from the start player) with the start town they took,
+    and who places now; whole, in every language. All of it is on the public board."""
+    _ = (translator(lang) if lang != "en" else (None, None))
+    tr = _[0] or (lambda m, **f: m.format(**f) if f else m)
+    for view in setup_views(players):
+        if view["phase"] != "setup":
+            continue
+        log = TextLog()
+        img = draw_brianboru_turn(view, tr=_[0], ntr=_[1], log=log)
+        check_fits(log, img, MIN_TURN_TEXT)
+        left = [t for t in log.texts if t.box[2] <= 580 and t.box[1] > 60]
+        assert [t.wanted for t in left if t.text != t.wanted] == []
+        said = [t.text for t in left]
+        assert tr("No active town yet") not in said and tr("no trick now") not in said
+        assert tr("Start towns") in said
+        order = [(view["start_player"] + k) % players for k in range(players)]
+        names = [t for t in left if t.text in {p["name"] for p in view["players"]}]
+        assert [t.text for t in sorted(names, key=lambda t: t.box[1])] == [view["players"][s]["name"] for s in order]
+        for town in view["towns"]:
+            assert (town["name"] in said) == (town["owner"] is not None), town
+        assert (tr("place a disc") in said) == bool(view["acting"])
