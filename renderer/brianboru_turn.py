@@ -379,7 +379,8 @@ def _draw_setup(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
             else:
                 text(d, (x + 34, mid + 13), where, 22, anchor="lm", fill=SOFT, max_width=w - 34)
         elif s in acting:
-            text(d, (x + name_w + 8, mid), tr(PENDING_WORDS["town"]), 22, anchor="lm", max_width=w - name_w - 8)
+            place = PENDING_WORDS["town"]  # a message of its own table, translated where drawn
+            text(d, (x + name_w + 8, mid), tr(place), 22, anchor="lm", max_width=w - name_w - 8)
 
 
 def _check_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
