@@ -297,12 +297,16 @@ def _draw_draft(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
     ly += 6
     bw, bh = 22, 30
     lx: float = x
-    for fill, word in ((CARD_BACK_KEPT, tr("kept")), (CARD_BACK_FRONT, tr("in front")), (None, tr("chosen"))):
+    legend = ((CARD_BACK_KEPT, tr("kept")), (CARD_BACK_FRONT, tr("in front")), (None, tr("chosen")))
+    # each word its own width where the three fit the line (issue 18: "przed gracz.."), else a third
+    whole = sum(bw + 8 + text_width(word, 22) + 4 + 16 for _f, word in legend) <= w
+    for fill, word in legend:
         if fill is None:
             _check_mark(d, lx + bw / 2, ly + bh / 2, 24)
         else:
             card_back(d, (lx, ly, lx + bw, ly + bh), fill)
-        lx += bw + 8 + text(d, (lx + bw + 8, ly + bh / 2), word, 22, anchor="lm", max_width=w / 3 - bw - 24)
+        room = text_width(word, 22) + 4 if whole else w / 3 - bw - 24
+        lx += bw + 8 + text(d, (lx + bw + 8, ly + bh / 2), word, 22, anchor="lm", max_width=room)
         lx += 16
     rows = view["players"]
     top = ly + bh + 12

@@ -472,3 +472,15 @@ def test_brian_boru_set_up_picture_shows_the_start_towns_not_an_empty_trick_B9(l
         for town in view["towns"]:
             assert (town["name"] in said) == (town["owner"] is not None), town
         assert (tr("place a disc") in said) == bool(view["acting"])
+
+
+@pytest.mark.parametrize("kind", ["brian boru turn setup", "brian boru turn draft", "brian boru turn late",
+                                  "brian boru turn over", "brian boru final scoring"])
+@pytest.mark.parametrize("lang", ["en", *catalog_languages()])
+def test_brian_boru_turn_pictures_cut_no_text_in_any_language(kind, lang):
+    """Issue 18: whole words in the Brian Boru turn pictures, the draft's legend ("przed gracz..")
+    included: no text is cut or shortened in English or any catalog's language."""
+    tr, ntr = translator(lang) if lang != "en" else (None, None)
+    log = TextLog()
+    picture(kind, tr, ntr, log)
+    assert [(t.wanted, t.text) for t in log.texts if t.text != t.wanted] == []
