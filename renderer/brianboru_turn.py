@@ -216,17 +216,17 @@ def _draw(view: dict[str, Any]) -> Image.Image:
             if over <= 0:
                 break
     cols: list[tuple[str, float]] = []
-    cx = rw - 10.0
+    col_x = rw - 10.0
     for label in ("track", "renown", "coins", "VP"):
-        cols.insert(0, (label, cx))
-        cx -= widths[label] + 14
-    name_w = cx - 38 + 14 - 6  # from the name's start to the first number column's room
+        cols.insert(0, (label, col_x))
+        col_x -= widths[label] + 14
+    name_w = col_x - 38 + 14 - 6  # from the name's start to the first number column's room
     hy = y + 8
     text(d, (rx + 6, hy), tr("Player"), 22, bold=True, max_width=name_w + 32)
     prev = cols[0][1] - widths["VP"] - 8
-    for label, cx in cols:  # each heading has the room between its column and the previous one
-        text(d, (rx + cx, hy), heads[label], 22, anchor="ra", bold=True, max_width=cx - prev - 6)
-        prev = cx
+    for label, col_x in cols:  # each heading has the room between its column and the previous one
+        text(d, (rx + col_x, hy), heads[label], 22, anchor="ra", bold=True, max_width=col_x - prev - 6)
+        prev = col_x
     row_h = min(64, (bottom - hy - 34 - 74) // max(1, len(rows)))
     claims = view.get("claims") or []
     acting = set(view.get("acting") or [])
@@ -244,8 +244,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         below = marker and not fits and row_h >= 54
         text(d, (rx + 38, py + 14), fits[0] if fits else name, 22, anchor="lm", bold=s in acting, max_width=name_w)
         vals = [p.get("vp", 0), p.get("coins", 0), p.get("renown", 0), p.get("track", 1)]
-        for (label, cx), v in zip(cols, vals, strict=True):
-            text(d, (rx + cx, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
+        for (label, col_x), v in zip(cols, vals, strict=True):
+            text(d, (rx + col_x, py + 14), str(v), 24 if label == "VP" else 22, anchor="rm", bold=label == "VP")
         mine = [c for c in claims if c.get("owner") == s]
         if row_h >= 54:
             listed = ", ".join(f"{c.get('name')} {c.get('points')}" for c in mine)
