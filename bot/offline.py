@@ -12,7 +12,8 @@ Lines look like chat messages::
     /quit
 
 Whoever must decide sees their legal choices numbered, and a line of just that number (or, for a
-choice of several, the numbers) decides: nobody has to type a move. Images are written to the
+choice of several, the numbers) decides: nobody has to type a move. A list whose labels carry
+their own numbers (Vikings' wheel positions, which are the prices) is listed under those numbers. Images are written to the
 output folder and their paths printed; the table is also shown as text after every move, once
 the computer players have moved too (its key the first time and on /board). Messages meant for one player only are marked ``(only NAME sees)``.
 """
@@ -53,6 +54,22 @@ def choice_list(widgets: list[Widget]) -> tuple[list[tuple[str, str]], Widget | 
     if multi is not None:
         return list(multi.options), multi
     return [(label, w.action([value])) for w in widgets for label, value in w.options], None
+
+
+_OWN_NUMBER = re.compile(r"^([0-9]{1,3}): (.+)$")
+
+
+def numbered(options: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
+    """``(number, label, value)``: the number a player types for each option.
+
+    Where every label begins with a number of its own ("7: scout + … — 7 gold", Vikings' wheel
+    position, which is also the price, V-13), that number is the choice's number and leaves the
+    label, so one number stands for one thing; otherwise the options are counted from 1.
+    """
+    own = [_OWN_NUMBER.match(label) for label, _value in options]
+    if options and all(own) and len({m.group(1) for m in own if m}) == len(own):
+        return [(int(m.group(1)), m.group(2), value) for m, (_label, value) in zip(own, options, strict=True) if m]
+    return [(i, label, value) for i, (label, value) in enumerate(options, start=1)]
 
 
 class OfflineTable:
@@ -222,7 +239,7 @@ class OfflineTable:
                                            multi.max_values, name=name))
             else:
                 out.append(mark + _("{name}, choose — type a number:", name=name))
-            for i, (label, _value) in enumerate(options[:MAX_LISTED], start=1):
+            for i, label, _value in numbered(options)[:MAX_LISTED]:
                 out.append(f"{mark}  {i:>2}  {label}")
             if len(options) > MAX_LISTED:
                 out.append(mark + _("  … and {n} more: type the move itself (/help).", n=len(options) - MAX_LISTED))
@@ -238,10 +255,13 @@ class OfflineTable:
             return [_("{name} has nothing to decide now.", name=user)]
         _seat, _user, _name, options, multi, _private = mine[0]
         want = multi.max_values if multi is not None else 1
-        if len(numbers) != want or len(set(numbers)) != want or not all(1 <= n <= len(options) for n in numbers):
+        by_number = {i: value for i, _label, value in numbered(options)}
+        if len(numbers) != want or len(set(numbers)) != want or not all(n in by_number for n in numbers):
+            if list(by_number) != list(range(1, len(options) + 1)):  # the options' own numbers
+                return [_("Type one of the numbers listed."), *await self._choices(only=user)]
             return [ngettext("Type one number from 1 to {count}.", "Type {n} different numbers from 1 to {count}.",
                              want, count=min(len(options), MAX_LISTED)), *await self._choices(only=user)]
-        values = [options[n - 1][1] for n in numbers]
+        values = [by_number[n] for n in numbers]
         text = multi.action(values) if multi is not None else values[0]
         reply = await self.service.act(self.channel, user, text)
         return await self._after(reply, user, show_table=bool(reply.events))

@@ -55,23 +55,66 @@ async def test_every_decision_is_numbered_and_a_number_decides(storage, tmp_path
     first = table.record.seats[table.game.acting_seats()[0]]
     head = out.index(f"{first.name}, choose — type a number:")
     listed = out[head + 1:head + 1 + len(table.game.legal_actions(table.game.acting_seats()[0]))]
-    assert all(re.match(r"^ +\d+  \d+: .+ — \d+ gold$", line) for line in listed), listed
-    assert listed[0].split()[0] == "1"
+    assert all(re.match(r"^ +\d+  \w.+ — \d+ gold$", line) for line in listed), listed
     version = table.record.version
     out = await say(t, "2")
     assert table.record.version > version and any(" buys the " in line for line in out)
     assert await t.prompt_name() == first.user  # the same player now places the tile
 
 
-@pytest.mark.parametrize("line", ["0", "99", "1 2", "1,1"])
+async def test_a_buy_is_listed_under_its_wheel_position_which_is_its_price_V13(storage, tmp_path):
+    """QA: "1  0: fisher … — 0 gold" listed two numbers and "2" bought position 1. A buy's number is
+    now its wheel position (= its price, V-13), and no second number is shown."""
+    t = offline(storage, tmp_path)
+    out = await say(t, *README_LINES[:3])
+    table = await t.service.table(t.channel)
+    seat = table.game.acting_seats()[0]
+    positions = sorted(a.pos for a in table.game.legal_actions(seat))
+    head = next(i for i, line in enumerate(out) if line.endswith("choose — type a number:"))
+    listed = out[head + 1:head + 1 + len(positions)]
+    assert [int(line.split()[0]) for line in listed] == positions
+    assert not any(re.match(r"^ +\d+  \d+:", line) for line in listed), listed  # one number a line
+    assert all(line.endswith(f"— {line.split()[0]} gold") for line in listed), listed
+    pos = positions[2]
+    gold = table.game.gold[seat]
+    out = await say(t, str(pos))
+    assert table.game.gold[seat] == gold - pos, out  # the typed number was the position and price
+
+
+@pytest.mark.parametrize("line", ["99", "1 2", "1,1", "100"])
 async def test_a_number_that_is_no_choice_changes_nothing(storage, tmp_path, line):
     t = offline(storage, tmp_path)
     await say(t, *README_LINES[:3])
     table = await t.service.table(t.channel)
     before = (table.record.version, table.game.to_json())
     out = await say(t, line)
-    assert out[0].startswith("Type one number from 1 to ")
-    assert any(re.match(r"^ +1  ", x) for x in out)  # the list again
+    assert out[0] == "Type one of the numbers listed."
+    assert any(re.match(r"^ +\d+  \w", x) for x in out[1:])  # the list again
+    assert (table.record.version, table.game.to_json()) == before
+
+
+async def test_a_missing_wheel_position_is_no_choice_V13(storage, tmp_path):
+    """A number between the listed positions (a position not offered) buys nothing."""
+    t = offline(storage, tmp_path)
+    await say(t, *README_LINES[:3])
+    table = await t.service.table(t.channel)
+    offered = {a.pos for a in table.game.legal_actions(table.game.acting_seats()[0])}
+    missing = next(n for n in range(0, 40) if n not in offered)
+    before = (table.record.version, table.game.to_json())
+    out = await say(t, str(missing))
+    assert out[0] == "Type one of the numbers listed."
+    assert (table.record.version, table.game.to_json()) == before
+
+
+async def test_counted_choices_still_say_the_range(storage, tmp_path):
+    """Lists without numbers of their own (a place to put the tile) are counted from 1."""
+    t = offline(storage, tmp_path)
+    await say(t, *README_LINES[:3], "2")
+    table = await t.service.table(t.channel)
+    before = (table.record.version, table.game.to_json())
+    out = await say(t, "0")
+    assert out[0].startswith("Type one number from 1 to "), out
+    assert any(re.match(r"^ +1  ", x) for x in out)
     assert (table.record.version, table.game.to_json()) == before
 
 
