@@ -33,7 +33,7 @@ async def say(t: OfflineTable, *lines: str) -> list[str]:
 
 async def test_lobby_moves_and_refusals_through_typed_lines(table, tmp_path):
     out = await say(table, "alice: /join", "bob: /join", "alice: /start vikings")
-    assert out[0].startswith("alice opens a table for Vikings")
+    assert out[0] == "alice opens a table. Others may join; then choose the game with /start GAME (vikings, brian-boru)."
     assert any(line.startswith("image: ") for line in out)
     assert any("round 1 of 6" in line for line in out)  # the table as text
     svc_table = await table.service.table("offline")
@@ -137,17 +137,57 @@ def test_play_in_another_language(tmp_path, monkeypatch, capsys):
     po = tmp_path / "locale" / "xx" / "LC_MESSAGES" / "meadhall.po"
     po.parent.mkdir(parents=True)
     po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-                  'msgid "{name} opens a table for {game} ({count}/{max} seats). Others may join; then start."\n'
+                  'msgid "{name} opens a table for {game} ({count}/{max} seats). Others may join; then /start."\n'
                   'msgstr "{name} otwiera stół: {game} ({count}/{max})."\n', encoding="utf-8")
     catalogs.compile_po(po, po.with_suffix(".mo"))
     i18n.set_locale_dir(tmp_path / "locale")
     try:
         assert main(["play", "--lang", "zz", "--db", str(tmp_path / "z.db")]) == 2
         assert "no messages in the language 'zz'" in capsys.readouterr().err
-        monkeypatch.setattr(sys, "stdin", io.StringIO("alice: /join\n/quit\n"))
+        monkeypatch.setattr(sys, "stdin", io.StringIO("alice: /join vikings\n/quit\n"))
         assert main(["play", "--lang", "xx", "--db", str(tmp_path / "x.db"), "--out", str(tmp_path / "o"),
                      "--no-images"]) == 0
         assert "alice otwiera stół: Vikings (1/4)." in capsys.readouterr().out
     finally:
         i18n.set_language("en")
         i18n.set_locale_dir(None)
+
+
+# ----------------------------------------------------------------------------- the lobby names no game it has not chosen
+
+
+async def test_a_lobby_opened_without_a_game_names_none_until_start(table):
+    """QA: "/join" said "alice opens a table for Vikings (1/4 seats)", then /start brian-boru."""
+    out = await say(table, "alice: /join", "bob: /join", "carol: /join", "/status")
+    assert "Vikings" not in "\n".join(out) and "/4" not in "\n".join(out), out
+    assert out[1:] == ["bob joins the table (2 seats taken).", "carol joins the table (3 seats taken).",
+                       "A table waiting to start: alice, bob, carol (3 seats taken); choose the game with "
+                       "/start GAME (vikings, brian-boru)."]
+    out = await say(table, "dave: /join", "erin: /join")  # Brian Boru seats 5: the lobby offers 5 seats
+    assert out[-1] == "erin joins the table (5 seats taken)."
+    assert (await say(table, "fred: /join"))[0].endswith("The table is full (5 seats).")
+    out = await say(table, "alice: /start vikings")  # 5 players: Vikings refuses, nothing changes
+    assert "Vikings seats at most 4 players; 5 joined." in out[0]
+    out = await say(table, "alice: /start brian-boru")
+    assert any(line.startswith("Brian Boru begins") for line in out), out
+
+
+async def test_a_lobby_opened_with_a_game_names_it(table):
+    out = await say(table, "alice: /join brian-boru", "bob: /join")
+    assert out == ["alice opens a table for Brian Boru (1/5 seats). Others may join; then /start.",
+                   "bob joins the table (2/5 seats)."]
+    out = await say(table, "carol: /join vikings")
+    assert out[0].endswith("This table is set up for Brian Boru.")
+
+
+async def test_join_game_chooses_the_game_of_an_open_lobby(table):
+    """The first /join GAME at a lobby without a game chooses it; an unknown game changes nothing."""
+    await say(table, "alice: /join")
+    out = await say(table, "bob: /join chess")
+    assert out[0].endswith("I do not know the game chess. I know: vikings, brian-boru.")
+    assert (await table.service.table("offline")).record.names == ["alice"]
+    out = await say(table, "bob: /join brian-boru", "/status")
+    assert out[0] == "bob joins the table (2/5 seats)."
+    assert out[1].startswith("Brian Boru table waiting to start: alice, bob (2/5 seats")
+    rec = await table.service.storage.open_match("offline")
+    assert rec.game == "brian-boru"

@@ -102,7 +102,7 @@ async def to_move(svc: HostService, channel: str = CH) -> str:
 async def test_join_opens_a_table_and_others_take_seats(svc):
     r = await svc.join(CH, "ann", "Ann", guild="g")
     assert r.ok and r.status == "lobby" and r.game == "toy"
-    assert r.public == ["Ann opens a table for Take-away (1/4 seats). Others may join; then start."]
+    assert r.public == ["Ann opens a table for Take-away (1/4 seats). Others may join; then /start."]
     r = await svc.join(CH, "bob", "Bob")
     assert r.public == ["Bob joins the table (2/4 seats)."]
     table = await svc.table(CH)
@@ -384,7 +384,7 @@ async def test_a_whole_game_to_the_end(host):
     assert await svc.table(CH) is None
     refused(await svc.act(CH, "ann", "take 1"), "no_table")
     st = await svc.status(CH)
-    assert st.public == ["There is no table in this channel. Use join to open one.",
+    assert st.public == ["There is no table in this channel. Use /join to open one.",
                          "The last game of Take-away was won by Bob."]
     board = await svc.board(CH)
     assert board.ok and board.image.data == b"TOY pile=0 turn=1" and board.status == "finished"
@@ -482,14 +482,14 @@ async def test_players_vote_to_abandon(host):
 
 
 async def test_status_of_no_table_lobby_and_game(svc):
-    assert (await svc.status(CH)).public == ["There is no table in this channel. Use join to open one."]
+    assert (await svc.status(CH)).public == ["There is no table in this channel. Use /join to open one."]
     await seat(svc, "ann")
     assert (await svc.status(CH)).public == ["Take-away table waiting to start: Ann (1/4 seats, at least 2)."]
     await seat(svc, "bob")
     await svc.start(CH, "ann", options=["pile=10"], seed=7, start_seat=0)
     await svc.act(CH, "ann", "take 2")
     r = await svc.status(CH)
-    assert r.public == ["Take-away (pile=10), 1 moves played: Ann, Bob.", "pile: 8"]
+    assert r.public == ["Take-away (pile=10), 1 move played: Ann, Bob.", "pile: 8"]
     assert [p.user for p in r.prompts] == ["bob"] and r.mentions == []  # looking pings nobody
 
 
@@ -768,7 +768,7 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
         'msgid "You are not a player at this table."\n'
         'msgstr "Du sitzt nicht "\n"an diesem Tisch."\n\n'
         "#, fuzzy\n"
-        'msgid "There is no table in this channel. Use join to open one."\n'
+        'msgid "There is no table in this channel. Use /join to open one."\n'
         'msgstr "unfertig"\n\n'
         'msgid "Game over. The winner: {names}."\nmsgid_plural "Game over. The winners: {names}."\n'
         'msgstr[0] "Aus. Sieger: {names}."\nmsgstr[1] "Aus. Sieger*innen: {names}."\n',
@@ -783,7 +783,7 @@ async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
             assert refused(await svc.start(CH, "zed"), "not_player") == "Du sitzt nicht an diesem Tisch."
             # fuzzy entries are not used; untranslated ones stay English
             assert (await svc.status("other")).public == [
-                "There is no table in this channel. Use join to open one."]
+                "There is no table in this channel. Use /join to open one."]
             assert i18n.ngettext("Game over. The winner: {names}.", "Game over. The winners: {names}.", 2,
                                  names="A, B") == "Aus. Sieger*innen: A, B."
         assert refused(await svc.start(CH, "zed"), "not_player") == "You are not a player at this table."

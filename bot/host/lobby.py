@@ -10,7 +10,7 @@ from bot.host.guard import host_call
 from bot.host.play import PlayMixin
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
-from bot.i18n import _, current_language, use_language
+from bot.i18n import _, current_language, ngettext, use_language
 from bot.storage import Seat, StorageError
 from bot.text import QUOTE_LIMIT, quote
 from engine.core import EngineError
@@ -39,19 +39,28 @@ class LobbyMixin(PlayMixin):
             record = await self.storage.create_lobby(
                 channel=channel, game=game_id, creator=user, seats=[Seat(user, name)], now=now, guild=guild
             )
-            table = Table(record, adapter)
+            table = Table(record, adapter, game_open=game is None and len(self.games.ids()) > 1)
             self._cache(channel, table)
+            if table.game_open:  # no game chosen yet: name none (the default is only a fallback)
+                return self._reply(table, public=[_(
+                    "{name} opens a table. Others may join; then choose the game with /start GAME ({games}).",
+                    name=name, games=names_text(self.games.ids()))])
             return self._reply(table, public=[_(
-                "{name} opens a table for {game} ({count}/{max} seats). Others may join; then start.",
+                "{name} opens a table for {game} ({count}/{max} seats). Others may join; then /start.",
                 name=name, game=adapter.title, count=1, max=adapter.game_cls.MAX_PLAYERS)])
         rec = table.record
         if rec.status != "lobby":
             raise Refusal(RefusalCode.NO_MORE_SEATS)
         if rec.seat_of(user) is not None:
             raise Refusal(RefusalCode.ALREADY_SEATED)
-        if game is not None and game != rec.game:
+        if game is not None and game != rec.game and not table.game_open:
             raise Refusal(RefusalCode.OTHER_GAME, game=table.adapter.title)
-        limit = table.adapter.game_cls.MAX_PLAYERS
+        chosen = None
+        if game is not None and table.game_open:  # /join GAME on a lobby with no game yet chooses it
+            chosen = self.games.get(game)
+            if chosen is None:
+                raise Refusal(RefusalCode.UNKNOWN_GAME, game=quote(game), games=names_text(self.games.ids()))
+        limit = self._seat_limit(table) if chosen is None else chosen.game_cls.MAX_PLAYERS
         if len(rec.seats) >= limit:
             raise Refusal(RefusalCode.TABLE_FULL, max=limit)
         taken = set(rec.names)
@@ -59,10 +68,23 @@ class LobbyMixin(PlayMixin):
         while shown in taken:
             shown, k = f"{name} ({k})", k + 1
         seats = [*rec.seats, Seat(user, shown)]
-        await self.storage.update_lobby(rec.id, seats=seats, creator=rec.creator, game=rec.game, now=now)
-        rec.seats, rec.updated = seats, now
+        game_id = rec.game if chosen is None or game is None else game
+        await self.storage.update_lobby(rec.id, seats=seats, creator=rec.creator, game=game_id, now=now)
+        rec.seats, rec.updated, rec.game = seats, now, game_id
+        if chosen is not None:
+            table.adapter, table.game_open = chosen, False
+        if table.game_open:
+            return self._reply(table, public=[ngettext(
+                "{name} joins the table ({count} seat taken).", "{name} joins the table ({count} seats taken).",
+                len(seats), name=shown, count=len(seats))])
         return self._reply(table, public=[_("{name} joins the table ({count}/{max} seats).",
                                             name=shown, count=len(seats), max=limit)])
+
+    def _seat_limit(self, table: Table) -> int:
+        """The seats a lobby offers: its game's, or (no game chosen yet) the largest game's."""
+        if table.game_open:
+            return max(a.game_cls.MAX_PLAYERS for a in self.games)
+        return table.adapter.game_cls.MAX_PLAYERS
 
     @host_call(lock=True)
     async def leave(self, channel: str, user: str) -> Reply:
@@ -83,6 +105,10 @@ class LobbyMixin(PlayMixin):
         creator = rec.creator if rec.creator != user else seats[0].user
         await self.storage.update_lobby(rec.id, seats=seats, creator=creator, game=rec.game, now=now)
         rec.seats, rec.creator, rec.updated = seats, creator, now
+        if table.game_open:
+            return self._reply(table, public=[ngettext(
+                "{name} leaves the table ({count} seat taken).", "{name} leaves the table ({count} seats taken).",
+                len(seats), name=name, count=len(seats))], names=[*rec.names, name])
         return self._reply(table, public=[_("{name} leaves the table ({count}/{max} seats).",
                                             name=name, count=len(seats),
                                             max=table.adapter.game_cls.MAX_PLAYERS)],

@@ -20,7 +20,7 @@ class LookingMixin(HostBase):
         table = await self._open_table(channel)
         if table is None:
             last = await self.storage.last_match(channel)
-            lines = [_("There is no table in this channel. Use join to open one.")]
+            lines = [_("There is no table in this channel. Use /join to open one.")]
             names: list[str] = []
             if last is not None and last.status == "finished" and last.snapshot is not None:
                 adapter = self.games.get(last.game)
@@ -33,15 +33,23 @@ class LookingMixin(HostBase):
                                           len(winners), game=adapter.title, names=names_text(winners)))
             return Reply(public=lines, names=names)
         rec, adapter = table.record, table.adapter
+        if table.game is None and table.game_open:  # no game chosen yet: name none
+            return self._reply(table, public=[ngettext(
+                "A table waiting to start: {players} ({count} seat taken); choose the game with /start GAME "
+                "({games}).",
+                "A table waiting to start: {players} ({count} seats taken); choose the game with /start GAME "
+                "({games}).", len(rec.seats), players=names_text(rec.names), count=len(rec.seats),
+                games=names_text(self.games.ids()))])
         if table.game is None:
             cls = adapter.game_cls
             return self._reply(table, public=[_(
                 "{game} table waiting to start: {players} ({count}/{max} seats, at least {min}).",
                 game=adapter.title, players=names_text(rec.names), count=len(rec.seats), max=cls.MAX_PLAYERS,
                 min=cls.MIN_PLAYERS)])
-        lines = [_("{game} ({options}), {count} moves played: {players}.", game=adapter.title,
-                   options=self._describe_options(table.adapter, rec.options), count=rec.version,
-                   players=names_text(rec.names)),
+        lines = [ngettext("{game} ({options}), {count} move played: {players}.",
+                          "{game} ({options}), {count} moves played: {players}.", rec.version, game=adapter.title,
+                          options=self._describe_options(table.adapter, rec.options), count=rec.version,
+                          players=names_text(rec.names)),
                  adapter.text(table.game)]
         if rec.votes:
             lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),

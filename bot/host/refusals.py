@@ -47,7 +47,7 @@ class RefusalCode(Enum):
         self.params = params
 
     # no table (or no game to show/export) in this channel
-    NO_TABLE = "no_table", N_("There is no table in this channel. Use join to open one."), ()
+    NO_TABLE = "no_table", N_("There is no table in this channel. Use /join to open one."), ()
     NO_GAME_TO_SHOW = "no_table", N_("There is no game to show in this channel."), ()
     NO_GAME_TO_EXPORT = "no_table", N_("There is no game to export in this channel."), ()
     NO_FINISHED_GAME = "no_table", N_("There is no finished game {id}."), ("id",)
@@ -109,7 +109,7 @@ class RefusalCode(Enum):
     # rules topic the game does not know
     UNKNOWN_RULE = "unknown_rule", N_("{game} has no rule {topic}."), ("game", "topic")
     # command() could not read the line
-    UNKNOWN_COMMAND = "unknown_command", N_("I do not know the command “{line}”. Try help."), ("line",)
+    UNKNOWN_COMMAND = "unknown_command", N_("I do not know the command “{line}”. Try /help."), ("line",)
     EXPORT_USAGE = "unknown_command", N_("Write /export, or /export ID of a finished game."), ()
     LEADERBOARD_USAGE = "unknown_command", N_("Write /leaderboard [game] [server|all]."), ()
     # the database could not be written (or read) just now; nothing changed

@@ -78,3 +78,7 @@ class Table:
     adapter: GameAdapter
     game: Game | None = None
     last_action: tuple[int, int, str] | None = None  # (version, seat, text) of the last commit
+    # a lobby opened by /join without a game, where the host offers several: the record holds the
+    # default game, but no game is named until /start chooses one (kept in memory only: a lobby
+    # read back from storage names its stored game)
+    game_open: bool = False
