@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 _SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
 _NUMBERS = re.compile(r"^[0-9]{1,3}(?:[ ,]+[0-9]{1,3})*$")
 LOBBY_USER = "player1"  # who a plain line speaks for while nobody has a decision to make
+PICTURE_TAGS = ("board", "recap")  # commands whose picture is named apart from the move pictures
 MAX_LISTED = 40  # more choices than this are listed in part; the rest can be typed
 
 
@@ -163,7 +164,8 @@ class OfflineTable:
                          "heuristic, search); /quit leaves (the game is saved)."))
             return out
         reply = await self.service.command(self.channel, user, line, name=user)
-        return await self._after(reply, user, show_table=word == "start" or bool(reply.events))
+        return await self._after(reply, user, show_table=word == "start" or bool(reply.events),
+                                 tag=word if word in PICTURE_TAGS else "")
 
     async def _language(self) -> str:
         """The table's language (issue 16: chosen at its start, ``--lang`` or ``lang:xx``), else the
@@ -174,14 +176,14 @@ class OfflineTable:
             return current_language()
         return (table_language(table.record.options) if table is not None else None) or current_language()
 
-    async def _after(self, reply: Reply, user: str, *, show_table: bool) -> list[str]:
+    async def _after(self, reply: Reply, user: str, *, show_table: bool, tag: str = "") -> list[str]:
         """What follows a reply: the table (after a change), the computer players' moves with the
         table again, due reminders, and the numbered choices of whoever must decide now."""
         with use_language(await self._language()):  # a start with lang:xx speaks it from here on
-            return await self._after_in_language(reply, user, show_table=show_table)
+            return await self._after_in_language(reply, user, show_table=show_table, tag=tag)
 
-    async def _after_in_language(self, reply: Reply, user: str, *, show_table: bool) -> list[str]:
-        out = self._lines(reply, user)
+    async def _after_in_language(self, reply: Reply, user: str, *, show_table: bool, tag: str = "") -> list[str]:
+        out = self._lines(reply, user, tag)
         if reply.ok:
             moved = await self._bots_move()
             out += moved
@@ -290,7 +292,10 @@ class OfflineTable:
             return ["", *table.adapter.text(table.game).splitlines(), key, ""]
         return ["", *table.adapter.text(table.game).splitlines(), ""]
 
-    def _lines(self, reply: Reply, user: str | None) -> list[str]:
+    def _lines(self, reply: Reply, user: str | None, tag: str = "") -> list[str]:
+        """The reply's lines; its picture written as GAME-MATCH-VERSION.png, or with ``tag``
+        (``-board``, ``-recap``) when a command drew it: /board after the last move shows the whole
+        table, not the final scoring picture of the same version, and must not overwrite it."""
         out = list(reply.public)
         for line in reply.private:
             out.append(f"{only_sees(user)} {line}" if user else line)
@@ -300,7 +305,7 @@ class OfflineTable:
             if att is not None:
                 name = att.filename
                 if reply.version is not None and att is reply.image:
-                    name = f"{reply.game or 'table'}-{reply.match_id}-{reply.version:04d}.png"
+                    name = f"{reply.game or 'table'}-{reply.match_id}-{reply.version:04d}{'-' if tag else ''}{tag}.png"
                 out.append(_("image: {path}", path=self._write(name, att.data)) if att is reply.image
                            else _("file: {path}", path=self._write(name, att.data)))
         return out

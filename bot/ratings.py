@@ -197,6 +197,7 @@ class GameRecord:
 class Profile:
     user: str
     name: str
+    computer: bool = False  # a computer player's games: shown, never rated (D-ratings-1)
     games: dict[str, GameRecord] = field(default_factory=dict)
     recent: list[RecentGame] = field(default_factory=list)
 
@@ -243,28 +244,38 @@ class Records:
         """Every rated person of ``game`` on one server (``guild``) or all (``None``), best first."""
         return ranked(rate(await self._results(game=game, guild=guild)).values())
 
-    async def find_user(self, who: str) -> tuple[str, str] | None:
-        """``(user, name)`` of a person who finished a game, by user id or (case-blind) seat name."""
+    async def find_user(self, who: str, *, computers: bool = False) -> tuple[str, str] | None:
+        """``(user, name)`` of a person who finished a game, by user id or (case-blind) seat name;
+        with ``computers``, of a computer player instead, whose name may also be given without its
+        level ("Ragnar" for "Ragnar (computer, heuristic)")."""
         found = None
+        wanted = who.strip().casefold()
         for record in await self.storage.finished_matches(snapshots=False):
             for s in record.seats:
-                if is_computer(s.user):
+                if is_computer(s.user) != computers:
                     continue
                 if s.user == who:
                     return s.user, s.name
-                if found is None and s.name.casefold() == who.casefold():
+                names = {s.name.casefold()}
+                if computers:
+                    names.add(s.name.split(" (", 1)[0].casefold())
+                if found is None and wanted in names:
                     found = (s.user, s.name)
         return found
 
     async def profile(self, who: str, guild: str | None = None) -> Profile | None:
-        """The profile of a person (user id or name) over ``guild``'s games (``None``: all servers)."""
+        """The profile of a person (user id or name) over ``guild``'s games (``None``: all servers);
+        failing a person, of a computer player of that name (its games, no rating)."""
         found = await self.find_user(who)
+        computer = found is None
+        if found is None:
+            found = await self.find_user(who, computers=True)
         if found is None:
             return None
         user, name = found
         everywhere = await self._results()
         scoped = [(r, x) for r, x in everywhere if guild is None or r.guild == guild]
-        profile = Profile(user, name)
+        profile = Profile(user, name, computer=computer)
         for record, result in scoped:
             seat = record.seat_of(user)
             if seat is None:
@@ -282,6 +293,8 @@ class Records:
                                              seat in result.winners, vp, result.ranks[seat],
                                              len(record.seats), record.link))
         for game, rec in profile.games.items():
+            if computer:
+                break  # computer players are not rated (D-ratings-1)
             rec.rating = rate((r, x) for r, x in scoped if r.game == game).get(user)
             rec.rating_all = rate((r, x) for r, x in everywhere if r.game == game).get(user)
         profile.recent = sorted(profile.recent, key=lambda g: (g.ended, g.match_id), reverse=True)[:self.RECENT]

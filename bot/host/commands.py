@@ -64,6 +64,10 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
             return await self.profile(" ".join(args) if args else user, guild=guild)
         if word == "history":
             return await self.game_history(guild=guild)
+        if word == "recap":
+            if args and not (len(args) == 1 and args[0].isascii() and args[0].isdigit()):
+                raise Refusal(RefusalCode.RECAP_USAGE)
+            return await self._recap_here(channel, int(args[0]) if args else None, guild)
         if word == "undo":
             if len(args) > 1 or args and args[0].lower() not in UNDO_ANSWERS:
                 raise Refusal(RefusalCode.UNDO_USAGE)
@@ -78,6 +82,22 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
             if word in adapter.verbs:
                 return await self.act(channel, user, " ".join([adapter.verbs[word], *args]))
         raise self._unknown_command(line)
+
+    async def _recap_here(self, channel: str, match_id: int | None, guild: str | None) -> Reply:
+        """/recap: the recap (result line, final scoring picture with the VP chart) of this
+        channel's last finished game, or of finished game ``match_id`` of this channel or server
+        (the same games /export gives whole)."""
+        if match_id is None:
+            ended = await self.storage.history(channel=channel, limit=50)
+            last = next((r for r in ended if r.status == "finished"), None)  # not an abandoned one
+            if last is None:
+                raise Refusal(RefusalCode.NO_FINISHED_HERE)
+            match_id = last.id
+        else:
+            record = await self.storage.get_match(match_id)
+            if record is None or not (record.channel == channel or (guild is not None and record.guild == guild)):
+                raise Refusal(RefusalCode.NO_FINISHED_GAME, id=match_id)
+        return await self.recap(match_id)
 
     @staticmethod
     def _unknown_command(line: str) -> Refusal:

@@ -84,6 +84,8 @@ class RecordsMixin(HostBase):
         if prof is None or not prof.games:
             raise Refusal(RefusalCode.NO_GAMES, name=quote(who))
         lines = [_("Profile of {name}", name=prof.name)]
+        if prof.computer:  # D-ratings-1: fixed ratings, never listed
+            lines.append(_("{name} is a computer player: computer players are not rated.", name=prof.name))
         for game, rec in prof.games.items():
             adapter = self.games.get(game)
             title = adapter.title if adapter else game

@@ -51,6 +51,7 @@ class RefusalCode(Enum):
     NO_GAME_TO_SHOW = "no_table", N_("There is no game to show in this channel."), ()
     NO_GAME_TO_EXPORT = "no_table", N_("There is no game to export in this channel."), ()
     NO_FINISHED_GAME = "no_table", N_("There is no finished game {id}."), ("id",)
+    NO_FINISHED_HERE = "no_table", N_("No game has been finished in this channel yet."), ()
     # the table is still a lobby
     NOT_STARTED = "not_started", N_("The game has not started yet."), ()
     # join/start/leave… on a running game
@@ -112,6 +113,7 @@ class RefusalCode(Enum):
     UNKNOWN_COMMAND = "unknown_command", N_("I do not know the command “{line}”. Try /help."), ("line",)
     EXPORT_USAGE = "unknown_command", N_("Write /export, or /export ID of a finished game."), ()
     LEADERBOARD_USAGE = "unknown_command", N_("Write /leaderboard [game] [server|all]."), ()
+    RECAP_USAGE = "unknown_command", N_("Write /recap, or /recap ID of a finished game."), ()
     # the database could not be written (or read) just now; nothing changed
     NOT_SAVED = "storage_failed", N_("That could not be saved, so nothing changed. Please try again in a moment."), ()
     NOT_READ = "storage_failed", N_("The table could not be read just now. Please try again in a moment."), ()
