@@ -35,7 +35,7 @@ from bot.host.common import is_computer, votes_needed
 from bot.host.guard import refused
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
-from bot.i18n import _, current_language, use_language
+from bot.i18n import _, current_language, ngettext, use_language
 from bot.storage import NewTimer, Seat
 from bot.text import quote
 from bot.widgets import label_of
@@ -198,8 +198,11 @@ async def _count_missed(service, table, seat: int, now: float) -> list[str]:
         await _save(service, table, rec.seats, host, now)
         return []
     level = host_options(rec.options)["level"]
-    line = _("{name} missed {count} deadlines: a computer player ({level}) takes the seat for the rest "
-             "of the game.", name=rec.seats[seat].name, count=missed[str(seat)], level=level)
+    line = ngettext("{name} missed {count} deadline: a computer player ({level}) takes the seat for the rest "
+                    "of the game.",
+                    "{name} missed {count} deadlines: a computer player ({level}) takes the seat for the rest "
+                    "of the game.", missed[str(seat)], name=rec.seats[seat].name, count=missed[str(seat)],
+                    level=level)
     await _take_over(service, table, seat, computer_user(level, seat), host, now, "deadline")
     return [line]
 

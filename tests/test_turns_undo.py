@@ -168,6 +168,7 @@ async def test_missed_deadlines_hand_the_seat_to_the_computer(tmp_path):
     clock.t += 1801
     made = await svc.due_reminders()
     assert made and "takes the seat" in made[0].text, made
+    assert "Ann missed 1 deadline: " in made[0].text, made  # the singular (QA: plural forms)
     rec = await store.get_match(1)
     assert rec.seats[0].user.startswith("bot:heuristic:") and rec.seats[0].name == "Ann"
     assert rec.options["host"]["replaced"][0]["user"] == "ann"
