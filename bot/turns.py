@@ -88,7 +88,7 @@ async def status_lines(service, table) -> list[str]:
                          name=rec.seats[seat].name, time=_left(left), level=host["level"]))
     pending = host.get("replace")
     if pending:
-        out.append(_("Request to give {name}'s seat to {to}: {count}/{needed} votes.",
+        out.append(_("Request to give the seat of {name} to {to}: {count}/{needed} votes.",
                      name=rec.seats[pending["seat"]].name, to=pending["label"], count=len(pending["votes"]),
                      needed=_votes_needed(rec.seats)))
     return out
@@ -279,11 +279,11 @@ async def replace(service, channel: str, user: str, words: list[str]) -> Reply:
     if len(request["votes"]) >= needed:
         await _take_over(service, table, seat, request["to"], host, now, "vote")
         return service._reply(table, public=[_(
-            "The table agreed ({count}/{needed}): {label} now plays {name}'s seat; the game goes on.",
+            "The table agreed ({count}/{needed}): {label} now plays the seat of {name}; the game goes on.",
             count=len(request["votes"]), needed=needed, label=request["label"], name=rec.seats[seat].name)],
             prompts=service._prompts(table))
     host["replace"] = request
     await _save(service, table, rec.seats, host, now)
     return service._reply(table, public=[_(
-        "Request: {label} to play {name}'s seat ({count}/{needed} votes; players vote with replace {name} yes).",
+        "Request: {label} to play the seat of {name} ({count}/{needed} votes; players vote with replace {name} yes).",
         label=request["label"], name=rec.seats[seat].name, count=len(request["votes"]), needed=needed)])

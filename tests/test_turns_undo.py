@@ -464,3 +464,25 @@ async def test_status_shows_a_standing_undo_request_and_who_must_agree(tmp_path)
     assert (await svc.undo(CH, "bob")).code == "ok"
     assert "asks to take back" not in "\n".join((await svc.status(CH)).public)
     await store.close()
+
+
+async def test_a_request_for_a_computer_players_seat_names_it_without_a_possessive(tmp_path):
+    """QA: "Ragnar (computer, heuristic)'s homeland" — a possessive after a computer player's name
+    reads badly; the take-over lines say "the seat of NAME"."""
+    from bot.seats import add_bot
+
+    svc, store = await open_service(tmp_path / "db.sqlite")
+    assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
+    assert (await add_bot(svc, CH, "heuristic")).ok
+    assert (await svc.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
+    r = await svc.command(CH, "zed", "/replace Ragnar (computer, heuristic) me")
+    assert r.ok and r.public[0].startswith(
+        "Request: zed (who asked) to play the seat of Ragnar (computer, heuristic) (0/1 votes"), r
+    assert "'s" not in r.public[0]
+    st = await svc.status(CH)
+    assert any(line.startswith("Request to give the seat of Ragnar (computer, heuristic) to zed") for line in st.public)
+    r = await svc.command(CH, "ann", "/replace Ragnar (computer, heuristic) yes")
+    assert r.ok and "zed (who asked) now plays the seat of Ragnar (computer, heuristic);" in r.public[0], r
+    r = await svc.command(CH, "ann", "/replace Ragnar (computer, heuristic) me")
+    assert r.code == "already_seated", r
+    await store.close()

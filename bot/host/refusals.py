@@ -83,7 +83,7 @@ class RefusalCode(Enum):
         "Write replace NAME LEVEL (a computer player: {levels}), replace NAME me (you take the seat) or "
         "replace NAME yes (you support the request)."), ("levels",)
     NO_LEVEL = "bad_options", N_("There is no computer level “{level}”. Levels: {levels}."), ("level", "levels")
-    ALREADY_PLAYED_THAT_WAY = "bad_options", N_("{name}'s seat is already played that way."), ("name",)
+    ALREADY_PLAYED_THAT_WAY = "bad_options", N_("The seat of {name} is already played that way."), ("name",)
     # not seated at this table
     NOT_PLAYER = "not_player", N_("You are not a player at this table."), ()
     # a NAME naming nobody at this table (/board player:NAME, replace NAME …)
