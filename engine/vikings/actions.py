@@ -9,9 +9,9 @@
 | ``sail done`` / ``sail end`` | this sailor's trip is over / use no more sailors (V-34, V-35) |
 | ``exchange 3`` | VP → gold (V-16), any seat, any time |
 | ``bid 4`` / ``pass`` | auction for the start player (V-41) |
-| ``remove N`` | the auction winner removes a drawn viking (V-42) |
-| ``lay F`` | lay all vikings of a kind on the highest free positions (V-42) |
-| ``special boat`` / ``special none`` | take a displayed special tile, or decline (V-46) |
+| ``remove N`` | the auction winner removes a drawn viking (V-42); a kind also by name: ``remove noble`` |
+| ``lay F`` | lay all vikings of a kind on the highest free positions (V-42); also ``lay fishers`` |
+| ``special boat`` / ``special none`` | take a displayed special tile, or decline (V-46); by code or word (``market`` = ``Xd``) |
 | ``swap M3`` | put a waiting building tile in place of the middle tile at that cell (V-49) |
 """
 
@@ -21,7 +21,22 @@ from dataclasses import dataclass
 
 from engine.core import Action, ActionSyntaxError, msg, msgn, quote, whole_number
 
-from .data import KINDS, SPECIAL_TILES, cell_name, parse_cell
+from .data import (
+    KIND_NAME,
+    KIND_PLURAL,
+    KIND_WORD,
+    KINDS,
+    SPECIAL_TILES,
+    SPECIAL_TYPED,
+    cell_name,
+    parse_cell,
+)
+
+# V-11: a kind by its letter, its name or its plural (English; ``lay fishers``, ``remove N``)
+_KIND_BY_WORD = {**{k.lower(): k for k in KINDS}, **{w: k for k, w in KIND_NAME.items()},
+                 **{w: k for k, w in KIND_PLURAL.items()}}
+# V-45: a special tile by its code or its word (``special market`` = ``special Xd``)
+_SPECIAL_BY_WORD = {**{n.lower(): n for n in SPECIAL_TILES}, **{w: n for n, w in SPECIAL_TYPED.items()}}
 
 
 def _cell_text(cell: tuple[int, int]) -> str:
@@ -222,9 +237,10 @@ def _int(raw: str, word: str) -> int:
 
 
 def _kind(raw: str, word: str) -> str:
-    k = word.upper()
-    if k not in KINDS:
-        raise ActionSyntaxError(raw, msg("{word} is not a viking kind (F G S N W B)", word=quote(word)))
+    k = _KIND_BY_WORD.get(word.lower())
+    if k is None:
+        raise ActionSyntaxError(raw, msg("{word} is not a viking kind: {F} (F), {G} (G), {S} (S), {N} (N), {W} (W) "
+                                         "or {B} (B)", word=quote(word), **KIND_WORD))
     return k
 
 
@@ -298,10 +314,10 @@ def parse_action(text: str) -> Action:
         name = args[0]
         if name.lower() == "none":
             return TakeSpecial("none")
-        match = {n.lower(): n for n in SPECIAL_TILES}.get(name.lower())
+        match = _SPECIAL_BY_WORD.get(name.lower())
         if match is None:
-            raise ActionSyntaxError(raw, msg("{name} is not a special tile ({tiles}, none)", name=quote(name),
-                                                       tiles=", ".join(SPECIAL_TILES)))
+            raise ActionSyntaxError(raw, msg("{name} is not a special tile: {tiles} or none", name=quote(name),
+                                             tiles=", ".join(SPECIAL_TYPED[n] for n in SPECIAL_TILES)))
         return TakeSpecial(match)
     if verb == "swap":
         need(1)

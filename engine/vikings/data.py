@@ -84,6 +84,13 @@ SPECIAL_WORD: dict[str, Msg] = {  # V-45..V-49: the special tiles' display names
     "Xc": msg("the temple building tile"),
     "Xd": msg("the market building tile"),
 }
+# V-45: the word a player types for a special tile (its name where the code is no word: the
+# building tiles by their building, a tile of one kind by that kind); the codes are read too
+SPECIAL_TYPED: dict[str, str] = {
+    "gold5": "gold", "goldsmith1": "goldsmith1", "goldsmith2": "goldsmith2", "boat": "boat", "noble1": "noble",
+    "scout1": "scout", "fisher1": "fisher", "sailor": "sailor", "feast": "feast", "treasury": "treasury",
+    "Xa": "longhouse", "Xb": "smithy", "Xc": "temple", "Xd": "market",
+}
 
 TOTAL_VIKINGS = PER_KIND * len(KINDS)  # V-1: 78
 TOTAL_TILES = sum(ISLAND_COUNTS.values()) + START_TILES + sum(v["count"] for v in SHIPS.values())  # V-2: 76
