@@ -16,6 +16,7 @@ from engine.vikings.data import (
     KIND_PLURAL,
     KIND_WORD,
     KIND_WORDS,
+    SAILOR,
     SCORING_AFTER,
     SHIPS,
     SPECIAL_WORD,
@@ -134,7 +135,7 @@ class VikingsAdapter(BaseAdapter):
                 scoring = {"small": _("a small scoring"), "major": _("a major scoring")}[after]
                 if d["round"] == 6:
                     scoring = _("a major and the final scoring")
-                out.append(_("Round {round} of 6 begins; {scoring} follows it. Start player: {name}.",
+                out.append(_("Round {round} of 6 begins (at its end: {scoring}). Start player: {name}.",
                              round=d["round"], scoring=scoring, name=names[d["start_player"]]))
             elif k == "bought":
                 out.append(_("{name} buys the {kind} with {tile} for {price} gold.", name=who,
@@ -157,8 +158,9 @@ class VikingsAdapter(BaseAdapter):
             elif k == "start_tile":
                 out.append(_("{name} places the start tile at {cell}.", name=who, cell=d["cell"]))
             elif k == "discarded":
-                out.append(_("{tile} fits nowhere in {name}'s homeland and leaves the game; the {kind} goes "
-                             "to the base.", tile=upper_first(tile_text(d["tile"])), name=who,
+                # no possessive after a name: "Ragnar (computer, heuristic)'s" reads badly
+                out.append(_("{name}: {tile} fits nowhere in the homeland and leaves the game; the {kind} "
+                             "goes to the base.", tile=tile_text(d["tile"]), name=who,
                              kind=kind_text(d["viking"])))
             elif k == "sailor":
                 out.append(_("{name} sends out a sailor with a boat.", name=who) if d["boat"]
@@ -233,8 +235,12 @@ class VikingsAdapter(BaseAdapter):
         if phase == "place" and pend is not None:
             if pend["placed"]:
                 return _("place your start tile in column 1: /start-tile CELL")
-            text = _("place {tile} (/place CELL; the {kind} stands on it when its row matches, "
-                     "or add “base”)", tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            if _to_base(pend):  # V-27: a sailor, or any viking bought with a ship, goes to the base
+                text = _("place {tile} (/place CELL); the {kind} goes to the base (V-27)",
+                         tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            else:
+                text = _("place {tile} (/place CELL; the {kind} stands on it when its row matches, "
+                         "or add “base”)", tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
             if me["start_tile_pending"]:
                 if any(type(a) is A.Place for a in game.legal_actions(seat)):
                     text += " " + _("— and your start tile (/start-tile CELL), in either order")
@@ -297,8 +303,12 @@ class VikingsAdapter(BaseAdapter):
         if phase == "place" and pend is not None:
             if pend["placed"]:
                 return _("place your start tile in column 1")
-            text = _("place {tile}; the {kind} stands on it when its row matches, else it goes to the base",
-                     tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            if _to_base(pend):  # V-27
+                text = _("place {tile}; the {kind} goes to the base (V-27)",
+                         tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
+            else:
+                text = _("place {tile}; the {kind} stands on it when its row matches, else it goes to the base",
+                         tile=tile_text(pend["tile"]), kind=kind_text(pend["viking"]))
             if me["start_tile_pending"]:
                 if any(type(a) is A.Place for a in game.legal_actions(seat)):
                     text += " " + _("— and your start tile, in either order")
@@ -359,6 +369,10 @@ class VikingsAdapter(BaseAdapter):
         if t is A.Remove:
             return _("remove a {kind}", kind=kind_text(action.kind))
         if t is A.Lay:
+            auction = game.view(None).get("auction")
+            n = list(auction["drawn"]).count(action.kind) if auction else 0
+            if n == 1:
+                return _("lay out the {kind}", kind=kind_text(action.kind))
             return _("lay out the {kinds}", kinds=_(KIND_TEXT_PLURAL[action.kind]))
         if t is A.TakeSpecial:
             return _("no special tile") if action.name == "none" else _(SPECIAL_TEXT[action.name])
@@ -389,7 +403,8 @@ class VikingsAdapter(BaseAdapter):
             head = _("{name}: {gold} gold, {vp} VP", name=p["name"], gold=p["gold"], vp=p["vp"])
             head += f" ({', '.join(marks)})" if marks else ""
             lines.append(head)
-            lines += homeland_grid(p["rows"])
+            # an empty homeland is said, or the next player's grid would read as this one's
+            lines += homeland_grid(p["rows"]) or ["    " + _("empty homeland")]
             base = " ".join(f"{k}{n}" for k, n in p["base"].items() if n)
             if base:
                 lines.append("    " + _("base: {vikings}", vikings=base))
@@ -436,7 +451,7 @@ class VikingsAdapter(BaseAdapter):
         actions)`` for "all of one kind" per kind and "one of each kind", offered only when the
         trip leaves no choice of cells (else the player picks cell by cell) and never under
         ``single-sailor`` (V-44: one viking a sailor). Each is checked by playing it on a copy."""
-        from engine.vikings.data import KINDS, SAILOR
+        from engine.vikings.data import KINDS
         from engine.vikings.determinize import homeland_of
 
         v = game.view(seat)
@@ -536,6 +551,12 @@ class VikingsAdapter(BaseAdapter):
                 _("Ask for one rule by number: rules V-14. Rules V-1 to V-49 are available."),
             ]
         return lookup("vikings.md", "V", topic)
+
+
+def _to_base(pending: Mapping[str, Any]) -> bool:
+    """V-27: the bought viking goes to the base wherever its tile goes — a sailor always, and any
+    viking bought with a ship."""
+    return pending["viking"] == SAILOR or str(pending["tile"]).startswith("^")
 
 
 def _gold(game: VikingsGame, seat: int) -> int:
