@@ -34,6 +34,13 @@ EXTRA_WHAT_PLURAL = {"church": N_("church discs"), "battle": N_("invader tokens"
 PRIVATE_KINDS = frozenset({"keep", "lead", "play", "active"})
 
 
+def _card_number(action: Action) -> tuple[int, str]:
+    """A card action (``play 14``) by its card's number; anything else after the cards, by text."""
+    words = str(action).split()
+    number = words[1] if len(words) == 2 and words[1].isdigit() else ""
+    return (int(number), "") if number else (10**6, str(action))
+
+
 def princess_word(data: Mapping[str, Any]) -> str:
     """The English word of a Princess choice (kept out of ``_()`` calls, where Babel would take the
     dictionary keys for messages)."""
@@ -174,15 +181,19 @@ class BrianBoruAdapter(BaseAdapter):
         if k == "church":
             line = ngettext("{name} puts {n} disc in the church area", "{name} puts {n} discs in the church area",
                             d["discs"], name=who)
-            return line + (_(" (paying {n} coins).", n=d["paid"]) if d.get("paid") else ".")
+            return line + (ngettext(" (paying {n} coin).", " (paying {n} coins).", d["paid"]) if d.get("paid") else ".")
         if k == "invaders":
             line = ngettext("{name} takes {n} invader token", "{name} takes {n} invader tokens", d["n"], name=who)
-            return line + (_(" (paying {n} coins).", n=d["paid"]) if d.get("paid") else ".")
+            return line + (ngettext(" (paying {n} coin).", " (paying {n} coins).", d["paid"]) if d.get("paid") else ".")
         if k == "marriage":
-            line = _("{name} moves up the marriage track from {frm} to {to}", name=who, frm=d["frm"], to=d["to"])
-            if d.get("slid"):
-                line += _(" (space {n} was taken)", n=d["reached"])
-            return line + (_(", paying {n} coins.", n=d["paid"]) if d.get("paid") else ".")
+            if d["frm"] == d["to"]:  # the space reached was taken and it slid back where it was
+                line = _("{name} stays at {at} on the marriage track (space {n} is taken)", name=who, at=d["frm"],
+                         n=d["reached"])
+            else:
+                line = _("{name} moves up the marriage track from {frm} to {to}", name=who, frm=d["frm"], to=d["to"])
+                if d.get("slid"):
+                    line += _(" (space {n} was taken)", n=d["reached"])
+            return line + (ngettext(", paying {n} coin.", ", paying {n} coins.", d["paid"]) if d.get("paid") else ".")
         if k == "expand":
             return _("{name} pays 5 coins and expands to {town}.", name=who, town=d["town"])
         if k == "expand_declined":
@@ -439,6 +450,14 @@ class BrianBoruAdapter(BaseAdapter):
             options = [(card_label(v)[:100], str(v)) for v in cards][:MAX_OPTIONS]
             return [Widget("multiselect", options, placeholder=_("keep 2 cards"), min_values=2, max_values=2,
                            template="keep {0} {1}")]
+        if p["kind"] in ("lead", "play"):  # cards by number, as /hand lists them (the engine's order is text order)
+            from bot.widgets import MAX_BUTTONS, label_of
+
+            actions = sorted(game.legal_actions(seat), key=_card_number)
+            choices = [(label_of(self, game, a), str(a)) for a in actions]
+            if len(choices) <= MAX_BUTTONS:
+                return [Widget("buttons", choices)] if choices else []
+            return [Widget("select", choices[i:i + MAX_OPTIONS]) for i in range(0, len(choices), MAX_OPTIONS)]
         return None
 
     # ------------------------------------------------------------------ table as text / image / notation
@@ -487,7 +506,7 @@ class BrianBoruAdapter(BaseAdapter):
             if p["princess"]:
                 marks.append(_("Princess: {choice}", choice=p["princess"]))
             claims = [c["name"] for c in v["claims"] if c["owner"] == s]
-            line = _("{name}: {vp} VP, {coins} coins, renown {renown}, invaders {invaders}, church {church}, "
+            line = _("{name}: {vp} VP, coins {coins}, renown {renown}, invaders {invaders}, church {church}, "
                      "marriage track {track}, marriage cards {marriages}, cards in hand {hand}",
                      name=p["name"], vp=p["vp"], coins=p["coins"], renown=p["renown"], invaders=p["invaders"],
                      church=p["church"], track=p["track"], marriages=len(p["marriages"]), hand=p["hand_size"])
