@@ -71,6 +71,10 @@ class Table:
     def __init__(self, fd: FakeDiscord, svc: HostService, bot: MeadhallBot) -> None:
         self.fd, self.svc, self.bot = fd, svc, bot
         self.seen: dict[int, tuple] = {}  # message id → what it showed when last checked (edits change it)
+        # message id → its lines already checked: an edit (controls taken off) keeps an old line, which
+        # named a card while it lay face up; a new deal makes that card hidden again, but the old line
+        # still tells nothing about the new hands, so it is not checked again
+        self.lines_ok: dict[int, set[str]] = {}
         self.face_up: set[int] = set()  # cards played face up (B-17, B-18) since the last deal
         self.checked = {"public": 0, "private": 0, "images": 0, "hands": 0}
         self.checker = Rng(SEED)
@@ -144,8 +148,12 @@ class Table:
                 continue  # unchanged since it was checked
             viewer = msg.visible_to
             seat = None if viewer is None else self.seat(self.user_of(viewer))
+            done = self.lines_ok.setdefault(msg.id, set())
             for text in [msg.content, *component_texts(msg)]:
                 for line in text.splitlines():
+                    if line in done and text == msg.content:
+                        continue
+                    done.add(line)
                     leaked = cards_named(line) & hidden[seat]
                     assert not leaked, f"{'public' if seat is None else USERS[seat]} message shows {leaked}: {line!r}"
             for png in msg.attachments:
