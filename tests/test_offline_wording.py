@@ -52,6 +52,49 @@ def listed(out: list[str]) -> list[tuple[int, str]]:
     return rows
 
 
+# ----------------------------------------------------------------------------- f. undo and computer players
+
+
+async def test_computer_players_agree_to_an_undo_by_themselves_issue17(service, tmp_path):
+    """QA: "Ragnar (computer, heuristic), Freydis (computer, random) moved since and must all
+    agree" — they never could. The next players have not acted or agree (issue 17): computer
+    players agree at once, so the move is taken back without waiting."""
+    from bot.storage import effective_actions
+
+    t = await seated(service, "vikings", ("heuristic", "random"), out=tmp_path / "out")
+    table = await service.table(CH)
+    for _ in range(10):  # Ann buys and places; then both computer players move
+        out = await say(t, f"ann: {listed(await say(t, 'ann: /choices'))[0][0]}")
+        if any(line.startswith("Freydis (computer, random) ") for line in out):
+            break
+    moves = effective_actions(await service.storage.actions(table.record.id))
+    last = max(i for i, a in enumerate(moves) if a.seat == 0)
+    assert {a.seat for a in moves[last + 1:]} == {1, 2}, moves  # both computer players moved after Ann
+    out = await say(t, "ann: /undo")
+    assert not any("must" in line and "agree" in line for line in out), out
+    assert any(line.startswith("Ann takes back their last move and the ") for line in out), out
+    after = effective_actions(await service.storage.actions(table.record.id))
+    assert len(after) <= len(moves) - 3 and after[-1].seat == 0 or not after  # theirs went back with it
+    assert table.game.acting_seats() == [0]
+
+
+async def test_a_person_who_moved_since_must_still_agree_issue17(service, tmp_path):
+    """Only computer players agree by themselves: a person who moved since is still asked."""
+    assert (await service.join(CH, "ann", "Ann", game="vikings")).ok
+    assert (await service.join(CH, "bob", "Bob")).ok
+    assert (await add_bot(service, CH, "heuristic")).ok
+    assert (await service.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
+    t = OfflineTable(service, tmp_path / "out", channel=CH)
+    table = await service.table(CH)
+    await play_first_legal(service, lambda g: g.acting_seats() == [0] and all(
+        any(p["rows"]) for p in g.view(None)["players"]), channel=CH)  # everyone has placed once
+    version = table.record.version
+    out = await say(t, "ann: /undo")
+    assert any("Bob" in line and "must" in line and "agree" in line for line in out), out
+    assert "Ragnar" not in next(line for line in out if "must" in line), out
+    assert table.record.version == version  # nothing taken back yet
+
+
 # ----------------------------------------------------------------------------- g. Brian Boru cards in order
 
 
