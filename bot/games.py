@@ -52,6 +52,8 @@ events, replay, focus)``           with ``board`` the full table (``focus``: one
 ``scoring_pictured(game, events)`` this move's picture is the scoring picture (default ``False``)
 ``free_actions_placeholder``       the placeholder of the free actions' select (an ``N_``
                                    message id), or ``None`` (default: "At any time")
+``hidden_shown``                   what a move may show that was hidden, for the undo refusal
+                                   (an ``N_`` message id; default "something no player had seen")
 ``option_words``                   table option words offered while ``/start`` is typed (default:
                                    the engine's declared ``game_cls.INFO.options``)
 ``describe_verb(word)``            a verb command's own description, or ``None`` (default)
@@ -74,7 +76,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from bot.i18n import SOURCE_LANGUAGE, _, available_languages
+from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages
 from bot.text import quote
 from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
@@ -212,6 +214,7 @@ class GameAdapter(Protocol):
     # optional hooks: BaseAdapter's defaults say "nothing special"
     scoring_events: Sequence[str]
     free_actions_placeholder: str | None
+    hidden_shown: str
 
     @property
     def option_words(self) -> Sequence[str]: ...
@@ -315,6 +318,7 @@ class BaseAdapter:
 
     scoring_events: ClassVar[Sequence[str]] = ()
     free_actions_placeholder: ClassVar[str | None] = None
+    hidden_shown: ClassVar[str] = N_("something no player had seen")  # the undo refusal (issue 17)
 
     def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:

@@ -245,6 +245,8 @@ async def undo(service, channel: str, user: str, answer: bool | None = None, ver
         shown = table.adapter.public_action(a.action)
         code = step_blocker(states[i], a.seat, a.action, states[i + 1], public=shown == a.action)
         if code is not None:
+            if code == "undo_revealed":  # said in the game's own words (QA: no tiles in Brian Boru)
+                raise Refusal(RefusalCode.UNDO_REVEALED, what=_(table.adapter.hidden_shown))
             raise Refusal(RefusalCode.by_code(code))
     # a computer player cannot be asked: it agrees (its moves since go back with the rest)
     need = {a.seat for a in moves[first + 1:] if not is_computer(rec.seats[a.seat].user)} - {seat}

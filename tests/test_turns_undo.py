@@ -96,6 +96,8 @@ async def test_undo_refused_after_a_draw_vikings_round_refill(tmp_path):
         other = next(s.user for s in (await svc.table(CH)).record.seats if s.user != last_user)
         u = await svc.undo(CH, other)
     assert (u.ok, u.code) == (False, "undo_revealed"), u
+    assert u.private == ["That move cannot be taken back: it showed something hidden (a tile turned or a "
+                         "viking drawn)."], u  # in the game's own words (QA)
     assert "undo_revealed" in REFUSALS
     assert (await store.get_match(1)).version == version
     await store.close()
@@ -131,6 +133,9 @@ async def test_undo_brian_boru_draft_pick_until_the_cards_are_passed(tmp_path):
         for s in u.mentions:
             u = await svc.undo(CH, s)
     assert (u.ok, u.code) == (False, "undo_revealed"), (codes, u)
+    # in Brian Boru's own words: no tile turned, no viking drawn (QA)
+    assert u.private == ["That move cannot be taken back: it showed something hidden (a card seen, passed on or "
+                         "drawn)."], u
     await _replay_equals_snapshot(svc, store)
     await store.close()
 

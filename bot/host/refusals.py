@@ -128,8 +128,7 @@ class RefusalCode(Enum):
         "That move cannot be taken back: it used chance (something was shuffled or drawn)."), ()
     # undo: something hidden was shown since (tile turned, viking drawn, card seen)
     UNDO_REVEALED = "undo_revealed", N_(
-        "That move cannot be taken back: it showed something hidden (a tile turned, a viking drawn or a "
-        "card seen)."), ()
+        "That move cannot be taken back: it showed something hidden ({what})."), ("what",)
     # undo: the host cannot tell whether something hidden was shown
     UNDO_UNSURE = "undo_unsure", N_(
         "That move cannot be taken back: I cannot tell whether it showed something hidden."), ()
