@@ -973,7 +973,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         channel, user = self.where(interaction)
         table = await self.svc.table(channel)
         if table is None:
-            await self.say_privately(interaction, _("There is no table in this channel. Use join to open one."))
+            await self.say_privately(interaction, _("There is no table in this channel. Use /join to open one."))
             return
         if table.record.seat_of(user) is None:
             await self.say_privately(interaction, _("Only a player at this table can seat a computer player."))
