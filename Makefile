@@ -1,11 +1,11 @@
 # The two commands of the README's quick start:
 #   make play   sets up the virtual environment and starts meadhall (the offline table without a token)
-#   make test   sets up the virtual environment, lints, and runs the whole test suite
+#   make test   sets up the virtual environment, lints, type-checks, and runs the whole test suite
 PY ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench catalogs clean
+.PHONY: play test lint typecheck bench catalogs clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,7 +19,10 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: lint
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+test: lint typecheck
 	$(VENV)/bin/pytest -q
 
 bench: $(STAMP)
