@@ -218,9 +218,9 @@ def validate(raw: dict[str, Any]) -> None:
         _need(a in known, f"road {a}–{b}: unknown town {a!r}")
         _need(b in known, f"road {a}–{b}: unknown town {b!r}")
         _need(a != b, f"road {a}–{b} joins a town to itself")
-        key = frozenset((a, b))
-        _need(key not in seen, f"road {a}–{b} listed twice")
-        seen.add(key)
+        pair = frozenset((a, b))
+        _need(pair not in seen, f"road {a}–{b} listed twice")
+        seen.add(pair)
 
     cards = raw["action_cards"]
     region_index = {r: i for i, r in enumerate(ids)}

@@ -97,7 +97,9 @@ class BrianBoruAction(Action):
     def text(self) -> str:
         return self._text
 
-    def __lt__(self, other: BrianBoruAction) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, BrianBoruAction):
+            return NotImplemented
         return self._text < other._text
 
 
@@ -112,8 +114,8 @@ def act(verb: str, *args: Any) -> BrianBoruAction:
     return a
 
 
-def _text_key(a: BrianBoruAction) -> str:
-    return a._text
+def _text_key(a: Action) -> str:
+    return a.text
 
 
 def _clip(word: str, most: int = 20) -> str:
@@ -348,7 +350,7 @@ class BrianBoruGame(Game):
         kind = p["kind"]
         if kind == "keep":
             if seat not in p["seats"]:
-                out: list[BrianBoruAction] = []
+                out: list[Action] = []
             else:
                 pairs = sorted(combinations(sorted(self.s["pile"][seat]), 2), key=_KEEP_RANK.__getitem__)
                 out = [_KEEP[pair] for pair in pairs]
@@ -391,7 +393,8 @@ class BrianBoruGame(Game):
                                   rule=p.get("rule") or KIND_RULE.get(kind))
         value = self._value(seat, p, a)
         s["pending"] = None if kind != "keep" else p
-        self._events = events = []
+        events: list[Event] = []
+        self._events = events
         self._resolve(seat, p, value)
         self._run()
         return events
@@ -1134,7 +1137,7 @@ for _verb in ("lead", "play"):
 _TABLES["option"] = {i: act("option", i) for i in (1, 2)}
 _TABLES["princess"] = {w: act("princess", w) for w in PRINCESS_CHOICES}
 for _verb, _table in _TABLES.items():
-    _order = sorted(_table, key=lambda k, t=_table: t[k].text)
+    _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
 
 _KEEP = {(a, b): act("keep", a, b) for a, b in combinations(D.card_values, 2)}

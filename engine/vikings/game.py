@@ -13,8 +13,8 @@ exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from engine.core import (
     Action,
@@ -61,6 +61,7 @@ from .scoring import Purse, final_scoring, major_scoring, small_scoring
 from .view import PendingTile, PlayerView, VikingsView, WheelSlot
 
 WHEEL = 12
+T = TypeVar("T")
 
 
 def normalise_options(options: dict[str, Any] | None) -> dict[str, bool]:
@@ -186,6 +187,16 @@ class VikingsGame(Game):
     def n(self) -> int:
         return len(self._names)
 
+    @property
+    def _purchase(self) -> dict[str, Any]:
+        """The combo being placed; the phases ``place``, ``special`` and ``swap`` always have one."""
+        return _present(self.pending, "purchase")
+
+    @property
+    def _auction(self) -> dict[str, Any]:
+        """The bids under way; the phase ``bid`` always has them (V-41)."""
+        return _present(self.bids, "auction")
+
     # ------------------------------------------------------------------ JSON
 
     def to_json(self) -> dict[str, Any]:
@@ -266,7 +277,7 @@ class VikingsGame(Game):
     def winners(self) -> list[int]:
         if not self.is_over:
             return []
-        return list(self.results["winners"])
+        return list(_present(self.results, "results")["winners"])
 
     def acting_seats(self) -> list[int]:
         if self.phase == "over":
@@ -301,11 +312,10 @@ class VikingsGame(Game):
         if phase == "lay":
             return [A.Lay(k) for k in sorted(set(self.drawn), key=KINDS.index)]
         if phase == "special":
-            return [A.TakeSpecial(s) for s in sorted(set(x for x in self.special_display if x))] + [
-                A.TakeSpecial("none")
-            ]
+            specials: list[Action] = [A.TakeSpecial(s) for s in sorted(set(x for x in self.special_display if x))]
+            return [*specials, A.TakeSpecial("none")]
         if phase == "swap":
-            return [A.Swap(r, c) for r, c in self._building_cells(seat, self.pending["building"])]
+            return [A.Swap(r, c) for r, c in self._building_cells(seat, self._purchase["building"])]
         return []
 
     def free_actions(self, seat: int) -> list[Action]:
@@ -324,7 +334,7 @@ class VikingsGame(Game):
         return out
 
     def _zero_allowed(self, seat: int) -> bool:
-        kind = self.wheel[0][1]
+        kind = _present(self.wheel[0], "combo at position 0")[1]  # only asked when position 0 holds one
         # V-14: only the last viking of its kind still on the wheel
         if not any(c is not None and c[1] == kind for c in self.wheel[1:]):
             return True
@@ -334,7 +344,7 @@ class VikingsGame(Game):
 
     def _place_actions(self, seat: int) -> list[Action]:
         h = self.homelands[seat]
-        pend = self.pending
+        pend = self._purchase
         out: list[Action] = []
         if not pend["placed"]:
             tile, viking = pend["tile"], pend["viking"]
@@ -396,7 +406,7 @@ class VikingsGame(Game):
         it could carry one more viking (one of every kind left that has an empty tile, or all that
         fit); the trip ends by itself when nothing more fits.
         """
-        if self.trip["mode"] == "all":
+        if _present(self.trip, "sailor trip")["mode"] == "all":
             return False
         if self.round == ROUNDS and SAILING["last_major_trips_full"]:  # [D-12]
             return not (self._sail_targets(seat) if targets is None else targets)
@@ -407,14 +417,14 @@ class VikingsGame(Game):
         return self.round == ROUNDS and self.homelands[seat].can_sail()
 
     def _bid_actions(self, seat: int) -> list[Action]:
-        high = self.bids["high"]
+        high = self._auction["high"]
         purse = self.gold[seat] + self.vp[seat]
         return [A.Bid(b) for b in range(high + 1, purse + 1)] + [A.Pass()]
 
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        if type(action) is str:
+        if isinstance(action, str):
             action = self.parse_action(action)
         handler = _HANDLERS.get(type(action))
         if handler is None:
@@ -438,12 +448,13 @@ class VikingsGame(Game):
     def _is_legal(self, seat: int, action: Action) -> bool:
         """Direct checks for the frequent actions; the rest by membership in the (short) list."""
         phase = self.phase
-        t = type(action)
-        if t is A.Buy:
+        if type(action) is A.Buy:
             return phase == "buy" and action.pos in self._buyable(seat)
-        if t is A.Place:
-            pend = self.pending
-            if phase != "place" or pend["placed"]:
+        if type(action) is A.Place:
+            if phase != "place":
+                return False
+            pend = self._purchase
+            if pend["placed"]:
                 return False
             if action.to_base and KIND_ROW.get(pend["viking"]) != action.row:
                 return False
@@ -451,7 +462,7 @@ class VikingsGame(Game):
             if pend["tile"][0] == "^":
                 return action.row == SHIP_ROW and action.col in h.ship_cells(self.options["ships_any_order"])
             return action.row != SHIP_ROW and h.island_fits(pend["tile"], action.row, action.col)
-        if t is A.SailEnd:
+        if type(action) is A.SailEnd:
             return phase == "sail" and self.trip is None and not self._must_sail(seat)
         return action in self.legal_actions(seat)
 
@@ -471,17 +482,7 @@ class VikingsGame(Game):
 
     def _why_illegal(self, seat: int, action: Action) -> IllegalActionError:
         phase = self.phase
-        expected = {
-            "buy": A.Buy,
-            "place": (A.Place, A.Start),
-            "sail": (A.Sail, A.SailDone, A.SailEnd),
-            "bid": (A.Bid, A.Pass),
-            "remove": A.Remove,
-            "lay": A.Lay,
-            "special": A.TakeSpecial,
-            "swap": A.Swap,
-        }[phase]
-        if not isinstance(action, expected):
+        if not isinstance(action, _PHASE_ACTIONS[phase]):
             return WrongPhaseError(action, _PHASE_VERB[phase])
         if isinstance(action, A.Buy):
             return self._why_not_buy(seat, action)
@@ -519,8 +520,8 @@ class VikingsGame(Game):
                 "V-35",
             )
         if isinstance(action, A.Bid):
-            if action.amount <= self.bids["high"]:
-                return IllegalActionError(action, msg("a bid must be more than {high}", high=self.bids["high"]), "V-41")
+            if action.amount <= self._auction["high"]:
+                return IllegalActionError(action, msg("a bid must be more than {high}", high=self._auction["high"]), "V-41")
             return IllegalActionError(action, msg("a bid cannot exceed your gold plus VP"), "V-41")
         if isinstance(action, (A.Remove, A.Lay)):
             return IllegalActionError(action, msg("no {kind} is among the drawn vikings", kind=KIND_WORD[action.kind]), "V-42")
@@ -547,7 +548,7 @@ class VikingsGame(Game):
         )
 
     def _why_not_place(self, seat: int, action: A.Place) -> IllegalActionError:
-        pend = self.pending
+        pend = self._purchase
         h = self.homelands[seat]
         if pend["placed"]:
             return IllegalActionError(action, msg("the tile is placed; now place your start tile"), "V-24")
@@ -594,7 +595,7 @@ class VikingsGame(Game):
 
     def _do_buy(self, seat: int, action: A.Buy, events: list[Event]) -> None:
         p = action.pos
-        tile, viking = self.wheel[p]
+        tile, viking = _present(self.wheel[p], f"combo at position {p}")  # legal: position p holds one
         if p > self.gold[seat]:  # V-16: exchange the shortfall first
             short = p - self.gold[seat]
             self.vp[seat] -= short
@@ -634,7 +635,7 @@ class VikingsGame(Game):
 
         With the start tile still to place (V-24) every tile can still be placed after it.
         """
-        pend = self.pending
+        pend = self._purchase
         h = self.homelands[seat]
         if pend["placed"] or h.start_pending or pend["tile"][0] == "^":
             return
@@ -647,7 +648,7 @@ class VikingsGame(Game):
 
     def _do_place(self, seat: int, action: A.Place, events: list[Event]) -> None:
         h = self.homelands[seat]
-        pend = self.pending
+        pend = self._purchase
         tile, viking = pend["tile"], pend["viking"]
         on_tile = action.row != SHIP_ROW and KIND_ROW.get(viking) == action.row and not action.to_base
         h.set(action.row, action.col, tile + ("*" if on_tile else ""))
@@ -671,7 +672,7 @@ class VikingsGame(Game):
         h.set(action.row, 1, START_TILE)
         h.start_pending = False
         events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
-        if self.pending["placed"]:
+        if self._purchase["placed"]:
             self._finish_purchase(seat, events)
         else:
             self._maybe_discard(seat, events)
@@ -833,13 +834,13 @@ class VikingsGame(Game):
     # -- auction (V-41 … V-43)
 
     def _do_bid(self, seat: int, action: A.Bid, events: list[Event]) -> None:
-        self.bids["high"] = action.amount
-        self.bids["leader"] = seat
+        self._auction["high"] = action.amount
+        self._auction["leader"] = seat
         events.append(Event("bid", seat, {"amount": action.amount}))
         self._next_bidder(seat, events)
 
     def _do_pass(self, seat: int, action: A.Pass, events: list[Event]) -> None:
-        b = self.bids
+        b = self._auction
         # the start player acts first: nobody has bid or dropped out before their opening move
         opening = seat == self.start_player and b["leader"] is None and len(b["active"]) == len(b["order"])
         # V-41 [D-11]: a start player who opens by passing has dropped out like any other passer;
@@ -850,7 +851,7 @@ class VikingsGame(Game):
         self._next_bidder(seat, events)
 
     def _next_bidder(self, seat: int, events: list[Event]) -> None:
-        b = self.bids
+        b = self._auction
         active = b["active"]
         if b["leader"] is not None and active == [b["leader"]]:
             self._auction_won(b["leader"], b["high"], events)
@@ -906,8 +907,9 @@ class VikingsGame(Game):
         for p in range(WHEEL - 1, -1, -1):
             if placed == count:
                 break
-            if self.wheel[p][1] == "":
-                self.wheel[p][1] = action.kind
+            combo = _present(self.wheel[p], "laid-out tile")  # V-42: every position has a tile now
+            if combo[1] == "":
+                combo[1] = action.kind
                 placed += 1
         events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
         if self.drawn:
@@ -932,7 +934,7 @@ class VikingsGame(Game):
             if action.name in BUILDING_TILES:  # V-49: swap at once for a middle tile with its building
                 cells = self._building_cells(seat, action.name)
                 if len(cells) > 1:
-                    self.pending["building"] = action.name
+                    self._purchase["building"] = action.name
                     self.phase = "swap"
                     return
                 if cells:
@@ -945,7 +947,7 @@ class VikingsGame(Game):
         return [(r, c) for r, c, t in self.homelands[seat].island_cells() if t.rstrip("*") == tile]
 
     def _do_swap(self, seat: int, action: A.Swap, events: list[Event]) -> None:
-        name = self.pending.pop("building")
+        name = self._purchase.pop("building")
         self._swap(seat, name, action.row, action.col, events)
         self._enter_place(seat, events)
 
@@ -1071,14 +1073,31 @@ class VikingsGame(Game):
         return table_from_game(self)
 
 
+def _present(state: T | None, what: str) -> T:
+    """``state`` where the phase guarantees it is there (a typed narrowing, never bad input)."""
+    if state is None:
+        raise RuntimeError(f"no {what} in phase state")  # an engine bug: phases keep these set
+    return state
+
+
 def _cells_of(action: Action) -> list[str]:
-    t = type(action)
-    if t is A.Place or t is A.Swap or t is A.Sail:
+    if isinstance(action, (A.Place, A.Swap, A.Sail)):
         return [cell_name(action.row, action.col)]
-    if t is A.Start:
+    if isinstance(action, A.Start):
         return [cell_name(action.row, 1)]
     return []
 
+
+_PHASE_ACTIONS: dict[str, tuple[type[Action], ...]] = {  # the kinds of action each phase takes
+    "buy": (A.Buy,),
+    "place": (A.Place, A.Start),
+    "sail": (A.Sail, A.SailDone, A.SailEnd),
+    "bid": (A.Bid, A.Pass),
+    "remove": (A.Remove,),
+    "lay": (A.Lay,),
+    "special": (A.TakeSpecial,),
+    "swap": (A.Swap,),
+}
 
 _PHASE_VERB = {  # what a WrongPhaseError says the phase wants
     "buy": msg("now is the time to buy a combo (buy P)"),
@@ -1091,7 +1110,8 @@ _PHASE_VERB = {  # what a WrongPhaseError says the phase wants
     "swap": msg("now is the time to choose the middle tile the building tile replaces (swap CELL)"),
 }
 
-_HANDLERS = {
+# Each handler takes its own action class (the key), hence ``Any`` for the action.
+_HANDLERS: dict[type[Action], Callable[[VikingsGame, int, Any, list[Event]], None]] = {
     A.Buy: VikingsGame._do_buy,
     A.Place: VikingsGame._do_place,
     A.Start: VikingsGame._do_start,

@@ -24,6 +24,9 @@ from .data import (
 
 EMPTY = "."
 
+Cells = set[tuple[int, int]]
+"""A set of ``(row, col)`` cells (named out here: inside ``Homeland`` ``set`` is its method)."""
+
 
 class Homeland:
     __slots__ = ("rows", "base", "specials", "start_pending", "_fits", "_frontier")
@@ -44,7 +47,7 @@ class Homeland:
         self._fits: dict[str, list[tuple[int, int]]] = {}  # island cells by edge class; reset by set()
         # empty island cells next to the base or an island tile (V-21), kept up to date by set();
         # None = not computed yet (rows assigned directly, e.g. by the notation parser)
-        self._frontier: set[tuple[int, int]] | None = None
+        self._frontier: Cells | None = None
 
     # ------------------------------------------------------------------ JSON
 
@@ -157,10 +160,10 @@ class Homeland:
                 reachable = True
         return reachable
 
-    def _compute_frontier(self) -> set[tuple[int, int]]:
+    def _compute_frontier(self) -> Cells:
         """Empty island cells in column 1 or beside an island tile (V-21; ships do not count [D-7])."""
         rows = self.rows
-        out = set()
+        out: Cells = set()
         for row in ISLAND_ROWS:
             r = rows[row]
             n = len(r)
@@ -236,16 +239,16 @@ class Homeland:
                 col = i + 1
                 yield col, tok[1], self.has_viking(1, col)
 
-    def threat_zone(self) -> set[tuple[int, int]]:
+    def threat_zone(self) -> Cells:
         """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
-        zone = set()
+        zone: Cells = set()
         for col, sail, defended in self.ships():
             if not defended:
                 for row in range(1, SHIP_DEPTH[sail] + 1):
                     zone.add((row, col))
         return zone
 
-    def vikings_on_islands(self, kind: str, zone: set[tuple[int, int]] | None = None) -> tuple[int, int]:
+    def vikings_on_islands(self, kind: str, zone: Cells | None = None) -> tuple[int, int]:
         """``(unthreatened, threatened)`` vikings of ``kind`` standing on island tiles."""
         if zone is None:
             zone = self.threat_zone()

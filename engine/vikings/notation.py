@@ -93,10 +93,10 @@ def parse_table(text: str) -> Table:
                 col += offset
                 if tok == "start":
                     cur.start = True
-                elif tok.startswith("gold=") and whole_number(tok[5:]) is not None:
-                    cur.gold = whole_number(tok[5:])
-                elif tok.startswith("vp=") and whole_number(tok[3:]) is not None:
-                    cur.vp = whole_number(tok[3:])
+                elif tok.startswith("gold=") and (gold := whole_number(tok[5:])) is not None:
+                    cur.gold = gold
+                elif tok.startswith("vp=") and (vp := whole_number(tok[3:])) is not None:
+                    cur.vp = vp
                 else:
                     raise NotationError(lineno, col, f"unknown token {quote(tok)} (gold=N, vp=N or start)")
             continue
@@ -124,10 +124,10 @@ def parse_table(text: str) -> Table:
                 _check_edges(lineno, toks, cells)
         elif key == "base":
             for col, tok in toks:
-                kind, num = tok[:1], tok[1:]
-                if kind not in KINDS or whole_number(num) is None:
+                kind, num = tok[:1], whole_number(tok[1:])
+                if kind not in KINDS or num is None:
                     raise NotationError(lineno, col, f"unknown token {quote(tok)} (a kind F G S N W B and a count)")
-                h.base[kind] += whole_number(num)
+                h.base[kind] += num
         elif key == "specials":
             for col, tok in toks:
                 if tok not in SPECIAL_TILES:
@@ -161,14 +161,14 @@ def _cell_token(lineno: int, col: int, tok: str, row: int) -> str:
 
 def _check_edges(lineno: int, toks: list[tuple[int, str]], cells: list[str]) -> None:
     """V-22: touching edges both sea or both land; the base's edge (left of column 1) is sea."""
-    prev = "base"
+    prev: str | None = "base"
     for i, tile in enumerate(cells):
         col = toks[i][0]
         if tile == EMPTY:
             prev = None
             continue
         left_needed = "sea" if prev == "base" else (right_edge(prev) if prev else None)
-        if left_needed is not None and left_edge(tile) != left_needed:
+        if prev and left_needed is not None and left_edge(tile) != left_needed:  # (a need implies a prev)
             what = "the base" if prev == "base" else repr(prev.rstrip("*"))
             raise NotationError(
                 lineno, col, f"edges do not match: {tile.rstrip('*')!r} cannot stand right of {what} (V-22)"
