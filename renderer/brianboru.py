@@ -221,7 +221,7 @@ def geometry() -> MapGeometry:
     return MapGeometry(w, h, towns, coast, region_label, labels)
 
 
-def _clip(poly: list[tuple[float, float]], a: tuple[float, float], b: tuple[float, float]) -> list:
+def _clip(poly: list[tuple[float, float]], a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
     """The part of ``poly`` nearer to ``a`` than to ``b`` (Sutherland–Hodgman on their bisector)."""
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     nx, ny = b[0] - a[0], b[1] - a[1]
@@ -253,7 +253,7 @@ def base_map() -> Image.Image:
     shade = Image.new("RGB", (W, H), SEA)
     label = Image.new("L", (W, H), 0)
     ds, dl = ImageDraw.Draw(shade), ImageDraw.Draw(label)
-    frame = [(-W, -H), (2 * W, -H), (2 * W, 2 * H), (-W, 2 * H)]
+    frame: list[tuple[float, float]] = [(-W, -H), (2 * W, -H), (2 * W, 2 * H), (-W, 2 * H)]
     for i, n in enumerate(names):
         cell = frame
         for m in names:
@@ -650,7 +650,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
                  max_width=w - 150 - hw)
         # VP big at the right
         text(d, (x + w - 12, y + 2), tr("{vp} VP", vp=p.get("vp", 0)), 18, anchor="ra", bold=True, max_width=100)
-        cx = x + 38
+        cx: float = x + 38
         yy = y + 29
         coin(d, cx + 7, yy + 7, 7)
         cx += text(d, (cx + 18, yy), str(p.get("coins", 0)), 14) + 30

@@ -19,10 +19,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
+R = TypeVar("R")
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 OI_ORANGE: RGB = (230, 159, 0)
@@ -117,14 +119,15 @@ def translating(tr: Translator | None = None, ntr: Translator | None = None,
             _MIN.reset(mtoken)
 
 
-def translated(minimum: int) -> Callable[[Callable[..., object]], Callable[..., object]]:
+def translated(minimum: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """Decorate a picture's entry point: it takes keyword-only ``tr=`` and ``ntr=`` (the host's
-    translator; default: the English messages) and shrinks texts down to ``minimum`` px to fit."""
+    translator; default: the English messages) and shrinks texts down to ``minimum`` px to fit.
+    The picture's return type is kept (its parameters gain ``tr``/``ntr``, which typing cannot add)."""
 
-    def deco(fn: Callable[..., object]) -> Callable[..., object]:
+    def deco(fn: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(fn)
         def wrapper(*args: object, tr: Translator | None = None, ntr: Translator | None = None,
-                    **kw: object) -> object:
+                    **kw: object) -> R:
             with translating(tr, ntr, minimum=minimum):
                 return fn(*args, **kw)
 
@@ -163,7 +166,7 @@ def text_mask(s: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image,
     a picture (names, labels, numbers) repeat from one turn to the next, and rasterising glyphs is
     most of a picture's drawing time (docs/performance.md)."""
     f = font(size)
-    x0, y0, x1, y1 = f.getbbox(s, anchor=anchor, stroke_width=stroke)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor=anchor, stroke_width=stroke))  # ints, typed float
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255)
     return mask, x0, y0

@@ -9,7 +9,9 @@ background is opaque and framed so that it stands out on Discord's dark and ligh
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -73,7 +75,7 @@ def chat_palette() -> Image.Image:
     ref = Image.new("RGB", (len(blends), 1))
     ref.putdata(blends)
     room = 256 - len(exact)
-    extra = ref.quantize(colors=room, method=Image.Quantize.MEDIANCUT).getpalette()[: 3 * room]
+    extra = (ref.quantize(colors=room, method=Image.Quantize.MEDIANCUT).getpalette() or [])[: 3 * room]
     flat = [x for c in exact for x in c] + list(extra or [])
     flat += [0] * (768 - len(flat))
     pal = Image.new("P", (1, 1))
@@ -90,7 +92,7 @@ def encode_fast(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def drawn(draw_fn, *args, log: TextLog | None = None, **kw) -> Image.Image:  # type: ignore[no-untyped-def]
+def drawn(draw_fn: Callable[..., Image.Image], *args: Any, log: TextLog | None = None, **kw: Any) -> Image.Image:
     """Call ``draw_fn`` recording its texts into ``log`` (when given)."""
     with recording(log):
         return draw_fn(*args, **kw)
@@ -125,7 +127,7 @@ def headline(d: ImageDraw.ImageDraw, left: str, right: str, colour: RGB | None, 
     """Top line: the game and round on the left, whose turn (boxed in gold) on the right; the box takes
     at most half the width, the left words the rest (both shrink, then are cut, to fit)."""
     y = FRAME_W + 8
-    x0 = w - PAD
+    x0: float = w - PAD
     if right:
         rw = min(text_width(right, 28) + 4 + (56 if colour else 20) + 6, (w - 2 * PAD) / 2)
         x1 = w - PAD

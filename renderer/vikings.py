@@ -181,6 +181,7 @@ def tile_sprite(code: str, size: int) -> Image.Image:
     rad = int(s * 0.3)
     kind = code[0]
     fill = LAND_SPECIAL if kind == "X" else LAND
+    box: tuple[float, float, float, float]
     if kind == "L":
         box = (s * 0.08, iy, s + rad * 2, s - iy)
     elif kind == "R":
@@ -452,7 +453,7 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     rnd = int(view.get("round") or 0)  # 0: a written-down table outside any round
     scorings = view.get("scorings") or ["small", "major", "small", "major", "small", "final"]
     over = view.get("phase") == "over"
-    x = MARGIN
+    x: float = MARGIN
     phase = _phase_text(view)
     active = view.get("active")
     pw = min(text_width(phase, 24) + 8, WIDTH / 2 - MARGIN - 40)
@@ -684,7 +685,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
         if isinstance(removed, str):
             removed = [removed]
         bids = items.pop("bids", None)
-        ax = x
+        ax: float = x
         for k in drawn:
             fig = figure_sprite(str(k), 36)
             _paste(img, fig, ax, ay)
@@ -716,7 +717,7 @@ def _draw_extras(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
 
 def _draw_legend(d: ImageDraw.ImageDraw, L: VikingsLayout, who: str) -> None:
     y = L.legend_y
-    x = MARGIN
+    x: float = MARGIN
     x += text(d, (x, y + 6), tr("{name}: where the tile may go", name=who), 19, bold=True,
               max_width=(WIDTH - 2 * MARGIN) * 0.4) + 18
     for i, (colour, words) in enumerate(((HIGHLIGHT_TILE, tr("viking stands on the tile")),
@@ -767,7 +768,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                         outline=ACTIVE if active else PANEL_EDGE, width=6 if active else 2)
     d.rounded_rectangle((P.x + 6, P.y + 6, P.x + 16, y1 - 6), radius=4, fill=_seat_colour(seat))
     # header: name, markers, gold, VP, specials
-    hx = P.x + 26
+    hx: float = P.x + 26
     hy = P.y + 8
     d.ellipse((hx, hy + 6, hx + 24, hy + 30), fill=_seat_colour(seat), outline=INK, width=2)
     hx += 32
@@ -796,7 +797,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if p.get("start_tile_pending"):
         chip(tr("start tile to place"), (255, 255, 255))
     # right side: gold and VP
-    rx = x1 - 16
+    rx: float = x1 - 16
     vp = str(p.get("vp", 0))
     w = text(d, (rx, hy + 4), tr("{vp} VP", vp=vp), 28, anchor="ra", bold=True, max_width=140)
     star(d, rx - w - 18, hy + 19, 14, fill=(250, 250, 250))
@@ -883,8 +884,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                              anchor="mm", bold=True)
                 continue
             if cell.endswith("*"):
-                cx = c * 0.64 if code[0] in "MX" else c * 0.5
-                _draw_figure(img, d, ROW_KEYS[r], x0, y0, c, cx, f"{ROW_KEYS[r]}{col}" in threatened)
+                fig_x = c * 0.64 if code[0] in "MX" else c * 0.5
+                _draw_figure(img, d, ROW_KEYS[r], x0, y0, c, fig_x, f"{ROW_KEYS[r]}{col}" in threatened)
     # highlighted cells for the pending placement
     if highlights and is_hseat:
         pend = view.get("pending") or {}
@@ -918,7 +919,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
 
 def _draw_footer(img: Image.Image, d: ImageDraw.ImageDraw, L: VikingsLayout) -> None:
     y = L.footer_y + 4
-    x = MARGIN
+    x: float = MARGIN
     _shield(d, x, y + 2, 18)
     x += 26
     room = (WIDTH - 2 * MARGIN - 140) / 4  # four keys share the line

@@ -109,7 +109,8 @@ def _buyable(legal: Iterable[str] | None) -> set[int] | None:
 
 
 def _player(view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
-    for p in view["players"]:
+    players: list[dict[str, Any]] = view["players"]
+    for p in players:
         if p.get("seat") == seat:
             return p
     return None
@@ -237,7 +238,7 @@ def _needed_cols(p: dict[str, Any], cells: list[str]) -> int:
     return max(3, n)
 
 
-def _homeland_cols(p: dict[str, Any], highlights: dict | None, last: dict | None) -> int:
+def _homeland_cols(p: dict[str, Any], highlights: dict[str, list[str]] | None, last: dict[str, Any] | None) -> int:
     hl_cells = [c for k in ("tile", "base") for c in (highlights or {}).get(k, [])]
     last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
     return _needed_cols(p, hl_cells + last_cells)
@@ -256,7 +257,8 @@ def homeland_width(ncols: int, c: int) -> int:
 
 
 def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int, w: int, h: int,
-                  highlights: dict | None = None, last: dict | None = None, min_text: int = 22) -> None:
+                  highlights: dict[str, list[str]] | None = None, last: dict[str, Any] | None = None,
+                  min_text: int = 22) -> None:
     """One homeland cropped to its columns in use (plus one), base counts on the left."""
     last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
     ncols = _homeland_cols(p, highlights, last)
@@ -353,8 +355,8 @@ def _headline_words(view: dict[str, Any]) -> tuple[str, str]:
 
 
 @translated(MIN_TURN_TEXT)
-def draw_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
-                      log: TextLog | None = None) -> Image.Image:
+def draw_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None,
+                      legal: Iterable[str] | None = None, log: TextLog | None = None) -> Image.Image:
     """The turn picture. ``legal``: the acting seat's legal action texts (marks combos it may not buy,
     e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement;
     ``tr``/``ntr`` (keyword-only): the table's translator, see :func:`renderer.common.translated`."""
@@ -372,7 +374,7 @@ class TurnLayout:
     """Where the turn picture puts the offer (left) and the shown homeland (right)."""
 
     shown: dict[str, Any] | None  # the player whose homeland is drawn
-    highlights: dict | None       # the marks drawn on it (only on the acting player's own)
+    highlights: dict[str, list[str]] | None       # the marks drawn on it (only on the acting player's own)
     offer_w: int
     hw: int                       # the homeland panel's width
     hy: int                       # the grid's top (below the panel's title line)
@@ -380,7 +382,7 @@ class TurnLayout:
     cell: int                     # the homeland's cell size in px (0: no homeland)
 
 
-def turn_layout(view: dict[str, Any], highlights: dict | None = None, y: int = BODY_Y) -> TurnLayout:
+def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = None, y: int = BODY_Y) -> TurnLayout:
     """The split between offer and homeland: the homeland of the player acting (placing: the buyer)
     gets :data:`OFFER_W`'s rest, and a wide one (late in the game, 12 columns) takes room from the
     offer (down to :data:`OFFER_MIN_W`) until its cells reach :data:`READABLE_CELL`, so that at
@@ -406,7 +408,7 @@ def turn_layout(view: dict[str, Any], highlights: dict | None = None, y: int = B
     return TurnLayout(shown, hl, PICTURE_W - PAD - hw - 20 - PAD, hw, hy, home_h, c)
 
 
-def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | None) -> Image.Image:
+def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: Iterable[str] | None) -> Image.Image:
     img, d = canvas()
     active = view.get("active")
     left, right = _headline_words(view)
@@ -443,7 +445,8 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
         draw_homeland(img, d, shown, hx, hy, hw - 4, home_h, hl, view.get("last"))
     # legend of the marks, only while placing
     if placing:
-        lx, ly = PAD, strip_y - legend_h + 6
+        lx: float = PAD
+        ly = strip_y - legend_h + 6
         d.rectangle((lx - 4, ly - 4, PAD + offer_w, strip_y - 6), fill=(252, 250, 245))
         d.rectangle((lx, ly, lx + 24, ly + 24), fill=HIGHLIGHT_TILE, outline=INK, width=2)
         d.ellipse((lx + 5, ly + 5, lx + 19, ly + 19), outline=INK, width=3)
@@ -472,7 +475,7 @@ def _draw(view: dict[str, Any], highlights: dict | None, legal: Iterable[str] | 
 
 
 @translated(MIN_TURN_TEXT)
-def render_vikings_turn(view: dict[str, Any], *, highlights: dict | None = None, legal: Iterable[str] | None = None,
-                        log: TextLog | None = None) -> bytes:
+def render_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None,
+                        legal: Iterable[str] | None = None, log: TextLog | None = None) -> bytes:
     return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log))
 

@@ -90,12 +90,12 @@ class BrianBoruData:
         self.ordinary_used = {int(k): v for k, v in raw["ordinary_marriage_cards_used"].items()}
         self.start = dict(raw["start"])
         self.region_count_points = list(raw["region_count_points"])
-        self.region_ids = [r["id"] for r in raw["regions"]]
-        self.region_names = [r["name"] for r in raw["regions"]]
+        self.region_ids: list[str] = [r["id"] for r in raw["regions"]]
+        self.region_names: list[str] = [r["name"] for r in raw["regions"]]
         self.region_index = {r: i for i, r in enumerate(self.region_ids)}
         self.thresholds = [r["threshold"] for r in raw["regions"]]
         self.points = [r["points"] for r in raw["regions"]]
-        self.town_names = [t["name"] for t in raw["towns"]]
+        self.town_names: list[str] = [t["name"] for t in raw["towns"]]
         self.town_index = {t: i for i, t in enumerate(self.town_names)}
         self.town_lookup = {t.lower(): i for i, t in enumerate(self.town_names)}
         self.town_region = [self.region_index[t["region"]] for t in raw["towns"]]
