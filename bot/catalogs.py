@@ -106,7 +106,7 @@ def catalog_problems(po_path: Path) -> list[str]:
         if not m.id:
             continue
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        strings = list(m.string) if isinstance(m.string, (tuple, list)) else [m.string or ""]  # None: untranslated
         label = repr(ids[0])
         if m.fuzzy:
             problems.append(f"fuzzy: {label}")

@@ -49,9 +49,9 @@ class Cluster:
         self._stop = threading.Event()
 
     def _start(self, k: int) -> None:
-        self.procs[k] = subprocess.Popen(self.commands[k])
+        proc = self.procs[k] = subprocess.Popen(self.commands[k])
         self.started[k] = time.monotonic()
-        log.info("process %d started (pid %d): %s", k, self.procs[k].pid, " ".join(self.commands[k][-4:]))
+        log.info("process %d started (pid %d): %s", k, proc.pid, " ".join(self.commands[k][-4:]))
 
     def stop(self) -> None:
         self._stop.set()

@@ -163,7 +163,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     except StorageError as e:
         source = DATABASE_ENV if env.get(DATABASE_ENV) else f"{where}: storage.database"
         raise ConfigError(f"{source}: {e}") from None
-    if kind == "sqlite" and not database.is_absolute():
+    if kind == "sqlite" and isinstance(database, Path) and not database.is_absolute():  # SQLite: a Path
         database = database_base / database
     busy_timeout = storage.get("busy_timeout_seconds", 5.0)
     if not busy_timeout > 0:

@@ -23,36 +23,46 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-_ADAPTERS: dict[type, Any] = {}  # per worker process: one adapter instance per adapter class
+if TYPE_CHECKING:
+    from bot.games import GameAdapter
+    from engine.core import Action, Game
+
+R = TypeVar("R")
+
+_ADAPTERS: dict[type[Any], Any] = {}  # per worker process: one adapter instance per adapter class
 
 
-def _adapter(adapter_cls: type) -> Any:
+def _adapter(adapter_cls: type[GameAdapter]) -> GameAdapter:
     adapter = _ADAPTERS.get(adapter_cls)
     if adapter is None:
         adapter = _ADAPTERS[adapter_cls] = adapter_cls()
     return adapter
 
 
-def _render_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, seat: int | None,
-                      lang: str | None = None) -> bytes | None:
+def _render_in_worker(adapter_cls: type[GameAdapter], game_cls: type[Game], snapshot: dict[str, Any],
+                      seat: int | None, lang: str | None = None) -> bytes | None:
     from bot.i18n import use_language
 
+    adapter = _adapter(adapter_cls)
     with use_language(lang):  # the caller's language: a worker has no task of the caller (issue 16)
-        return _adapter(adapter_cls).render(game_cls.from_json(snapshot), seat=seat)
+        return adapter.render(game_cls.from_json(snapshot), seat=seat)
 
 
-def _picture_in_worker(adapter_cls: type, game_cls: type, snapshot: dict, kwargs: dict,
-                       lang: str | None = None) -> bytes | None:
+def _picture_in_worker(adapter_cls: type[GameAdapter], game_cls: type[Game], snapshot: dict[str, Any],
+                       kwargs: dict[str, Any], lang: str | None = None) -> bytes | None:
     from bot.i18n import use_language
 
+    adapter = _adapter(adapter_cls)
     with use_language(lang):
-        return _adapter(adapter_cls).picture(game_cls.from_json(snapshot), **kwargs)
+        return adapter.picture(game_cls.from_json(snapshot), **kwargs)
 
 
-def _choose_in_worker(game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
+def _choose_in_worker(game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
+                      legal: Sequence[Action]) -> Action:
     from engine.players import make_player
 
     return make_player(game_id, level, seed=seed, **options).choose(view, legal)
@@ -74,23 +84,24 @@ class CpuPool:
         if size:
             self._pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"))
 
-    async def _run(self, fn, *args: Any) -> Any:
+    async def _run(self, fn: Callable[..., R], *args: Any) -> R:
         if self._pool is None:
             return await asyncio.to_thread(fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
-    async def render(self, adapter: Any, game: Any, seat: int | None = None) -> bytes | None:
+    async def render(self, adapter: GameAdapter, game: Game, seat: int | None = None) -> bytes | None:
         if self._pool is None:
             return await asyncio.to_thread(adapter.render, game, seat=seat)
         return await self._run(_render_in_worker, type(adapter), type(game), game.to_json(), seat, _language())
 
-    async def picture(self, adapter: Any, game: Any, **kwargs: Any) -> bytes | None:
+    async def picture(self, adapter: GameAdapter, game: Game, **kwargs: Any) -> bytes | None:
         """``adapter.picture(game, **kwargs)`` (issue 14's turn/scoring/board pictures)."""
         if self._pool is None:
             return await asyncio.to_thread(lambda: adapter.picture(game, **kwargs))
         return await self._run(_picture_in_worker, type(adapter), type(game), game.to_json(), kwargs, _language())
 
-    async def choose(self, game_id: str, level: str, seed: int, options: dict, view: Any, legal: list) -> Any:
+    async def choose(self, game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
+                     legal: Sequence[Action]) -> Action:
         return await self._run(_choose_in_worker, game_id, level, seed, options, view, legal)
 
     def close(self) -> None:

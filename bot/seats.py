@@ -65,12 +65,11 @@ async def play_bots(
         if table is None or table.game is None or table.game.is_over:
             break
         game, record = table.game, table.record
-        bots = [s for s in game.acting_seats() if bot_level(record.seats[s].user)]
+        bots = [(s, level) for s in game.acting_seats() if (level := bot_level(record.seats[s].user))]
         if not bots:
             break
-        seat = bots[0]
+        seat, level = bots[0]
         user = record.seats[seat].user
-        level = bot_level(user)
         options = {"budget": budget} if level == "search" and budget is not None else {}
         player = make_player(record.game, level, seed=(record.seed * 1009 + seat * 101 + record.version),
                              **options)

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,7 +199,7 @@ _MATCH_COLUMNS = (
 )
 
 
-def _match(row: Sequence[Any]) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     (mid, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version,
      snapshot, created, updated, link) = row
     return MatchRecord(
@@ -211,7 +211,7 @@ def _match(row: Sequence[Any]) -> MatchRecord:
     )
 
 
-def _timer(row: Sequence[Any]) -> Timer:
+def _timer(row: Row) -> Timer:
     return Timer(row[0], row[1], row[2], row[3], json.loads(row[4]))
 
 
@@ -223,12 +223,23 @@ def _seats_json(seats: Iterable[Seat]) -> str:
     return _dumps([s.to_json() for s in seats])
 
 
+class Row(Protocol):
+    """A fetched row as either backend gives it (an SQLite tuple, an asyncpg ``Record``): read by
+    position, unpacked or counted; nothing else."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+
 class Tx(Protocol):
     """One open transaction of a backend; SQL uses ``?`` placeholders on every backend."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
@@ -275,7 +286,7 @@ class Storage(ABC):
         :class:`StorageUnavailable`) on any database error."""
 
     @abstractmethod
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """A read outside any write transaction (SQLite: its own connection)."""
 
     async def _migrate(self, migrations: Sequence[Sequence[str]]) -> None:
@@ -304,7 +315,7 @@ class Storage(ABC):
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
-        return rows[0][0]
+        return int(rows[0][0])
 
     # ------------------------------------------------------------------ matches
 
@@ -602,7 +613,8 @@ class Storage(ABC):
 
     async def next_timer_due(self) -> float | None:
         rows = await self._fetchall("SELECT MIN(due) FROM timers")
-        return rows[0][0]
+        due = rows[0][0]
+        return None if due is None else float(due)
 
 
 UNDO_PREFIX = "#undo"  # a logged "#undo N" takes back the N actions before it still in force (issue 17)

@@ -17,8 +17,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.base import Storage, StorageConflict, StorageError, StorageUnavailable, Tx
+from bot.storage.base import Row, Storage, StorageConflict, StorageError, StorageUnavailable, Tx
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1, the
 # same versions as the SQLite backend's MIGRATIONS. Never edit a released step: append a new one.
@@ -98,13 +99,13 @@ _CONNECTION_ERRORS = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectio
 
 
 class _PgTx:
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: PoolConnectionProxy) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self._conn.execute(_numbered(sql), *params)
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._conn.fetch(_numbered(sql), *params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
@@ -163,7 +164,7 @@ class PostgresStorage(Storage):
         return StorageUnavailable(f"could not {what} the database {self.path}: {e}", writing=writing)
 
     @asynccontextmanager
-    async def _connection(self, *, writing: bool) -> AsyncIterator[asyncpg.Connection]:
+    async def _connection(self, *, writing: bool) -> AsyncIterator[PoolConnectionProxy]:
         try:
             conn = await self._pool.acquire(timeout=self.busy_timeout)
         except (TimeoutError, *_CONNECTION_ERRORS, asyncpg.PostgresError) as e:
@@ -193,7 +194,7 @@ class PostgresStorage(Storage):
                     raise self._failure(e, writing=True) from e
                 raise
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._connection(writing=False) as conn:
             try:
                 return list(await conn.fetch(_numbered(sql), *params))

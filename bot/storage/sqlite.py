@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import Storage, StorageConflict, StorageError, StorageUnavailable
+from bot.storage.base import Row, Storage, StorageConflict, StorageError, StorageUnavailable
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1.
 # Never edit a released step: append a new one.
@@ -79,7 +79,7 @@ class _SqliteTx:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self._store._conn.execute(sql, params)
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._store._conn.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
@@ -150,7 +150,7 @@ class SqliteStorage(Storage):
 
     async def journal_mode(self) -> str:
         rows = await self._fetchall("PRAGMA journal_mode")
-        return rows[0][0]
+        return str(rows[0][0])
 
     def _unavailable(self, e: sqlite3.Error, *, writing: bool) -> StorageError:
         if isinstance(e, sqlite3.IntegrityError):
@@ -186,7 +186,7 @@ class SqliteStorage(Storage):
         finally:
             self._lock.release()
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._read_lock:
             try:
                 async with self._reader.execute(sql, params) as cur:
