@@ -33,6 +33,7 @@ from openskill.models import PlackettLuce
 
 from bot.games import GameRegistry
 from bot.storage import MatchRecord, Storage
+from engine.core import Game
 
 COMPUTER_PREFIX = "bot:"  # the same as bot.service.COMPUTER_PREFIX (bot.seats makes such ids)
 
@@ -92,13 +93,14 @@ def ranks_of(winners: Sequence[int], vps: Sequence[int | None]) -> list[int]:
         if s in won:
             ranks.append(1)
             continue
-        better = sum(1 for o in range(n) if o not in won and o != s and vps[o] is not None
-                     and vps[s] is not None and vps[o] > vps[s])
+        mine = vps[s]
+        better = sum(1 for o in range(n) if o not in won and o != s and mine is not None
+                     and (theirs := vps[o]) is not None and theirs > mine)
         ranks.append(1 + len(won) + better)
     return ranks
 
 
-def result_of(game_cls: type, record: MatchRecord) -> MatchResult:
+def result_of(game_cls: type[Game], record: MatchRecord) -> MatchResult:
     """The result of a finished match, read from its stored final snapshot."""
     if record.snapshot is None:
         raise ValueError(f"match {record.id} has no snapshot")

@@ -28,7 +28,9 @@ rate only the people who finished (``finishers``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bot.games import HOST_KEY, host_options, table_language
 from bot.host.common import is_computer, votes_needed
@@ -36,10 +38,16 @@ from bot.host.guard import refused
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.i18n import _, current_language, ngettext, use_language
-from bot.storage import NewTimer, Seat
+from bot.storage import MatchRecord, NewTimer, Seat, Timer
 from bot.text import quote
 from bot.widgets import label_of
 from engine.players import LEVELS, make_player
+
+if TYPE_CHECKING:
+    from bot.host.play import PlayMixin
+    from bot.host.replies import Table
+    from bot.host.tables import HostBase
+    from engine.core import Action, Game
 
 DEADLINE_KIND = "deadline"
 MAX_DEADLINE_MOVES = 50  # computer moves for one seat after one deadline (a bound, not a rule)
@@ -50,13 +58,13 @@ def computer_user(level: str, seat: int) -> str:
     return f"bot:{level}:{100 + seat}"
 
 
-def finishers(record) -> list[str]:
+def finishers(record: MatchRecord) -> list[str]:
     """The users of the people who finished the game: seated at the end and never replaced."""
     replaced = {r["user"] for r in record.options.get(HOST_KEY, {}).get("replaced", [])}
     return [s.user for s in record.seats if not s.user.startswith("bot:") and s.user not in replaced]
 
 
-def deadline_timers(service, table, game, version: int, now: float) -> list[NewTimer]:
+def deadline_timers(service: HostBase, table: Table, game: Game, version: int, now: float) -> list[NewTimer]:
     seconds = host_options(table.record.options)["deadline"]
     if not seconds or game.is_over:
         return []
@@ -74,14 +82,14 @@ def describe_deadline(seconds: int) -> str:
     return f"{seconds}s"
 
 
-async def status_lines(service, table) -> list[str]:
+async def status_lines(service: HostBase, table: Table) -> list[str]:
     """/status: the deadline of each seat that must act, and a standing take-over request."""
     rec = table.record
     host = host_options(rec.options)
     out: list[str] = []
     if host["deadline"]:
-        due = {t.payload.get("seat"): t.due for t in await service.storage.timers(rec.id)
-               if t.kind == DEADLINE_KIND}
+        due: dict[int, float] = {t.payload["seat"]: t.due for t in await service.storage.timers(rec.id)
+                                 if t.kind == DEADLINE_KIND}  # deadline_timers gives each its seat
         for seat, when in sorted(due.items()):
             left = max(0, int(when - service.clock()))
             out.append(_("Deadline for {name}: in {time} (then the computer moves, level {level}).",
@@ -99,7 +107,7 @@ def _left(seconds: int) -> str:
     return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
 
 
-def _votes_needed(seats) -> int:
+def _votes_needed(seats: Sequence[Seat]) -> int:
 
     return votes_needed(seats)
 
@@ -120,7 +128,7 @@ class DeadlineMoves:
     names: tuple[str, ...]
 
 
-async def due_deadlines(service, now: float) -> list[DeadlineMoves]:
+async def due_deadlines(service: PlayMixin, now: float) -> list[DeadlineMoves]:
     """Make the computer moves of every due deadline (one entry per deadline that moved)."""
     out: list[DeadlineMoves] = []
     owns = service.shards.owns if service.shards is not None else None
@@ -142,7 +150,7 @@ async def due_deadlines(service, now: float) -> list[DeadlineMoves]:
     return out
 
 
-async def _deadline(service, channel: str, timer, now: float) -> list[str] | None:
+async def _deadline(service: PlayMixin, channel: str, timer: Timer, now: float) -> list[str] | None:
     table = await service.table(channel)
     seat, user = timer.payload["seat"], timer.payload["user"]
     if (table is None or table.game is None or table.record.id != timer.match
@@ -156,7 +164,7 @@ async def _deadline(service, channel: str, timer, now: float) -> list[str] | Non
         if table is None or table.game is None or table.game.is_over or seat not in table.game.acting_seats():
             break
         game, rec = table.game, table.record
-        action = await _choose(table, seat, level)
+        action = await _choose(rec, game, seat, level)
         label = label_of(table.adapter, game, action)
         reply = await service._forced_moves(channel, await _act(service, channel, user, str(action), rec.version))
         if not reply.ok:
@@ -172,15 +180,14 @@ async def _deadline(service, channel: str, timer, now: float) -> list[str] | Non
     return lines
 
 
-async def _act(service, channel: str, user: str, text: str, version: int):
+async def _act(service: PlayMixin, channel: str, user: str, text: str, version: int) -> Reply:
     try:
         return await service._act(channel, user, text, version)
     except Refusal as r:
         return refused(r)
 
 
-async def _choose(table, seat: int, level: str):
-    rec, game = table.record, table.game
+async def _choose(rec: MatchRecord, game: Game, seat: int, level: str) -> Action:
     player = make_player(rec.game, level, seed=rec.seed * 1009 + seat * 101 + rec.version)
     view, legal = game.view(seat), game.legal_actions(seat)
     if level == "search":
@@ -188,7 +195,7 @@ async def _choose(table, seat: int, level: str):
     return player.choose(view, legal)
 
 
-async def _count_missed(service, table, seat: int, now: float) -> list[str]:
+async def _count_missed(service: HostBase, table: Table, seat: int, now: float) -> list[str]:
     rec = table.record
     host = dict(rec.options.get(HOST_KEY, {}))
     missed = dict(host.get("missed", {}))
@@ -207,14 +214,15 @@ async def _count_missed(service, table, seat: int, now: float) -> list[str]:
     return [line]
 
 
-async def _save(service, table, seats: list[Seat], host: dict, now: float) -> None:
+async def _save(service: HostBase, table: Table, seats: list[Seat], host: dict[str, Any], now: float) -> None:
     rec = table.record
     options = {**rec.options, HOST_KEY: host}
     await service.storage.update_running(rec.id, seats=seats, options=options, now=now)
     rec.seats, rec.options, rec.updated = seats, options, now
 
 
-async def _take_over(service, table, seat: int, by: str, host: dict, now: float, why: str) -> None:
+async def _take_over(service: HostBase, table: Table, seat: int, by: str, host: dict[str, Any], now: float,
+                     why: str) -> None:
     rec = table.record
     old = rec.seats[seat]
     host = {**host, "replaced": [*host.get("replaced", []), {"seat": seat, "user": old.user, "by": by,
@@ -233,7 +241,7 @@ async def _take_over(service, table, seat: int, by: str, host: dict, now: float,
 # ------------------------------------------------------------------ /replace
 
 
-async def replace(service, channel: str, user: str, words: list[str]) -> Reply:
+async def replace(service: HostBase, channel: str, user: str, words: list[str]) -> Reply:
     """``/replace NAME LEVEL|me|yes`` (the service holds the channel's lock)."""
     table, game = await service._need_game(channel)
     rec = table.record
@@ -269,8 +277,8 @@ async def replace(service, channel: str, user: str, words: list[str]) -> Reply:
             raise Refusal(RefusalCode.NO_LEVEL, level=quote(target), levels=", ".join(LEVELS))
         if rec.seats[seat].user == to:
             raise Refusal(RefusalCode.ALREADY_PLAYED_THAT_WAY, name=rec.seats[seat].name)
-        same = pending and pending["seat"] == seat and pending["to"] == to
-        votes = list(pending["votes"]) if same else []
+        same = bool(pending and pending["seat"] == seat and pending["to"] == to)
+        votes = list(pending["votes"]) if pending and same else []
         if voting and user in votes:
             raise Refusal(RefusalCode.ALREADY_VOTED)
         request = {"seat": seat, "to": to, "label": label, "votes": [*votes, user] if voting else votes}

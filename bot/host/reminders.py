@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from bot import turns
 from bot.games import table_language
+from bot.host.play import PlayMixin
 from bot.host.replies import Reminder
-from bot.host.tables import HostBase
 from bot.i18n import _, current_language, use_language
 from bot.storage import NewTimer
 
 
-class RemindersMixin(HostBase):
-    """Durable ``reminder`` timers (and the deadlines of :mod:`bot.turns`)."""
+class RemindersMixin(PlayMixin):
+    """Durable ``reminder`` timers (and the deadlines of :mod:`bot.turns`, whose computer moves are
+    made like a player's: hence on :class:`PlayMixin`)."""
 
     async def due_reminders(self, now: float | None = None) -> list[Reminder]:
         """Reminders to send now: take due timers, keep those whose seat still must act.
