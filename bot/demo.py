@@ -37,6 +37,8 @@ async def demo_vikings(out_dir: Path, *, seed: int = 1, players: int = 4,
             chooser = Rng(seed)
             turn = 0
             table = await svc.table(channel)
+            if table is None or table.game is None:
+                raise RuntimeError("the demo table did not start")
             game, adapter = table.game, table.adapter
             paths.append(_write(out_dir, f"turn-{turn:03d}.png", adapter.render(game)))
             while not game.is_over:

@@ -64,6 +64,8 @@ async def demo_brianboru(out_dir: Path, seed: int = 1, players: int = 4) -> list
             if not reply.ok:
                 raise RuntimeError(" ".join(reply.private))
             table = await svc.table(channel)
+            if table is None or table.game is None:
+                raise RuntimeError("the demo table did not start")
             game, adapter = table.game, table.adapter
             chooser = Rng(seed)
             pending: list[Event] = []  # events since the last picture
@@ -101,7 +103,7 @@ async def demo_brianboru(out_dir: Path, seed: int = 1, players: int = 4) -> list
                 if "draft_done" in kinds:
                     for s, name in enumerate(names):
                         write(f"r{now['round']}-hand-{name}.png", render_hand(game.view(s), s))
-            write("final.png", adapter.render(game))
+            write("final.png", adapter.render(game) or b"")
             (out_dir / "final.txt").write_text(adapter.text(game) + "\n", encoding="utf-8")
         finally:
             await storage.close()
