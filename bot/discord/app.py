@@ -37,13 +37,22 @@ import asyncio
 import contextlib
 import functools
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import MeadhallCog, MeadhallTranslator, allowed_for, escape_names, language_for, mention
+from bot.discord.cog import (
+    MeadhallCog,
+    MeadhallTranslator,
+    allowed_for,
+    escape_names,
+    language_for,
+    mention,
+    sendable,
+)
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.refusals import ChannelWatch
 from bot.games import table_language
@@ -82,7 +91,8 @@ class MeadhallBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        sharding = {} if shards is None else {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
+        sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
+                                                              "shard_ids": sorted(shards.ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=LocaleTree, **sharding)
         self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
@@ -205,7 +215,7 @@ class MeadhallBot(commands.Bot):
             return []
         target = self.get_channel(int(channel))
         guild = getattr(target, "guild", None)
-        if target is None or guild is None or guild.me is None:
+        if target is None or isinstance(target, discord.abc.PrivateChannel) or guild is None or guild.me is None:
             return []
         return self.watch.missing_permissions(channel, target.permissions_for(guild.me), where="at start-up")
 
@@ -267,7 +277,7 @@ class MeadhallBot(commands.Bot):
             return
         target = self.get_channel(int(channel)) or self.get_partial_messageable(int(channel))
         try:
-            await self.cog.post(target, channel, reply)
+            await self.cog.post(sendable(target), channel, reply)
         except discord.HTTPException as e:
             # the move is committed; the next person to act there is told, and the bots wait for one
             self.watch.refused(channel, reply.match_id, e, "a computer player's move", tell_later=True)
@@ -306,8 +316,8 @@ class MeadhallBot(commands.Bot):
                 continue
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
-                await channel.send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
-                                   allowed_mentions=allowed_for([r.user]))
+                await sendable(channel).send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
+                                             allowed_mentions=allowed_for([r.user]))
                 sent += 1
                 self.watch.posted(r.channel)
             except discord.HTTPException as e:

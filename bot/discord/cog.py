@@ -68,6 +68,7 @@ from engine.players import LEVELS
 
 if TYPE_CHECKING:
     from bot.discord.app import MeadhallBot
+    from engine.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +157,14 @@ def escape_names(text: str, names: Iterable[str]) -> str:
     return re.sub("|".join(map(re.escape, risky)), lambda m: escape_name(m.group(0)), text)
 
 
+def sendable(channel: object) -> discord.abc.Messageable:
+    """``channel`` as a place to post: an interaction's or a table's channel always is one (a text
+    channel, a thread); anything else (a category, a forum) fails here instead of at ``send``."""
+    if not isinstance(channel, discord.abc.Messageable):
+        raise TypeError(f"cannot post to a {type(channel).__name__}")
+    return channel
+
+
 def mention(user: str, name: str) -> str:
     return f"<@{user}>" if user.isdigit() else f"@{escape_name(name)}"
 
@@ -220,7 +229,7 @@ def verb_commands(games: GameRegistry) -> dict[str, list[GameAdapter]]:
 
 
 @functools.cache
-def _probe(cls: type) -> Any:
+def _probe(cls: type[Game]) -> Game:
     """A throwaway new game of ``cls`` (its parser may depend on the instance)."""
     return cls.new([f"p{i}" for i in range(cls.MIN_PLAYERS)], seed=0)
 
@@ -459,7 +468,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             return
         for i, kw in enumerate(await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)):
             if deferred:
-                await interaction.channel.send(**kw)
+                await sendable(interaction.channel).send(**kw)
             elif i == 0:
                 await interaction.response.send_message(**kw)
             else:
@@ -542,7 +551,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 if files:
                     kw["attachments"] = files
                 try:
-                    if not answered and source is not None and source.id == plan.edit.message_id:
+                    if interaction is not None and not answered and source is not None \
+                            and source.id == plan.edit.message_id:
                         await interaction.response.edit_message(**kw)
                         answered = True
                     else:
@@ -553,7 +563,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                     files = [discord.File(io.BytesIO(image.data), filename=image.filename)] if image else []
             if plan.edit is None:
                 if plan.strip is not None and plan.strip.controls:
-                    if not answered and source is not None and source.id == plan.strip.message_id:
+                    if interaction is not None and not answered and source is not None \
+                            and source.id == plan.strip.message_id:
                         await interaction.response.edit_message(view=None)
                         answered = True
                     else:
@@ -571,11 +582,12 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 # thread's message is a channel post
                 in_place = interaction is not None and not deferred and interaction.channel_id == getattr(
                     target, "id", None)
-                if in_place and not answered and interaction.type == discord.InteractionType.application_command:
+                if (interaction is not None and in_place and not answered
+                        and interaction.type == discord.InteractionType.application_command):
                     await interaction.response.send_message(**kw)
                     message_id = (await interaction.original_response()).id
                     answered = True
-                elif in_place:
+                elif interaction is not None and in_place:  # (in_place implies the interaction)
                     if not answered and source is not None:  # the clicked message's decision is made
                         if source.flags.ephemeral:
                             await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
@@ -707,7 +719,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
                 if deferred:
-                    opening = await channel.send(line, allowed_mentions=quiet)
+                    opening = await sendable(channel).send(line, allowed_mentions=quiet)
                 else:
                     await interaction.response.send_message(line, allowed_mentions=quiet)
                     opening = await interaction.original_response()
@@ -754,7 +766,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                  result=escape_names(reply.public[-1], reply.names))
         target = self.bot.get_channel(int(parent)) or self.bot.get_partial_messageable(int(parent))
         with suppress(discord.HTTPException):
-            await target.send(line[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
+            await sendable(target).send(line[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
 
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""
@@ -776,11 +788,11 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         return build_view(reply.match_id, reply.version, widgets)
 
     async def show_private(
-        self, interaction: discord.Interaction, table: Table, seat: int, *, must_act: bool
+        self, interaction: discord.Interaction, table: Table, game: Game, seat: int, *, must_act: bool
     ) -> None:
         """What only ``seat`` may see (adapter ``private_text``/``private_image``, else its seat's
         view) and, when it must decide, its own choices as components: one ephemeral message."""
-        game, adapter, record = table.game, table.adapter, table.record
+        adapter, record = table.adapter, table.record
         lines = [adapter.prompt(game, seat)] if must_act else []
         lines.append(adapter.private_text(game, seat))
         view, complete = None, True
@@ -919,7 +931,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if seat not in table.game.acting_seats():
             await self.say_privately(interaction, _("You have nothing to decide now."))
             return
-        await self.show_private(interaction, table, seat, must_act=True)
+        await self.show_private(interaction, table, table.game, seat, must_act=True)
 
     # ------------------------------------------------------------------ helpers for commands
 
@@ -1050,6 +1062,9 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     @board.autocomplete("player")
     async def board_players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.player_choices(interaction, current)
+
+    async def player_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The players at this table (issue 13: every option offers its choices)."""
         table = await self.svc.table(str(interaction.channel_id))
         needle = current.strip().lower()
@@ -1070,7 +1085,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         if seat is None:
             await self.say_privately(interaction, _("You are not a player at this table."))
             return
-        await self.show_private(interaction, table, seat, must_act=seat in table.game.acting_seats())
+        await self.show_private(interaction, table, table.game, seat, must_act=seat in table.game.acting_seats())
 
     @app_commands.command(name=T(N_("rules")),
                           description=T(N_("A summary of the rules, or one rule by number or topic")))
@@ -1184,7 +1199,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
 
     @replace.autocomplete("player")
     async def replace_players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.board_players(interaction, current)
+        return await self.player_choices(interaction, current)
 
     @replace.autocomplete("by")
     async def replace_by(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -1304,7 +1319,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
                 callback)
             description = T(N_("{games} move: {word} (pick one of the offered moves)"), games=titles, word=word)
         else:
-            async def callback(interaction: discord.Interaction) -> None:  # type: ignore[misc]
+            async def callback(interaction: discord.Interaction) -> None:  # type: ignore[misc]  # no choice here
                 await self.move(interaction, word, None)
 
             description = T(N_("{games} move: {word}"), games=titles, word=word)
@@ -1312,7 +1327,8 @@ class MeadhallCog(commands.Cog, name="meadhall"):
             description = locale_str(own[:100])
         elif len(description.message) > 100:
             description = T(N_("Game move: {word}"), word=word)
-        command = app_commands.Command(name=locale_str(word), description=description, callback=callback)
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=locale_str(word), description=description, callback=callback)
         if needs_choice:
             @command.autocomplete(CHOICE_OPTION)
             async def offered(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

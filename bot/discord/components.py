@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import discord
 from discord import ui
@@ -86,6 +86,11 @@ def undo_id(match: int, version: int, agree: bool) -> str:
     return f"{PREFIX}:{match}:{version}:u:{'yes' if agree else 'no'}"
 
 
+def _label(item: ui.Item[Any]) -> str:
+    """The label of the button discord.py rebuilt from a click (``""`` if it has none)."""
+    return (item.label or "") if isinstance(item, ui.Button) else ""
+
+
 class ActionButton(ui.DynamicItem[ui.Button], template=BUTTON_TEMPLATE):
     """A button whose action text is in its custom id."""
 
@@ -96,8 +101,9 @@ class ActionButton(ui.DynamicItem[ui.Button], template=BUTTON_TEMPLATE):
                                    custom_id=button_id(match, version, text)), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
-        return cls(int(match["match"]), int(match["version"]), match["text"], item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), int(match["version"]), match["text"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).component_action(interaction, self.match, self.version, self.text)
@@ -122,7 +128,10 @@ class ActionSelect(ui.DynamicItem[ui.Select], template=SELECT_TEMPLATE):
         super().__init__(select, row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Select, match: re.Match[str], /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        if not isinstance(item, ui.Select):  # discord.py passes the component the template matched
+            raise TypeError(f"a select's custom id on a {type(item).__name__}")
         return cls(int(match["match"]), int(match["version"]), int(match["index"]), match["template"], select=item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -147,8 +156,9 @@ class ChooseButton(ui.DynamicItem[ui.Button], template=CHOOSE_TEMPLATE):
                                    style=discord.ButtonStyle.primary, custom_id=choose_id(match, version)))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
-        return cls(int(match["match"]), int(match["version"]), item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), int(match["version"]), _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).choose(interaction, self.match, self.version)
@@ -163,8 +173,9 @@ class ConfirmButton(ui.DynamicItem[ui.Button], template=CONFIRM_TEMPLATE):
                                    style=discord.ButtonStyle.danger, custom_id=confirm_id(match, version, text)))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
-        return cls(int(match["match"]), int(match["version"]), match["text"], item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), int(match["version"]), match["text"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).component_action(interaction, self.match, self.version, self.text,
@@ -182,8 +193,9 @@ class UndoButton(ui.DynamicItem[ui.Button], template=UNDO_TEMPLATE):
                                    custom_id=undo_id(match, version, agree)))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /):
-        return cls(int(match["match"]), int(match["version"]), match["answer"] == "yes", item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), int(match["version"]), match["answer"] == "yes", _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).undo_answer(interaction, self.match, self.version, self.agree)
