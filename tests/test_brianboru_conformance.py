@@ -91,6 +91,7 @@ def make_invariants(n: int):
     return check
 
 
+@pytest.mark.slow  # a long seeded playout: skipped by `pytest -m "not slow"`, run in CI
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_random_playouts_conform(n):
     for seed in range(GAMES[n]):

@@ -47,6 +47,7 @@ def random_position(cls, seed: int, steps: int, names=("A", "B", "C", "D"), opti
 # --------------------------------------------------------------------------- never an illegal action
 
 
+@pytest.mark.slow  # a long seeded playout: skipped by `pytest -m "not slow"`, run in CI
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 @pytest.mark.parametrize("level", LEVELS)
 def test_no_illegal_action_in_200_seeded_games(game_id, level):

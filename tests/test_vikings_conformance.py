@@ -43,6 +43,7 @@ def _check_end(g: VikingsGame, inv: Invariants) -> None:
     assert len(g.bag) == 78 - 72 - (6 if g.options["auction"] else 0)
 
 
+@pytest.mark.slow  # a long seeded playout: skipped by `pytest -m "not slow"`, run in CI
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("block", range(4))
 def test_random_playouts_basic(n, block):
@@ -60,6 +61,7 @@ OPTION_SETS = [
 ]
 
 
+@pytest.mark.slow  # a long seeded playout: skipped by `pytest -m "not slow"`, run in CI
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "+".join(k for k, v in o.items() if v))
 def test_random_playouts_progress_options(options):
     """≥ 100 games for every combination of the three progress options (V-40 … V-49)."""
@@ -70,6 +72,7 @@ def test_random_playouts_progress_options(options):
         _check_end(g, inv)
 
 
+@pytest.mark.slow  # a long seeded playout: skipped by `pytest -m "not slow"`, run in CI
 def test_random_playouts_strict_ships_V20_D6():
     """Strict ships (V-20): the ships row is always one gap-free block, beyond column 3 only once 1-3 are full."""
     for seed in range(30):
