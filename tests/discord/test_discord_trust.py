@@ -14,8 +14,8 @@ from bot.config import Config
 from bot.discord.app import MeadhallBot
 from bot.service import HostService
 from bot.storage import Storage
+from tests.discord.test_discord_brianboru import choices_on
 from tests.fakediscord import FakeDiscord
-from tests.test_discord_brianboru import choices_on
 
 SEED = 3
 USERS = ("alice", "bob", "carol")

@@ -13,7 +13,7 @@ from bot.cli import main
 from bot.config import ConfigError, load_config
 from bot.discord.permissions import NEEDED, REQUIRED, SCOPES, display_name, invite_url, missing
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_required_permissions_are_exactly_the_listed_ones():

@@ -29,7 +29,7 @@ from engine.core import (
 from engine.vikings import VikingsGame
 from engine.vikings.data import COLOUR_WORD, KIND_NAME, KIND_PLURAL, KIND_WORD, KIND_WORDS, SHIPS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE_FILES = sorted((ROOT / "engine").rglob("*.py"))
 ERRORS = {"ActionSyntaxError", "IllegalActionError", "NotYourTurnError", "WrongPhaseError"}
 

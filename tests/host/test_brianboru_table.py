@@ -320,8 +320,8 @@ def test_rules_by_number_B_and_D():
 
 
 def test_packaged_rules_match_shared_copy_and_every_decision_is_quoted_D4_to_D12():
-    packaged = Path(__file__).resolve().parents[1] / "bot" / "rules" / "brian-boru.md"
-    shared = Path(__file__).resolve().parents[2] / "shared" / "rules" / "brian-boru.md"
+    packaged = Path(__file__).resolve().parents[2] / "bot" / "rules" / "brian-boru.md"
+    shared = Path(__file__).resolve().parents[3] / "shared" / "rules" / "brian-boru.md"
     if shared.exists():
         assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
     adapter = BrianBoruAdapter()

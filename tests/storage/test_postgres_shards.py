@@ -3,7 +3,7 @@
 ``meadhall cluster`` restarts a process that dies.
 
 The end-to-end test through the sharded fake Discord, two real processes and a SIGKILL is
-tests/test_shards_e2e.py.
+tests/discord/test_shards_e2e.py.
 """
 
 from __future__ import annotations
@@ -136,5 +136,5 @@ def test_the_cluster_starts_a_killed_process_again_and_leaves_the_others_alone()
 def test_python_m_bot_cli_runs_every_command():
     # the cluster starts ``python -m bot.cli run …``: every command must work that way too
     out = subprocess.run([sys.executable, "-m", "bot.cli", "invite", "--application-id", "123"],
-                         capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+                         capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
     assert out.returncode == 0 and "client_id=123" in out.stdout, out.stderr

@@ -22,8 +22,8 @@ from bot.discord.app import MeadhallBot
 from bot.seats import bot_level
 from bot.service import HostService
 from bot.storage import Storage
+from tests.discord.test_discord_e2e import action_text, offered, press, refused, slash_move, usable
 from tests.fakediscord import FakeDiscord, Message
-from tests.test_discord_e2e import action_text, offered, press, refused, slash_move, usable
 
 SEED = 5
 

@@ -80,10 +80,10 @@ def test_rules_summary_and_by_number():
 
 
 def test_packaged_rules_match_shared_copy():
-    shared = Path(__file__).resolve().parents[2] / "shared" / "rules" / "vikings.md"
+    shared = Path(__file__).resolve().parents[3] / "shared" / "rules" / "vikings.md"
     if not shared.exists():
         pytest.skip("no ../shared beside this checkout")
-    packaged = Path(__file__).resolve().parents[1] / "bot" / "rules" / "vikings.md"
+    packaged = Path(__file__).resolve().parents[2] / "bot" / "rules" / "vikings.md"
     assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
 
 

@@ -108,7 +108,7 @@ def test_play_command_reads_piped_lines(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "bot.cli", "play", "--db", str(tmp_path / "p.db"), "--out", str(tmp_path / "o"),
          "--no-images"],
-        input=script, capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1],
+        input=script, capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[2],
         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
     assert proc.returncode == 0, proc.stderr

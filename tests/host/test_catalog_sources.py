@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.catalogs import KEYWORDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_translation_call_hides_a_string_in_an_expression():

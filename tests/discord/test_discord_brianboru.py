@@ -34,7 +34,7 @@ from engine.core import Rng
 from renderer.brianboru import render_hand
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 from tests.fakediscord.models import iter_components
-from tests.test_brianboru_table import cards_named, with_hands_shuffled
+from tests.host.test_brianboru_table import cards_named, with_hands_shuffled
 
 SEED = 3
 USERS = ("alice", "bob", "carol")

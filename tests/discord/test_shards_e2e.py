@@ -40,12 +40,12 @@ from bot.discord.components import PREFIX
 from bot.shards import shard_of
 from bot.storage import Storage, rebuild
 from engine.vikings import VikingsGame
+from tests.discord.test_discord_e2e import offered, press
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 from tests.fakediscord.models import iter_components, snowflake
 from tests.fakediscord.remote import PROCESS_HEADER
-from tests.test_discord_e2e import offered, press
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = 15
 REMINDER_MINUTES = 0.04  # 2.4 s without a move: the player to act is reminded (once)
 RESTART_DELAY = REMINDER_MINUTES * 60 + 0.5  # so alice's reminder falls due while process 0 is down

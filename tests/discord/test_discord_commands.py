@@ -464,7 +464,7 @@ def test_the_discord_package_has_no_import_circle():
     import ast
 
     order = ["policy", "permissions", "refusals", "components", "cog", "app"]
-    root = Path(__file__).resolve().parents[1] / "bot" / "discord"
+    root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
     assert not [n for n in init.body if isinstance(n, ast.Import | ast.ImportFrom)]

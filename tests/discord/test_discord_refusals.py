@@ -17,10 +17,10 @@ import discord
 import discord.http
 import pytest
 
+from tests.discord.test_discord_bots import Host, answer, since
+from tests.discord.test_discord_e2e import offered, press, slash_move
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_MESSAGES
-from tests.test_discord_bots import Host, answer, since
-from tests.test_discord_e2e import offered, press, slash_move
 
 CHANNEL_POSTS = r"^/channels/\d+/messages$"
 

@@ -2,7 +2,7 @@
 moments; after each restart every acknowledged action is in the log, ``PRAGMA integrity_check`` is
 ok, and replaying each game's log equals its stored snapshot.
 
-The child (``python -m tests.test_storage_crash DB SEED``) plays random legal moves at four tables
+The child (``python -m tests.storage.test_storage_crash DB SEED``) plays random legal moves at four tables
 at once through :class:`HostService` and prints ``ACK match version action`` after each ``act``
 returned ok, i.e. after the commit. Bounded: three kills, each after 10–60 acknowledgements.
 """
@@ -23,7 +23,7 @@ from bot.service import HostService
 from bot.storage import Storage, rebuild
 from tests.toygame import ToyAdapter, ToyGame
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KILLS = 3
 
 
@@ -56,7 +56,7 @@ async def _child(path: str, seed: int) -> None:
 def _run_child_until_killed(path: Path, seed: int, rng: random.Random) -> list[tuple[int, int, str]]:
     """Start the child, read its acknowledgements, SIGKILL it after a random number of them."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.test_storage_crash", str(path), str(seed)],
+    proc = subprocess.Popen([sys.executable, "-m", "tests.storage.test_storage_crash", str(path), str(seed)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     acked: list[tuple[int, int, str]] = []
     try:

@@ -19,7 +19,7 @@ from bot.storage import Storage
 from engine.core import Rng
 from tests.toygame import ToyAdapter, ToyGame
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CH = "chan-1"
 
 

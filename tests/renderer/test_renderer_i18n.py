@@ -26,8 +26,8 @@ from renderer.picture import MIN_HAND_TEXT, MIN_TABLE_TEXT, MIN_TURN_TEXT
 from renderer.scoring import draw_brianboru_final, draw_vikings_scoring
 from renderer.vikings import draw_vikings
 from renderer.vikings_turn import draw_vikings_turn
-from tests.test_renderer_brianboru import game_at
-from tests.test_renderer_pictures import NAMES, bb_over, draft_views, vikings_game, wide_view
+from tests.renderer.test_renderer_brianboru import game_at
+from tests.renderer.test_renderer_pictures import NAMES, bb_over, draft_views, vikings_game, wide_view
 from tests.vikings_views import make_view, placing_view, progress_view
 
 # --------------------------------------------------------------------------- translators

@@ -27,7 +27,7 @@ from renderer.scoring import (
 )
 from renderer.vikings import highlights_from_actions
 from renderer.vikings_turn import combo_cost, cost_words, draw_vikings_turn, render_vikings_turn
-from tests.test_renderer_brianboru import game_at
+from tests.renderer.test_renderer_brianboru import game_at
 from tests.vikings_views import make_view, placing_view, progress_view
 
 NAMES = ["Astrid", "Bjorn", "Sigrid", "Ulf"]

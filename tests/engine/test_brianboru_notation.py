@@ -13,7 +13,7 @@ from engine.brianboru import BrianBoruGame, final_scoring, format_position, pars
 from engine.core import NotationError
 from tests.conformance import random_playout
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 EXAMPLE = """\
 claims-on-board: meath

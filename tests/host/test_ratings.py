@@ -14,7 +14,7 @@ from bot.offline import OfflineTable
 from bot.ratings import COMPUTER_RATINGS, ranks_of
 from bot.service import COMPUTER_PREFIX, HostService
 from bot.storage import Storage
-from tests.test_service import Clock, refused
+from tests.host.test_service import Clock, refused
 from tests.toygame import ToyAdapter
 
 M = PlackettLuce()
