@@ -356,7 +356,7 @@ async def test_the_i18n_samples_are_the_committed_ones_and_polish_is_polish(tmp_
     text = (tmp_path / "turn-pl.txt").read_text(encoding="utf-8")
     assert "@Bjorn: " in text or "@Astrid: " in text
     assert_no_english([text], ["Astrid", "Bjorn"], "the Polish sample")
-    committed = Path(__file__).resolve().parent.parent / "docs" / "samples" / "i18n" / "turn-pl.txt"
+    committed = Path(__file__).resolve().parents[2] / "docs" / "samples" / "i18n" / "turn-pl.txt"
     assert text == committed.read_text(encoding="utf-8")
     for png in ("turn-pl.png", "scoring-pl.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

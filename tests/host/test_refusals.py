@@ -14,7 +14,7 @@ from bot.i18n import use_language
 from bot.service import REFUSALS as FACADE_REFUSALS
 from bot.service import Reply, refused
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
 def placeholders(template: str) -> set[str]:

@@ -17,7 +17,7 @@ from bot.widgets import label_of, widgets_for
 from engine.core import Game
 from tests.toygame import ToyAdapter, ToyGame
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+BOT = Path(__file__).resolve().parents[2] / "bot"
 
 # the probes that stay: they look at objects that are neither adapters nor games
 ALLOWED = {
