@@ -351,7 +351,7 @@ class GameInfo:
     ``hidden_hands``: a seat holds information the others must not see (it gets private choices
     and pictures); ``simultaneous``: several seats may owe a decision at once; ``options``: the
     table options, in the order they are offered. ``public`` names the members of the game class,
-    beyond :class:`Game`'s, that code outside the engine may use (``tests/test_contract.py``).
+    beyond :class:`Game`'s, that code outside the engine may use (``tests/engine/test_contract.py``).
     """
 
     id: str
@@ -392,7 +392,7 @@ class GameInfo:
 class Game(ABC):
     """The protocol the host, the computer players and the conformance tests use.
 
-    A short game (``>>>`` lines are run by ``tests/test_contract.py``):
+    A short game (``>>>`` lines are run by ``tests/engine/test_contract.py``):
 
     >>> from engine.vikings import VikingsGame
     >>> g = VikingsGame.new(["Astrid", "Bjorn"], seed=1)
@@ -464,7 +464,7 @@ class Game(ABC):
         """Validate ``action`` (or its text) for ``seat``, apply it and return the events.
 
         On a refusal nothing changes and the error says why (the same mistake raises the same
-        class in every engine; ``tests/test_contract.py`` checks the table):
+        class in every engine; ``tests/engine/test_contract.py`` checks the table):
 
         * :class:`ActionSyntaxError` — text that is no action of this game (as :meth:`parse_action`);
         * :class:`NotYourTurnError` — a seat that is not at the table;

@@ -36,7 +36,7 @@ from engine.core import (
 from engine.vikings import VikingsGame
 from engine.vikings.view import VikingsView
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES: tuple[type[Game], ...] = (VikingsGame, BrianBoruGame)
 GAME_CLASSES = {"Game", *(cls.__name__ for cls in GAMES)}
 SCANNED = ("bot", "renderer", "engine/players")
