@@ -205,7 +205,7 @@ def test_topic_search_casefolds_and_matches_word_beginnings(polish_rules):
 
 
 def test_rules_files_are_packaged():
-    text = Path(__file__).resolve().parents[1].joinpath("pyproject.toml").read_text(encoding="utf-8")
+    text = Path(__file__).resolve().parents[2].joinpath("pyproject.toml").read_text(encoding="utf-8")
     assert '"rules/*.md", "rules/*/*.md"' in text
 
 

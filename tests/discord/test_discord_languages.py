@@ -13,9 +13,9 @@ from bot.games import table_language
 from bot.i18n import _, use_language
 from bot.service import Reply
 from bot.widgets import widgets_for
+from tests.discord.test_discord_bots import Host
+from tests.discord.test_discord_e2e import offered, press, refused
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
-from tests.test_discord_bots import Host
-from tests.test_discord_e2e import offered, press, refused
 
 AD = VikingsAdapter()
 
