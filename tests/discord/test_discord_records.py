@@ -11,8 +11,8 @@ from bot.discord.app import MeadhallBot
 from bot.games import GameRegistry
 from bot.service import HostService
 from bot.storage import Storage
+from tests.discord.test_discord_e2e import refused, usable
 from tests.fakediscord import FakeDiscord
-from tests.test_discord_e2e import refused, usable
 from tests.toygame import ToyAdapter
 
 
