@@ -87,7 +87,7 @@ def translator(lang: str):  # type: ignore[no-untyped-def]
 def setup_views(players: int) -> list[dict]:
     """The public view before each start town is placed (B-9), the first placement's move first."""
     from engine.brianboru import BrianBoruGame
-    from tests.test_renderer_pictures import BB_NAMES
+    from tests.renderer.test_renderer_pictures import BB_NAMES
 
     game = BrianBoruGame.new(BB_NAMES[:players], seed=5)
     views = [game.view(None)]
@@ -364,7 +364,7 @@ def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
 def _bb_final(players: int):  # type: ignore[no-untyped-def]
     from bot.adapters import vp_history
     from engine.brianboru import BrianBoruGame
-    from tests.test_renderer_pictures import BB_NAMES
+    from tests.renderer.test_renderer_pictures import BB_NAMES
 
     game, moves = bb_over(players)
     return game.view(None), vp_history(BrianBoruGame, BB_NAMES[:players], 5, None, None, moves)
