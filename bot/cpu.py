@@ -36,14 +36,14 @@ R = TypeVar("R")
 _ADAPTERS: dict[type[Any], Any] = {}  # per worker process: one adapter instance per adapter class
 
 
-def _adapter(adapter_cls: type[GameAdapter]) -> GameAdapter:
+def _adapter(adapter_cls: type[GameAdapter[Any]]) -> GameAdapter[Any]:
     adapter = _ADAPTERS.get(adapter_cls)
     if adapter is None:
         adapter = _ADAPTERS[adapter_cls] = adapter_cls()
     return adapter
 
 
-def _render_in_worker(adapter_cls: type[GameAdapter], game_cls: type[Game], snapshot: dict[str, Any],
+def _render_in_worker(adapter_cls: type[GameAdapter[Any]], game_cls: type[Game], snapshot: dict[str, Any],
                       seat: int | None, lang: str | None = None) -> bytes | None:
     from bot.i18n import use_language
 
@@ -52,7 +52,7 @@ def _render_in_worker(adapter_cls: type[GameAdapter], game_cls: type[Game], snap
         return adapter.render(game_cls.from_json(snapshot), seat=seat)
 
 
-def _picture_in_worker(adapter_cls: type[GameAdapter], game_cls: type[Game], snapshot: dict[str, Any],
+def _picture_in_worker(adapter_cls: type[GameAdapter[Any]], game_cls: type[Game], snapshot: dict[str, Any],
                        kwargs: dict[str, Any], lang: str | None = None) -> bytes | None:
     from bot.i18n import use_language
 
@@ -89,12 +89,12 @@ class CpuPool:
             return await asyncio.to_thread(fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
-    async def render(self, adapter: GameAdapter, game: Game, seat: int | None = None) -> bytes | None:
+    async def render(self, adapter: GameAdapter[Any], game: Game, seat: int | None = None) -> bytes | None:
         if self._pool is None:
             return await asyncio.to_thread(adapter.render, game, seat=seat)
         return await self._run(_render_in_worker, type(adapter), type(game), game.to_json(), seat, _language())
 
-    async def picture(self, adapter: GameAdapter, game: Game, **kwargs: Any) -> bytes | None:
+    async def picture(self, adapter: GameAdapter[Any], game: Game, **kwargs: Any) -> bytes | None:
         """``adapter.picture(game, **kwargs)`` (issue 14's turn/scoring/board pictures)."""
         if self._pool is None:
             return await asyncio.to_thread(lambda: adapter.picture(game, **kwargs))

@@ -74,7 +74,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages
 from bot.text import quote
@@ -183,74 +183,88 @@ def host_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {**HOST_OPTION_DEFAULTS, **options.get(HOST_KEY, {})}
 
 
+G = TypeVar("G", bound=Game)
+"""The game an adapter hosts: each adapter's methods take its own engine's game."""
+
+
 @runtime_checkable
-class GameAdapter(Protocol):
-    game_cls: type[Game]
-    title: str
-    verbs: Mapping[str, str]
+class GameAdapter(Protocol[G]):
+    game_cls: type[G]
+
+    # read-only members (BaseAdapter and each adapter set them on the class)
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def verbs(self) -> Mapping[str, str]: ...
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]: ...
 
     def describe_options(self, options: Mapping[str, Any]) -> str: ...
 
-    def narrate(self, game: Game, events: Sequence[Event]) -> list[str]: ...
+    def narrate(self, game: G, events: Sequence[Event]) -> list[str]: ...
 
-    def prompt(self, game: Game, seat: int) -> str: ...
+    def prompt(self, game: G, seat: int) -> str: ...
 
-    def text(self, game: Game, seat: int | None = None) -> str: ...
+    def text(self, game: G, seat: int | None = None) -> str: ...
 
-    def render(self, game: Game, *, seat: int | None = None) -> bytes | None: ...
+    def render(self, game: G, *, seat: int | None = None) -> bytes | None: ...
 
-    def notation(self, game: Game) -> str | None: ...
+    def notation(self, game: G) -> str | None: ...
 
     def rules(self, topic: str | None) -> list[str]: ...
 
     def text_key(self) -> str | None: ...
 
-    def forced_action(self, game: Game, seat: int) -> Action | None: ...
+    def forced_action(self, game: G, seat: int) -> Action | None: ...
 
     def public_action(self, text: str) -> str: ...
 
     # optional hooks: BaseAdapter's defaults say "nothing special"
-    scoring_events: Sequence[str]
-    free_actions_placeholder: str | None
-    hidden_shown: str
+    @property
+    def scoring_events(self) -> Sequence[str]: ...
+
+    @property
+    def free_actions_placeholder(self) -> str | None: ...
+
+    @property
+    def hidden_shown(self) -> str: ...
 
     @property
     def option_words(self) -> Sequence[str]: ...
 
-    def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
+    def picture(self, game: G, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None: ...
 
-    def needs_replay(self, game: Game, events: Sequence[Event]) -> bool: ...
+    def needs_replay(self, game: G, events: Sequence[Event]) -> bool: ...
 
-    def describe_action(self, game: Game, action: Action) -> str: ...
+    def describe_action(self, game: G, action: Action) -> str: ...
 
-    def widgets(self, game: Game, seat: int) -> list[Widget] | None: ...
+    def widgets(self, game: G, seat: int) -> list[Widget] | None: ...
 
-    def private_choices(self, game: Game, seat: int) -> bool: ...
+    def private_choices(self, game: G, seat: int) -> bool: ...
 
-    def private_text(self, game: Game, seat: int) -> str: ...
+    def private_text(self, game: G, seat: int) -> str: ...
 
-    def private_image(self, game: Game, seat: int) -> bytes | None: ...
+    def private_image(self, game: G, seat: int) -> bytes | None: ...
 
-    def button_prompt(self, game: Game, seat: int) -> str | None: ...
+    def button_prompt(self, game: G, seat: int) -> str | None: ...
 
-    def confirm(self, game: Game, seat: int, action: Action) -> str | None: ...
+    def confirm(self, game: G, seat: int, action: Action) -> str | None: ...
 
-    def trips(self, game: Game, seat: int) -> list[tuple[str, str, list[str]]]: ...
+    def trips(self, game: G, seat: int) -> list[tuple[str, str, list[str]]]: ...
 
-    def message_group(self, game: Game) -> str | None: ...
+    def message_group(self, game: G) -> str | None: ...
 
-    def scoring_pictured(self, game: Game, events: Sequence[Event]) -> bool: ...
+    def scoring_pictured(self, game: G, events: Sequence[Event]) -> bool: ...
 
     def describe_verb(self, word: str) -> str | None: ...
 
 
-class BaseAdapter:
+class BaseAdapter(Generic[G]):
     """Plain defaults for every :class:`GameAdapter` member except ``game_cls`` and ``title``."""
 
-    game_cls: ClassVar[type[Game]]
+    game_cls: type[G]  # set by each adapter class (a ClassVar cannot hold a type variable)
     title: ClassVar[str]
     verbs: ClassVar[Mapping[str, str]] = {}
 
@@ -280,24 +294,24 @@ class BaseAdapter:
             return _("basic game")
         return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items()))
 
-    def narrate(self, game: Game, events: Sequence[Event]) -> list[str]:
+    def narrate(self, game: G, events: Sequence[Event]) -> list[str]:
         lines = []
         for e in events:
             who = game.names[e.seat] if e.seat is not None else ""
             lines.append(f"{who} {e.kind}".strip())
         return lines
 
-    def prompt(self, game: Game, seat: int) -> str:
+    def prompt(self, game: G, seat: int) -> str:
         choices = [str(a) for a in game.legal_actions(seat)[:5]]
         return _("your move ({choices})", choices=", ".join(choices)) if choices else _("your move")
 
-    def text(self, game: Game, seat: int | None = None) -> str:
+    def text(self, game: G, seat: int | None = None) -> str:
         return json.dumps(game.view(seat), sort_keys=True)
 
-    def render(self, game: Game, *, seat: int | None = None) -> bytes | None:
+    def render(self, game: G, *, seat: int | None = None) -> bytes | None:
         return None
 
-    def notation(self, game: Game) -> str | None:
+    def notation(self, game: G) -> str | None:
         return None
 
     def public_action(self, text: str) -> str:
@@ -311,7 +325,7 @@ class BaseAdapter:
     def text_key(self) -> str | None:
         return None
 
-    def forced_action(self, game: Game, seat: int) -> Action | None:
+    def forced_action(self, game: G, seat: int) -> Action | None:
         return None
 
     # ------------------------------------------------------------------ optional hooks
@@ -320,41 +334,41 @@ class BaseAdapter:
     free_actions_placeholder: ClassVar[str | None] = None
     hidden_shown: ClassVar[str] = N_("something no player had seen")  # the undo refusal (issue 17)
 
-    def picture(self, game: Game, *, seat: int | None = None, board: bool = False,
+    def picture(self, game: G, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
         return self.render(game, seat=seat)
 
-    def needs_replay(self, game: Game, events: Sequence[Event]) -> bool:
+    def needs_replay(self, game: G, events: Sequence[Event]) -> bool:
         return False
 
-    def describe_action(self, game: Game, action: Action) -> str:
+    def describe_action(self, game: G, action: Action) -> str:
         return str(action)
 
-    def widgets(self, game: Game, seat: int) -> list[Widget] | None:
+    def widgets(self, game: G, seat: int) -> list[Widget] | None:
         return None
 
-    def private_choices(self, game: Game, seat: int) -> bool:
+    def private_choices(self, game: G, seat: int) -> bool:
         return False
 
-    def private_text(self, game: Game, seat: int) -> str:
+    def private_text(self, game: G, seat: int) -> str:
         return self.text(game, seat)
 
-    def private_image(self, game: Game, seat: int) -> bytes | None:
+    def private_image(self, game: G, seat: int) -> bytes | None:
         return None
 
-    def button_prompt(self, game: Game, seat: int) -> str | None:
+    def button_prompt(self, game: G, seat: int) -> str | None:
         return None
 
-    def confirm(self, game: Game, seat: int, action: Action) -> str | None:
+    def confirm(self, game: G, seat: int, action: Action) -> str | None:
         return None
 
-    def trips(self, game: Game, seat: int) -> list[tuple[str, str, list[str]]]:
+    def trips(self, game: G, seat: int) -> list[tuple[str, str, list[str]]]:
         return []
 
-    def message_group(self, game: Game) -> str | None:
+    def message_group(self, game: G) -> str | None:
         return None
 
-    def scoring_pictured(self, game: Game, events: Sequence[Event]) -> bool:
+    def scoring_pictured(self, game: G, events: Sequence[Event]) -> bool:
         return False
 
     def describe_verb(self, word: str) -> str | None:
@@ -364,27 +378,27 @@ class BaseAdapter:
 class GameRegistry:
     """Game id → adapter. ``default`` is the first registered game id (or ``None``)."""
 
-    def __init__(self, adapters: Sequence[GameAdapter] = ()) -> None:
-        self._adapters: dict[str, GameAdapter] = {}
+    def __init__(self, adapters: Sequence[GameAdapter[Any]] = ()) -> None:
+        self._adapters: dict[str, GameAdapter[Any]] = {}
         for adapter in adapters:
             self.register(adapter)
 
-    def register(self, adapter: GameAdapter) -> None:
+    def register(self, adapter: GameAdapter[Any]) -> None:
         game_id = adapter.game_cls.GAME_ID
         if game_id in self._adapters:
             raise ValueError(f"game {game_id!r} is registered twice")
         self._adapters[game_id] = adapter
 
-    def get(self, game_id: str) -> GameAdapter | None:
+    def get(self, game_id: str) -> GameAdapter[Any] | None:
         return self._adapters.get(game_id)
 
-    def __getitem__(self, game_id: str) -> GameAdapter:
+    def __getitem__(self, game_id: str) -> GameAdapter[Any]:
         return self._adapters[game_id]
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._adapters
 
-    def __iter__(self) -> Iterator[GameAdapter]:
+    def __iter__(self) -> Iterator[GameAdapter[Any]]:
         return iter(self._adapters.values())
 
     def ids(self) -> list[str]:

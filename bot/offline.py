@@ -24,6 +24,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Protocol
 
 from bot.games import table_language
 from bot.i18n import _, current_language, ngettext, use_language
@@ -73,11 +74,17 @@ def numbered(options: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
     return [(i, label, value) for i, (label, value) in enumerate(options, start=1)]
 
 
+class BotDriver(Protocol):
+    """What moves the computer players of a table (``bot.seats.play_bots`` by default)."""
+
+    async def play(self, service: HostService, channel: str) -> list[Reply]: ...
+
+
 class OfflineTable:
     """Feeds typed lines to a :class:`HostService` as one channel; returns what to print."""
 
     def __init__(self, service: HostService, out_dir: Path, *, channel: str = "offline",
-                 user: str | None = None, bots: object | None = None) -> None:
+                 user: str | None = None, bots: BotDriver | None = None) -> None:
         self.service = service
         self.out_dir = Path(out_dir)
         self.channel = channel

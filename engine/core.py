@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 T = TypeVar("T")
 
@@ -425,11 +425,11 @@ class Game(ABC):
         seed: int,
         options: dict[str, Any] | None = None,
         start_seat: int | None = None,
-    ) -> Game: ...
+    ) -> Self: ...
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> Game: ...
+    def from_json(cls, data: dict[str, Any]) -> Self: ...
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]: ...
@@ -495,7 +495,7 @@ class Game(ABC):
 
     # -- conveniences shared by all games
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         return type(self).from_json(self.to_json())
 
     def is_legal(self, seat: int, action: Action | str) -> bool:

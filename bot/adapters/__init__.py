@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import GameRegistry, engine_options
-from engine.core import EngineError
+from engine.core import EngineError, Game
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class Replay:
     last_scores: list[dict[str, Any]] = field(default_factory=list)
 
 
-def replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],
+def replay(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int | None],
            moves: list[tuple[int, str]]) -> Replay:
     """Replay ``moves`` ((seat, action text) in log order) from ``game_cls.new(*setup)``.
 

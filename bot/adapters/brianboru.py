@@ -12,7 +12,7 @@ of active town, whose legal towns betray the colours in hand).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
@@ -87,10 +87,10 @@ def card_label(value: int) -> str:
              main=main, secondary=sec)
 
 
-class BrianBoruAdapter(BaseAdapter):
+class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
     game_cls = BrianBoruGame
     title = "Brian Boru"
-    verbs: Mapping[str, str] = {v: v for v in (
+    verbs: ClassVar[Mapping[str, str]] = {v: v for v in (
         "town", "keep", "active", "lead", "play", "option", "extra", "expand", "free", "princess", "raid",
         "monastery")}
     hidden_shown = N_("a card seen, passed on or drawn")  # B-10, B-11: the draft passes cards on
@@ -297,7 +297,8 @@ class BrianBoruAdapter(BaseAdapter):
             return _("your {card} lost the trick; choose its action: /option 1 ({one}) or /option 2 ({two})",
                      card=p["card"], one=symbols_text(c.secondary_text[0]), two=symbols_text(c.secondary_text[1]))
         if k == "extra":
-            most = game.legal_actions(seat)[-1].args[0] if game.legal_actions(seat) else 0
+            acts = game.legal_actions(seat)
+            most = acts[-1].args[0] if acts and isinstance(acts[-1], BrianBoruAction) else 0
             return _("pay 2 coins for each extra {what} (you have {coins} coins): /extra N, 0 to {most}",
                      what=_(extra_what(p)), coins=v["players"][seat]["coins"],
                      most=most)

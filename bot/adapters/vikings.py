@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.games import BaseAdapter
 from bot.i18n import N_, _, ngettext, tr_msg
@@ -84,10 +84,10 @@ def kind_text(kind: str) -> str:
     return _(KIND_TEXT[kind])
 
 
-class VikingsAdapter(BaseAdapter):
+class VikingsAdapter(BaseAdapter[VikingsGame]):
     game_cls = VikingsGame
     title = "Vikings"
-    verbs: Mapping[str, str] = {
+    verbs: ClassVar[Mapping[str, str]] = {
         "buy": "buy",
         "place": "place",
         "start-tile": "start",
@@ -335,15 +335,14 @@ class VikingsAdapter(BaseAdapter):
 
     def describe_action(self, game: VikingsGame, action: Action) -> str:
         """A label for a button, select option or autocomplete choice (≤ 100 characters)."""
-        t = type(action)
-        if t is A.Buy:
+        if isinstance(action, A.Buy):
             slot = game.view(None)["wheel"][action.pos]
             tile, viking = (slot["tile"], slot["viking"] or "") if slot else ("", "")
             return _("{pos}: {kind} + {tile} — {cost}", pos=action.pos, kind=kind_text(viking),
                      tile=tile_text(tile), cost=self.buy_cost(game, action))[:100]
-        if t is A.Exchange:
+        if isinstance(action, A.Exchange):
             return _("exchange {n} VP for {n} gold", n=action.amount)
-        if t is A.Place:
+        if isinstance(action, A.Place):
             if action.to_base:
                 return _("{cell}, viking to the base", cell=cell_name(action.row, action.col))
             pend = game.view(None)["pending"]
@@ -352,32 +351,32 @@ class VikingsAdapter(BaseAdapter):
             return (_("{cell}, {kind} on the tile", cell=cell_name(action.row, action.col),
                       kind=kind_text(viking)) if stands
                     else _("{cell}", cell=cell_name(action.row, action.col)))
-        if t is A.Start:
+        if isinstance(action, A.Start):
             return _("start tile at {cell}", cell=cell_name(action.row, 1))
-        if t is A.Sail:
+        if isinstance(action, A.Sail):
             from engine.vikings.data import ROW_KIND
 
             text = _("{kind} to {cell}", kind=kind_text(ROW_KIND[action.row]), cell=cell_name(action.row, action.col))
             return _("boat: {text}", text=text) if action.boat else text
-        if t is A.SailDone:
+        if isinstance(action, A.SailDone):
             return _("this sailor is done")
-        if t is A.SailEnd:
+        if isinstance(action, A.SailEnd):
             return _("no more sailors")
-        if t is A.Bid:
+        if isinstance(action, A.Bid):
             return _("bid {n} gold", n=action.amount)
-        if t is A.Pass:
+        if isinstance(action, A.Pass):
             return _("drop out")
-        if t is A.Remove:
+        if isinstance(action, A.Remove):
             return _("remove a {kind}", kind=kind_text(action.kind))
-        if t is A.Lay:
+        if isinstance(action, A.Lay):
             auction = game.view(None).get("auction")
             n = list(auction["drawn"]).count(action.kind) if auction else 0
             if n == 1:
                 return _("lay out the {kind}", kind=kind_text(action.kind))
             return _("lay out the {kinds}", kinds=_(KIND_TEXT_PLURAL[action.kind]))
-        if t is A.TakeSpecial:
+        if isinstance(action, A.TakeSpecial):
             return _("no special tile") if action.name == "none" else _(SPECIAL_TEXT[action.name])
-        if t is A.Swap:
+        if isinstance(action, A.Swap):
             return _("replace the tile at {cell}", cell=cell_name(action.row, action.col))
         return str(action)
 

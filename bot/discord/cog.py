@@ -239,7 +239,8 @@ def takes_argument(word: str, adapters: Sequence[GameAdapter]) -> bool:
     every game that has it (e.g. ``pass``), judged by the engine's own parser on a new game."""
     for adapter in adapters:
         try:
-            _probe(adapter.game_cls).parse_action(adapter.verbs[word])
+            game_cls: type[Game] = adapter.game_cls
+            _probe(game_cls).parse_action(adapter.verbs[word])
         except Exception:
             return True
     return False

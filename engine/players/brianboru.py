@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.brianboru.data import DATA as D
 from engine.brianboru.data import WHITE
-from engine.brianboru.game import BrianBoruGame
+from engine.brianboru.game import BrianBoruAction, BrianBoruGame
 from engine.core import Action, Rng
 
 from .base import Player, argmax
@@ -67,7 +67,7 @@ class Board:
     def recount(self) -> None:
         n = self.n
         counts = [[0] * (n + 1) for _ in range(R)]
-        regions_of = [set() for _ in range(n)]
+        regions_of: list[set[int]] = [set() for _ in range(n)]
         for t in range(T):
             o = self.owner[t]
             if o < 0:
@@ -298,6 +298,7 @@ class BrianBoruHeuristic(Player):
 
     def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action],
                       played: set[int] | None = None) -> list[float]:
+        legal = cast("Sequence[BrianBoruAction]", legal)  # what the Brian Boru engine offers (no cost)
         seat = view["seat"]
         b = Board(view)
         vals = Values(b, seat)

@@ -70,7 +70,7 @@ class SearchPlayer(Player):
             return legal[0]
         scores = self.heuristic.score_actions(view, legal)
         ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-        if self.game_id == "brian-boru" and legal[0].verb not in BB_SEARCHED:
+        if self.game_id == "brian-boru" and legal[0].text.split(" ", 1)[0] not in BB_SEARCHED:  # its verb
             return legal[ranked[0]]
         cands = [legal[i] for i in ranked[: self.top_k]]
         if len(cands) == 1:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.core import Action
 from engine.vikings import actions as A
@@ -244,29 +244,32 @@ class VikingsHeuristic(Player):
         me = view["players"][seat]
         h = _home(me)
         any_order = view["options"]["ships_any_order"]
+        # the engine offers one kind of action per phase (casts name it; no cost in the search's loop)
         if phase == "buy":
             out = []
-            for a in legal:
+            for a in cast("Sequence[A.Buy]", legal):
                 combo = view["wheel"][a.pos]
                 val = best_placement_value(h, combo["tile"], combo["viking"], ctx, any_order)
                 val -= price_cost(a.pos, me["gold"], ctx)
                 out.append(val)
             return out
         if phase == "place":
-            return [self._place_score(h, view["pending"], a, ctx, any_order) for a in legal]
+            return [self._place_score(h, view["pending"], a, ctx, any_order)
+                    for a in cast("Sequence[A.Place | A.Start]", legal)]
         if phase == "sail":
             return self._sail_scores(view, legal, ctx)
         if phase == "bid":
-            return [self._bid_score(me, a, ctx) for a in legal]
+            return [self._bid_score(me, a, ctx) for a in cast("Sequence[A.Bid | A.Pass]", legal)]
         if phase in ("remove", "lay"):
-            return [self._kind_score(h, a.kind, ctx, phase) for a in legal]
+            return [self._kind_score(h, a.kind, ctx, phase) for a in cast("Sequence[A.Remove | A.Lay]", legal)]
         if phase == "special":
-            return [self._special_score(h, a.name, ctx) for a in legal]
+            return [self._special_score(h, a.name, ctx) for a in cast("Sequence[A.TakeSpecial]", legal)]
         if phase == "swap":
-            return [_around(h, a.row, a.col) for a in legal]
+            return [_around(h, a.row, a.col) for a in cast("Sequence[A.Swap]", legal)]
         return [0.0] * len(legal)
 
-    def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: Action, ctx: Context, any_order: bool) -> float:
+    def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: A.Place | A.Start, ctx: Context,
+                     any_order: bool) -> float:
         tile, viking = pend["tile"], pend["viking"]
         x = h.copy()
         if isinstance(a, A.Start):
@@ -305,7 +308,7 @@ class VikingsHeuristic(Player):
             out.append(home_value(g.homeland(seat), ctx))
         return out
 
-    def _bid_score(self, me: Mapping[str, Any], a: Action, ctx: Context) -> float:
+    def _bid_score(self, me: Mapping[str, Any], a: A.Bid | A.Pass, ctx: Context) -> float:
         """V-41: being start player is worth a few gold; bid only cheaply."""
         if isinstance(a, A.Pass):
             return 0.0
