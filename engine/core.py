@@ -56,7 +56,7 @@ class Rng:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher–Yates shuffle in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
@@ -297,7 +297,7 @@ class Action(ABC):
     @abstractmethod
     def text(self) -> str: ...
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Key that orders a game's actions deterministically (override for a natural order)."""
         return (type(self).__name__, self.text)
 

@@ -82,9 +82,9 @@ class LobbyMixin(PlayMixin):
 
     def _seat_limit(self, table: Table) -> int:
         """The seats a lobby offers: its game's, or (no game chosen yet) the largest game's."""
-        if table.game_open:
-            return max(a.game_cls.MAX_PLAYERS for a in self.games)
-        return table.adapter.game_cls.MAX_PLAYERS
+        limits: list[int] = [a.game_cls.MAX_PLAYERS for a in self.games] if table.game_open \
+            else [table.adapter.game_cls.MAX_PLAYERS]
+        return max(limits)
 
     @host_call(lock=True)
     async def leave(self, channel: str, user: str) -> Reply:

@@ -7,6 +7,7 @@ import functools
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.games import GameAdapter
 from bot.host.common import SCOPES, names_text
@@ -30,7 +31,7 @@ class RecordsMixin(HostBase):
         return _("{ordinal} (μ {mu} ± {sigma})", ordinal=f"{st.ordinal:.1f}", mu=f"{st.mu:.1f}",
                  sigma=f"{st.sigma:.1f}")
 
-    def _game_adapter(self, game: str | None) -> GameAdapter:
+    def _game_adapter(self, game: str | None) -> GameAdapter[Any]:
         adapter = self.games.get(game or self.games.default or "")
         if adapter is None:
             raise Refusal(RefusalCode.UNKNOWN_GAME, game=quote(game or ""), games=names_text(self.games.ids()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.games import GameAdapter
 from bot.ratings import Standing
@@ -75,7 +76,7 @@ class Table:
     """
 
     record: MatchRecord
-    adapter: GameAdapter
+    adapter: GameAdapter[Any]
     game: Game | None = None
     last_action: tuple[int, int, str] | None = None  # (version, seat, text) of the last commit
     # a lobby opened by /join without a game, where the host offers several: the record holds the

@@ -217,7 +217,7 @@ class HostBase:
 
 
     @staticmethod
-    def _describe_options(adapter: GameAdapter, options: dict[str, Any]) -> str:
+    def _describe_options(adapter: GameAdapter[Any], options: dict[str, Any]) -> str:
         text = adapter.describe_options(engine_options(options))
         if not host_options(options)["forced_moves"]:
             text += "; " + _("every decision asked, even with one choice")

@@ -7,6 +7,7 @@ JSON as it stands and prints straight into the table notation. Rows are indexed 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .data import (
@@ -101,7 +102,7 @@ class Homeland:
     def has_viking(self, row: int, col: int) -> bool:
         return self.get(row, col).endswith("*")
 
-    def island_cells(self):
+    def island_cells(self) -> Iterator[tuple[int, int, str]]:
         """Yield ``(row, col, token)`` for every island tile."""
         for row in ISLAND_ROWS:
             for i, tok in enumerate(self.rows[row]):
