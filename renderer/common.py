@@ -343,8 +343,9 @@ def fit_text(s: str, size: int, max_width: float) -> str:
     return s + ".."
 
 
-def wrap(s: str, size: int, max_width: float) -> list[str]:
-    """Greedy word wrap of ``s`` to lines no wider than ``max_width`` (long words are cut)."""
+def wrap_words(s: str, size: int, max_width: float) -> list[str]:
+    """Greedy word wrap of ``s`` at ``size`` px: lines no wider than ``max_width`` unless one word
+    alone is wider (that line is left whole for the caller to judge)."""
     lines: list[str] = []
     cur = ""
     for word in plain(s).split():
@@ -356,7 +357,12 @@ def wrap(s: str, size: int, max_width: float) -> list[str]:
             cur = trial
     if cur:
         lines.append(cur)
-    return [fit_text(ln, size, max_width) for ln in lines]
+    return lines
+
+
+def wrap(s: str, size: int, max_width: float) -> list[str]:
+    """Greedy word wrap of ``s`` to lines no wider than ``max_width`` (long words are cut)."""
+    return [fit_text(ln, size, max_width) for ln in wrap_words(s, size, max_width)]
 
 
 def readable_on(bg: RGB) -> RGB:

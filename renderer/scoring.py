@@ -29,7 +29,6 @@ from renderer.common import (
     RGB,
     TextLog,
     ntr,
-    plain,
     recording,
     star,
     text,
@@ -37,6 +36,7 @@ from renderer.common import (
     tr,
     translated,
     wrap,
+    wrap_words,
 )
 from renderer.picture import (
     MIN_TURN_TEXT,
@@ -212,17 +212,7 @@ def _wrap_whole(s: str, width: float, bold: bool = False) -> list[str] | None:
     """``s`` in lines at most ``width`` px wide at 22 px, every word whole; ``None`` when one word
     alone is wider."""
     width -= 2 if bold else 0  # a bold text's stroke on each side
-    lines: list[str] = []
-    cur = ""
-    for word in plain(s).split():
-        trial = f"{cur} {word}" if cur else word
-        if cur and text_width(trial, 22) > width:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = trial
-    if cur:
-        lines.append(cur)
+    lines = wrap_words(s, 22, width)
     return None if any(text_width(ln, 22) > width for ln in lines) else lines or [""]
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.adapters import default_registry
+from bot.offline import OfflineTable
 from bot.service import HostService, Reply
 from bot.storage import Storage
 from engine.core import Game
@@ -73,3 +74,11 @@ def db_rows(path: Path) -> list[tuple]:
         return out
     finally:
         con.close()
+
+
+async def say(table: OfflineTable, *lines: str) -> list[str]:
+    """What the offline table prints for ``lines`` typed one after another."""
+    out: list[str] = []
+    for line in lines:
+        out += await table.handle(line)
+    return out

@@ -13,15 +13,9 @@ from bot.offline import OfflineTable
 from bot.service import HostService
 from bot.storage import Storage
 from engine.vikings import VikingsGame
+from tests.host_helpers import say
 
 README_LINES = ["alice: /join", "bob: /join", "alice: /start vikings", "/buy 3"]
-
-
-async def say(t: OfflineTable, *lines: str) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        out += await t.handle(line)
-    return out
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from bot.offline import OfflineTable
 from bot.seats import add_bot
-from tests.host_helpers import open_service, play_first_legal
+from tests.host_helpers import open_service, play_first_legal, say
 
 CH = "offline"
 
@@ -17,13 +17,6 @@ def _ends_the_game(game) -> bool:
     copy = type(game).from_json(game.to_json())
     copy.apply(seat, game.legal_actions(seat)[0])
     return copy.is_over
-
-
-async def say(t: OfflineTable, *lines: str) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        out += await t.handle(line)
-    return out
 
 
 @pytest.fixture

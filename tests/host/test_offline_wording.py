@@ -11,16 +11,9 @@ import pytest
 
 from bot.offline import OfflineTable
 from bot.seats import add_bot
-from tests.host_helpers import open_service, play_first_legal
+from tests.host_helpers import open_service, play_first_legal, say
 
 CH = "offline"
-
-
-async def say(t: OfflineTable, *lines: str) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        out += await t.handle(line)
-    return out
 
 
 @pytest.fixture
