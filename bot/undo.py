@@ -33,6 +33,7 @@ honour it, so replay equals the snapshot.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -79,10 +80,8 @@ def _world(before: Game, seat: int, rng_seed: int) -> Game | None:
     game_id = type(before).GAME_ID
     determinize = _determinizers().get(game_id)
     if determinize is not None:
-        try:
+        with contextlib.suppress(Exception):  # a decision the determinizer does not rebuild: resample
             return determinize(before.view(seat), Rng(rng_seed))
-        except Exception:  # a decision the determinizer does not rebuild
-            pass
     resample = _resamplers().get(game_id)
     if resample is None:
         return None

@@ -595,7 +595,7 @@ class VikingsGame(Game):
 
     def _do_buy(self, seat: int, action: A.Buy, events: list[Event]) -> None:
         p = action.pos
-        tile, viking = _present(self.wheel[p], f"combo at position {p}")  # legal: position p holds one
+        tile, viking = _present(self.wheel[p], "combo at the position bought")  # legal: it holds one (no f-string per buy)
         if p > self.gold[seat]:  # V-16: exchange the shortfall first
             short = p - self.gold[seat]
             self.vp[seat] -= short
