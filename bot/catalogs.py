@@ -6,7 +6,7 @@ Run from a checkout (``babel.cfg`` at the repository root says which files and k
     python -m bot.catalogs init de        # pybabel init: a new catalog with the language's plural rule
     python -m bot.catalogs update         # pybabel update: every catalog gains the template's new messages
     python -m bot.catalogs compile        # every .po → .mo beside it (committed: pip installs them)
-    python -m bot.catalogs check          # every catalog complete: nothing empty or fuzzy, same placeholders
+    python -m bot.catalogs check          # every catalog complete (nothing empty or fuzzy, same placeholders), its .mo current
 
 Babel does the extraction, the catalog merge and the ``.mo`` writing; this module adds only the
 checks a finished catalog must pass (:func:`catalog_problems`). The lookup at run time is
@@ -24,7 +24,7 @@ from string import Formatter
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import CommandLineInterface, parse_mapping_cfg
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import PoFileError, read_po
 
 from bot.i18n import DEFAULT_LOCALE_DIR, DOMAIN, PACKAGE_DIR
@@ -81,10 +81,43 @@ def compile_po(po_path: Path, mo_path: Path) -> None:
 
 
 def compiled_bytes(po_path: Path) -> bytes:
-    """What :func:`compile_po` would write, to check that a committed ``.mo`` is current."""
+    """What :func:`compile_po` would write (bytes of this Babel version; compare meaning with
+    :func:`mo_differences`)."""
     out = io.BytesIO()
     write_mo(out, load_catalog(po_path, locale=po_path.parent.parent.name), use_fuzzy=False)
     return out.getvalue()
+
+
+def _translations(catalog: Catalog) -> dict[tuple[str | None, str, int], str]:
+    """What a catalog translates, keyed by (context, message id, plural index); the header (the
+    empty id), fuzzy and untranslated entries are left out, as gettext never serves them."""
+    out: dict[tuple[str | None, str, int], str] = {}
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        msgid = m.id if isinstance(m.id, str) else m.id[0]
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        if not all(strings):
+            continue
+        for i, s in enumerate(strings):
+            out[(m.context, msgid, i)] = s
+    return out
+
+
+def mo_differences(po_path: Path, mo_path: Path | None = None) -> list[str]:
+    """How the compiled ``.mo`` beside ``po_path`` differs from the ``.po`` in *meaning*: messages
+    missing, extra or translated otherwise. Both files are read back, so the check holds whatever
+    Babel version wrote the ``.mo`` (its header and byte layout may change between releases;
+    issue 22). Empty when the ``.mo`` is current."""
+    mo_path = mo_path or po_path.with_suffix(".mo")
+    want = _translations(load_catalog(po_path, locale=po_path.parent.parent.name))
+    with mo_path.open("rb") as f:
+        have = _translations(read_mo(f))
+    problems = [f"not in {mo_path.name}: {key[1]!r}" for key in sorted(want.keys() - have.keys(), key=str)]
+    problems += [f"only in {mo_path.name}: {key[1]!r}" for key in sorted(have.keys() - want.keys(), key=str)]
+    problems += [f"translated otherwise in {mo_path.name}: {key[1]!r}"
+                 for key in sorted(want.keys() & have.keys(), key=str) if want[key] != have[key]]
+    return problems
 
 
 def placeholders(text: str) -> set[str]:
@@ -164,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             compile_po(po, po.with_suffix(".mo"))
         return 0
     if args == ["check"]:
-        bad = {po: catalog_problems(po) for po in po_files()}
+        bad = {po: catalog_problems(po) + mo_differences(po) for po in po_files()}
         for po, problems in bad.items():
             for p in problems:
                 print(f"{po}: {p}", file=sys.stderr)

@@ -754,7 +754,26 @@ def test_every_committed_catalog_is_complete_and_compiled():
     many plural forms as the language has, and its .mo compiled from the .po as committed."""
     for po in catalogs.po_files():
         assert catalogs.catalog_problems(po) == [], po
-        assert po.with_suffix(".mo").read_bytes() == catalogs.compiled_bytes(po), f"{po}: run python -m bot.catalogs compile"
+        # the messages, read back from both files: not the bytes, which change with Babel's version
+        assert catalogs.mo_differences(po) == [], f"{po}: run python -m bot.catalogs compile"
+
+
+def test_a_stale_mo_is_found_by_its_messages_not_its_bytes(tmp_path):
+    """The .mo check compares meaning (issue 22): a .mo written by another Babel, with another
+    header, still passes; one that lacks a message or translates it otherwise fails, naming it."""
+    lc = tmp_path / "xx" / "LC_MESSAGES"
+    lc.mkdir(parents=True)
+    po = lc / "meadhall.po"
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    po.write_text(header + '\nmsgid "Hello"\nmsgstr "Hei"\n\nmsgid "Bye"\nmsgstr "Moi"\n', encoding="utf-8")
+    catalogs.compile_po(po, po.with_suffix(".mo"))
+    assert catalogs.mo_differences(po) == []
+    # another writer: another Generated-By header and another layout, the same messages
+    po.with_suffix(".mo").write_bytes(catalogs.compiled_bytes(po).replace(b"Babel", b"Lebab"))
+    assert catalogs.mo_differences(po) == []
+    po.write_text(header + '\nmsgid "Hello"\nmsgstr "Terve"\n\nmsgid "Bye"\nmsgstr "Moi"\n\n'
+                  'msgid "New"\nmsgstr "Uusi"\n', encoding="utf-8")
+    assert catalogs.mo_differences(po) == ["not in meadhall.mo: 'New'", "translated otherwise in meadhall.mo: 'Hello'"]
 
 
 async def test_a_new_language_needs_only_a_catalog(tmp_path, svc):
