@@ -17,6 +17,24 @@ async def fd():
         fake.assert_schema_clean()  # issue 12: requests and answers as Discord's schema says
 
 
+def pytest_sessionfinish(session):
+    """Under pytest-xdist each worker counts its own traffic: hand the counts to the controller."""
+    from tests.fakediscord.schema import SchemaChecker
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["schema_totals"] = dict(SchemaChecker.totals)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller adds up what each xdist worker validated (the summary below shows the sum)."""
+    from tests.fakediscord.schema import SchemaChecker
+
+    for key, value in getattr(node, "workeroutput", {}).get("schema_totals", {}).items():
+        SchemaChecker.totals[key] = SchemaChecker.totals.get(key, 0) + value
+
+
 def pytest_terminal_summary(terminalreporter):
     """How much traffic Discord's schema checked in this run (issue 12 asks for the figures)."""
     from tests.fakediscord.schema import SchemaChecker

