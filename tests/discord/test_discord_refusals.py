@@ -219,7 +219,9 @@ async def test_missing_permissions_at_start_up_are_logged_and_told_to_the_next_p
         await host.stop()
         await fd.deny_bot(None, ATTACH_FILES)
         caplog.set_level(logging.INFO, logger="bot.discord.refusals")
-        await host.start()
+        bot = await host.start()
+        # on_ready's look at the tables runs in a task of its own after the bot is ready: wait for it
+        await asyncio.wait_for(bot.tables_looked_at.wait(), 10)
         logged = [r.getMessage() for r in caplog.records if "missing permission" in r.getMessage()]
         assert logged == [f"at start-up: missing permission(s) in channel {fd.channel.id}: Attach Files"]
         r = await fd.slash("bob", "join")
