@@ -96,7 +96,7 @@ def _translations(catalog: Catalog) -> dict[tuple[str | None, str, int], str]:
         if not m.id or m.fuzzy:
             continue
         msgid = m.id if isinstance(m.id, str) else m.id[0]
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        strings = [m.string] if isinstance(m.string, str) else list(m.string or ())
         if not all(strings):
             continue
         for i, s in enumerate(strings):
