@@ -3,7 +3,7 @@
     meadhall                      # Discord bot if a token is configured, else the offline table
     meadhall play [--db PATH] [--out DIR] [--as NAME] [--bots N --level L]
     meadhall run [--sync-global] [--shard-count N --shard-ids 0,1]   # the Discord bot (needs a token)
-    meadhall cluster --processes P [--shard-count N]   # P bot processes over all shards, restarted
+    meadhall cluster --processes P [--shard-count N] [--sync-global]   # P processes over all shards
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
     meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
@@ -43,9 +43,15 @@ def _parser() -> argparse.ArgumentParser:
                         help="the bot's application id (default: [discord] application_id of the config)")
     run.add_argument("--shard-count", type=int, default=None, help="Discord shards in all (with --shard-ids)")
     run.add_argument("--shard-ids", default=None, help="the shards this process serves, e.g. 0,1 (default: all)")
+    run.add_argument("--login-at", type=float, default=None,
+                     help="unix time the cluster's IDENTIFYs start from (set by meadhall cluster)")
+    run.add_argument("--max-concurrency", type=int, default=1, help="Discord's max_concurrency (with --login-at)")
     cluster = sub.add_parser("cluster", help="several bot processes over all shards, one database")
     cluster.add_argument("--processes", type=int, required=True, help="bot processes to run")
-    cluster.add_argument("--shard-count", type=int, default=None, help="shards in all (default: --processes)")
+    cluster.add_argument("--shard-count", type=int, default=None,
+                         help="shards in all (default: Discord's recommendation, at least --processes)")
+    cluster.add_argument("--sync-global", action="store_true",
+                         help="sync slash commands globally, once (process 0 at its first start)")
     demo = sub.add_parser("demo", help="play a seeded game to the end and write its images")
     demo.add_argument("--game", choices=["vikings", "brian-boru"], default="vikings")
     demo.add_argument("--out", type=Path, required=True)
@@ -105,18 +111,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"meadhall run: {e}", file=sys.stderr)
                 return 2
         from bot.discord.app import run_bot
+        from bot.discord.login import LoginPlan
 
-        asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards))
-        return 0
+        login = None if args.login_at is None else LoginPlan(args.login_at, args.max_concurrency)
+        return asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards, login=login))
     if cmd == "invite":
         return _invite(args.application_id or config.application_id)
     if cmd == "cluster":
-        from bot.cluster import Cluster, run_commands
+        from bot.cluster import Cluster, login_commands
 
+        if not config.token:
+            print("meadhall cluster: no token; set MEADHALL_TOKEN or [discord] token in the config", file=sys.stderr)
+            return 2
         try:
-            commands = run_commands(str(args.config) if args.config else None, args.shard_count or args.processes,
-                                    args.processes)
-        except ValueError as e:
+            commands = login_commands(str(args.config) if args.config else None, config.token, args.processes,
+                                      shard_count=args.shard_count, sync_global=args.sync_global)
+        except (ValueError, OSError) as e:
             print(f"meadhall cluster: {e}", file=sys.stderr)
             return 2
         return Cluster(commands).run()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 QUOTE_LIMIT = 100  # characters of someone's input a reply quotes back at most
 
 
@@ -15,4 +17,18 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     clean = "".join(c if c.isprintable() else " " for c in text).strip()
     if clean == text:
         clean = text  # unchanged: the very string (a translated one can still be said again, issue 16)
+    return clean if len(clean) <= limit else clean[: limit - 1].rstrip() + "…"
+
+
+def player_name(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A name someone joins with, as every message and picture shows it: on one line (control
+    characters and runs of whitespace as one space), without invisible format characters
+    (zero-width, bidi overrides), at most ``limit`` characters (then "…"); may be empty (issue 24:
+    a display name with a line break failed every picture of its table).
+
+    >>> player_name("  Ann\\n\\n Bob\\u200b ")
+    'Ann Bob'
+    """
+    kept = (c if c.isprintable() else " " for c in text if unicodedata.category(c) != "Cf")
+    clean = " ".join("".join(kept).split())
     return clean if len(clean) <= limit else clean[: limit - 1].rstrip() + "…"

@@ -44,6 +44,7 @@ from renderer.common import (
     RGB,
     WHITE,
     coin,
+    display_name,
     encode_png,
     is_view_json,
     ntr,
@@ -317,7 +318,7 @@ def _check(view: Any) -> None:
 
 def initials(view: dict[str, Any]) -> list[str]:
     """One letter per seat: the name's first letter, or the seat number when letters repeat."""
-    firsts = [(str(p.get("name") or "?").strip()[:1] or "?").upper() for p in view["players"]]
+    firsts = [display_name(p.get("name"))[:1].upper() for p in view["players"]]
     if len(set(firsts)) == len(firsts) and all(c.isascii() and c.isalnum() for c in firsts):
         return firsts
     return [str(i + 1) for i in range(len(firsts))]
@@ -328,7 +329,7 @@ def _name(view: dict[str, Any], seat: int | None) -> str:
         return "-"
     for p in view["players"]:
         if p.get("seat") == seat:
-            return str(p.get("name"))
+            return display_name(p.get("name"))
     return tr("seat {seat}", seat=seat)
 
 
@@ -641,7 +642,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
             choice = str(p["princess"])  # B-27: support | trade | refuse
             marks.append(tr("Princess: {choice}", choice=tr(PRINCESS_WORDS[choice]) if choice in PRINCESS_WORDS
                             else choice))
-        head = f"{p.get('name')}" + (f"  ({', '.join(marks)})" if marks else "")
+        head = display_name(p.get("name")) + (f"  ({', '.join(marks)})" if marks else "")
         hw = text(d, (x + 38, y + 3), head, 16, bold=s in acting, max_width=w - 170)
         mine = [c for c in claims if c.get("owner") == s]
         if mine and w - 150 - hw > 40:
@@ -800,7 +801,7 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
     winners = final.get("winners") or []
     d.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=(255, 246, 214), outline=GOLD, width=3)
     head = ntr("FINAL SCORING - winner: {names}", "FINAL SCORING - winners: {names}", max(1, len(winners)),
-               names=", ".join(winners) or "-")
+               names=", ".join(map(display_name, winners)) or "-")
     text(d, (x + 10, y + 8), head, 16, bold=True, max_width=w - 20)
     yy = y + 36
     for p in final.get("players") or []:
@@ -809,7 +810,7 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
             disc(d, x + 18, yy + 9, 8, seat, letters[seat])
         if p.get("name") in winners:
             star(d, x + 36, yy + 9, 7, fill=GOLD)
-        text(d, (x + 48, yy + 1), tr("{name}: {vp} VP", name=p.get("name"), vp=p.get("vp")), 14, bold=True,
+        text(d, (x + 48, yy + 1), tr("{name}: {vp} VP", name=display_name(p.get("name")), vp=p.get("vp")), 14, bold=True,
              max_width=120)
         lines = _final_lines(p)
         for i, ln in enumerate(lines):

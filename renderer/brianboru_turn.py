@@ -34,6 +34,7 @@ from renderer.common import (
     INK,
     WHITE,
     TextLog,
+    display_name,
     name_forms,
     readable_on,
     recording,
@@ -236,7 +237,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         if s in acting:
             d.rounded_rectangle((rx - 2, py - 2, rx + rw - 4, py + row_h - 4), radius=6, fill=GOLD)
         badge(d, rx + 18, py + 14, 14, seat_colour(s), letters[s])
-        name = str(p.get("name"))
+        name = display_name(p.get("name"))
         marker = view.get("marker") == s
         # the start player's marker goes after the name where it fits whole, else on the line below
         with_marker = tr("{name} (marker)", name=name) if marker else name
@@ -261,7 +262,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     top = order[0] if order else None
     m = view.get("marriage") or {}
     rev = card_title(m["revealed"]) if m.get("revealed") else None
-    lead = tr("Marriage track (top {top}): {name} leads on {track}", top=DATA.top_space, name=top.get("name"),
+    lead = tr("Marriage track (top {top}): {name} leads on {track}", top=DATA.top_space, name=display_name(top.get("name")),
               track=top.get("track")) if top else ""
     text(d, (rx + 6, my), lead, 22, fill=SOFT, max_width=rw - 12)
     offer = tr("on offer: {card}", card=rev) if rev else tr("no marriage card on offer")

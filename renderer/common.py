@@ -13,6 +13,7 @@ import functools
 import io
 import re
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -47,14 +48,50 @@ GOLD_DARK: RGB = (150, 110, 10)
 SEAT_COLOURS: list[RGB] = [(126, 58, 160), (214, 110, 20), (20, 150, 160), (200, 70, 140)]
 
 
-# The default font has no glyphs beyond Latin-1 punctuation; engine texts may use these.
+# The default font has no glyphs beyond Latin-1 punctuation; engine texts may use these. Control
+# characters and line/paragraph separators become spaces: Pillow's raqm layout fails on a line break
+# ("raqm_layout() failed"), so no text that reaches the font may hold one (issue 24).
 _ASCII = str.maketrans({"×": "x", "−": "-", "–": "-", "—": "-", "…": "...", "’": "'", "‘": "'",
-                        "“": '"', "”": '"', "→": "->", "←": "<-", "≥": ">=", "≤": "<="})
+                        "“": '"', "”": '"', "→": "->", "←": "<-", "≥": ">=", "≤": "<=",
+                        **{chr(c): " " for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}})
 
 
 def plain(s: str) -> str:
-    """``s`` with the few non-ASCII signs engines write replaced by ASCII look-alikes."""
+    """``s`` with the few non-ASCII signs engines write replaced by ASCII look-alikes, and control
+    characters as spaces."""
     return s.translate(_ASCII)
+
+
+MAX_DISPLAY_NAME = 60  # characters: a seated computer's "(computer, level)" suffix after a 32-character name
+_MARKS_PER_LETTER = 2  # combining marks kept on one letter ("Zalgo" names stack hundreds)
+
+
+def display_name(name: object, fallback: str = "?") -> str:
+    """A player's name as the pictures draw it: any string at all (a Discord display name, a stored
+    record's) comes out drawable on one line. Control characters, line breaks and other whitespace
+    become one space; format characters (zero-width, bidi overrides), surrogates, private-use and
+    unassigned code points are dropped; at most two combining marks per letter; at most
+    :data:`MAX_DISPLAY_NAME` characters (then ".."); nothing left: ``fallback``. Every place a renderer
+    draws a name goes through this (issue 24: a newline in a name failed every picture)."""
+    out: list[str] = []
+    marks = 0
+    for c in unicodedata.normalize("NFC", str(name)):
+        cat = unicodedata.category(c)
+        if c.isspace() or cat in ("Cc", "Zl", "Zp"):
+            c, marks = " ", 0
+        elif cat in ("Cf", "Cs", "Co", "Cn"):
+            continue
+        elif cat.startswith("M"):
+            if not out or marks >= _MARKS_PER_LETTER:
+                continue
+            marks += 1
+        else:
+            marks = 0
+        out.append(c)
+    clean = " ".join("".join(out).split())
+    if len(clean) > MAX_DISPLAY_NAME:
+        clean = clean[:MAX_DISPLAY_NAME - 2].rstrip() + ".."
+    return clean or fallback
 
 
 FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSansCondensed.ttf"

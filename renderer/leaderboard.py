@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderer.common import GOLD, INK, MUTED, TextLog, recording, text, tr, translated
+from renderer.common import GOLD, INK, MUTED, TextLog, display_name, recording, text, tr, translated
 from renderer.picture import MIN_TURN_TEXT, PAD, PICTURE_H, PICTURE_W, canvas, encode_fast
 
 ROWS = 10  # rows a picture shows (each at least 22 px text)
@@ -44,7 +44,7 @@ def draw_leaderboard(title: str, rows: Sequence[dict[str, Any]], *, log: TextLog
             if i % 2 == 0:
                 d.rectangle((PAD, y - 6, PICTURE_W - PAD, y + ROW_H - 10), fill=(238, 232, 220))
             text(d, (x_rank, y), str(r["rank"]), 24, bold=True, fill=GOLD if r["rank"] == 1 else INK)
-            text(d, (x_name, y), r["name"], 24, bold=True, max_width=x_rating - x_name - 20)
+            text(d, (x_name, y), display_name(r["name"]), 24, bold=True, max_width=x_rating - x_name - 20)
             text(d, (x_rating, y), f"{r['ordinal']:.1f}", 24, bold=True, max_width=x_mu - x_rating - 10)
             text(d, (x_mu, y), f"{r['mu']:.1f} ± {r['sigma']:.1f}", 24, max_width=x_bar - x_mu - 10)
             a, b, m = (x_bar + (r["mu"] - r["sigma"] - lo) * scale, x_bar + (r["mu"] + r["sigma"] - lo) * scale,

@@ -28,6 +28,7 @@ from renderer.common import (
     N_,
     RGB,
     TextLog,
+    display_name,
     ntr,
     recording,
     star,
@@ -425,8 +426,8 @@ def vikings_scoring_players(view: dict[str, Any], scores: Sequence[dict[str, Any
         if s.get("vp"):
             gain.append(tr("{vp} VP", vp=f"{int(s['vp']):+d}"))
         total = [" ".join(gain) or "+0", tr("now {vp} VP", vp=p.get("vp", 0)), tr("{gold} gold", gold=p.get("gold", 0))]
-        out.append({"seat": seat, "name": str(p.get("name")), "colour": _seat_colour(seat),
-                    "letter": str(p.get("name") or "?")[:1], "total": total, "lines": list(s.get("lines") or [])})
+        out.append({"seat": seat, "name": display_name(p.get("name")), "colour": _seat_colour(seat),
+                    "letter": display_name(p.get("name"))[:1], "total": total, "lines": list(s.get("lines") or [])})
     return out
 
 
@@ -478,7 +479,7 @@ def draw_brianboru_final(view: dict[str, Any], *, history: Sequence[Sequence[int
         before = next((ln for ln in lines if as_msg(ln).id.startswith("before final scoring")), None)
         lines = [ln for ln in lines if ln is not before]
         was = as_msg(before).params.get("vp") if before is not None else None
-        players.append({"seat": seat, "name": str(fp.get("name")), "colour": seat_colour(seat),
+        players.append({"seat": seat, "name": display_name(fp.get("name")), "colour": seat_colour(seat),
                         "letter": letters[seat] if seat < len(letters) else "?",
                         "total": [tr("{vp} VP", vp=fp.get("vp")),
                                   tr("was {vp} VP", vp=was) if was is not None else ""],

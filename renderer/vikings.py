@@ -36,6 +36,7 @@ from renderer.common import (
     TextLog,
     coin,
     dashed_rect,
+    display_name,
     encode_png,
     fit_text,
     is_view_json,
@@ -397,7 +398,7 @@ def layout_vikings(view: dict[str, Any], *, highlights: dict | None = None,
 def _name(view: dict[str, Any], seat: int | None) -> str:
     for p in view.get("players", []):
         if p.get("seat") == seat:
-            return str(p.get("name", f"seat {seat}"))
+            return display_name(p.get("name", f"seat {seat}"))
     return f"seat {seat}"
 
 
@@ -772,7 +773,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     hy = P.y + 8
     d.ellipse((hx, hy + 6, hx + 24, hy + 30), fill=_seat_colour(seat), outline=INK, width=2)
     hx += 32
-    name = str(p.get("name", tr("seat {seat}", seat=seat)))
+    name = display_name(p.get("name", tr("seat {seat}", seat=seat)))
     hx += text(d, (hx, hy + 2), name, 28, bold=True, max_width=min(360, P.w - 360)) + 14
 
     def chip(label: str, bg: RGB, fg: RGB | None = None) -> None:
@@ -980,7 +981,7 @@ def _draw_final(d: ImageDraw.ImageDraw, view: dict[str, Any], L: VikingsLayout, 
         d.ellipse((MARGIN + 16, ly + 3, MARGIN + 34, ly + 21), fill=_seat_colour(seat), outline=INK)
         if seat in winners:
             star(d, MARGIN + 25, ly + 12, 8, fill=GOLD)
-        head = tr("{name}: {vp} VP, {gold} gold", name=p.get("name"), vp=p.get("vp"), gold=p.get("gold"))
+        head = tr("{name}: {vp} VP, {gold} gold", name=display_name(p.get("name")), vp=p.get("vp"), gold=p.get("gold"))
         text(d, (MARGIN + 44, ly), head, 20, bold=True, max_width=FINAL_TEXT_X - 60)
         for i, ln in enumerate(wrapped):
             text(d, (MARGIN + FINAL_TEXT_X, ly + 2 + 20 * i), ln, FINAL_TEXT,

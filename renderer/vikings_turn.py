@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import GOLD, INK, N_, WHITE, TextLog, recording, text, tr, translated, wrap
+from renderer.common import GOLD, INK, N_, WHITE, TextLog, display_name, recording, text, tr, translated, wrap
 from renderer.picture import (
     FRAME_W,
     MIN_TURN_TEXT,
@@ -149,7 +149,7 @@ def _draw_offer(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                 buyer: dict[str, Any] | None, buyable: set[int] | None) -> None:
     wheel = [(i, c) for i, c in enumerate(view.get("wheel") or []) if c]
     sailing = not wheel and view.get("phase") == "sail"
-    title = (tr("Offer - cost for {name}", name=buyer.get("name")) if buyer else
+    title = (tr("Offer - cost for {name}", name=display_name(buyer.get("name"))) if buyer else
              tr("Sailors before the major scoring") if sailing else tr("Offer"))  # the heading names the panel
     text(d, (x, y), title, 24, bold=True, max_width=w)
     y += 32
@@ -440,7 +440,7 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
         if pending.get("viking"):
             kind_badge(d, str(pending["viking"]), hx + hw - 20, y + 20, 16)
     elif shown is not None:
-        text(d, (hx, y + 4), tr("{name}'s homeland", name=shown.get("name")), 24, bold=True, max_width=hw)
+        text(d, (hx, y + 4), tr("{name}'s homeland", name=display_name(shown.get("name"))), 24, bold=True, max_width=hw)
     if shown is not None:
         draw_homeland(img, d, shown, hx, hy, hw - 4, home_h, hl, view.get("last"))
     # legend of the marks, only while placing
@@ -464,7 +464,7 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
     cells = []
     for p in view["players"]:
         s = p.get("seat")
-        name = str(p.get("name", tr("seat {seat}", seat=s)))
+        name = display_name(p.get("name", tr("seat {seat}", seat=s)))
         if s == view.get("start_player"):
             name = tr("{name} (start)", name=name)
         values = [tr("{gold} gold", gold=p.get("gold", 0)), tr("{vp} VP", vp=p.get("vp", 0))]

@@ -54,6 +54,7 @@ from bot.discord.cog import (
     sendable,
 )
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.login import LoginPlan, ScheduledIdentify, serve
 from bot.discord.refusals import ChannelWatch
 from bot.games import table_language
 from bot.i18n import set_language, set_task_language, use_language
@@ -357,8 +358,9 @@ def install_redaction(token: str, logger: logging.Logger | None = None) -> Redac
 
 
 async def run_bot(config: Config, *, sync_global: bool = False, service: HostService | None = None,
-                  shards: Shards | None = None) -> None:
-    """Log in with ``config.token`` and serve until the bot is closed (``meadhall run``)."""
+                  shards: Shards | None = None, login: LoginPlan | None = None) -> int:
+    """Log in with ``config.token`` and serve until the bot is closed (``meadhall run``). Returns
+    the process's exit status: FATAL_EXIT after a fatal gateway close (bot.discord.login)."""
     if not config.token:
         raise ValueError("no Discord token: set MEADHALL_TOKEN or [discord] token_file in the configuration")
     if not logging.getLogger().handlers:
@@ -368,10 +370,10 @@ async def run_bot(config: Config, *, sync_global: bool = False, service: HostSer
     install_redaction(config.token)
     set_language(config.language)
     if shards is None:
-        bot = MeadhallBot(config, service, sync_global=sync_global)
+        bot = type("LoginMeadhallBot", (ScheduledIdentify, MeadhallBot), {})(config, service, sync_global=sync_global)
     else:  # one process over several shards: discord.py's AutoShardedBot with our bot's behaviour
-        sharded = type("ShardedMeadhallBot", (MeadhallBot, commands.AutoShardedBot), {})
+        sharded = type("ShardedMeadhallBot", (ScheduledIdentify, MeadhallBot, commands.AutoShardedBot), {})
         bot = sharded(config, service, sync_global=sync_global, shards=shards)
+    bot.login_plan = login  # IDENTIFY in this shard's max_concurrency slot (issue 24)
     log.info("starting meadhall on Discord with %s", config)
-    async with bot:
-        await bot.start(config.token)
+    return await serve(bot, config.token)

@@ -26,13 +26,15 @@ NEEDED: tuple[tuple[str, str], ...] = (
     ("view_channel", "see the channel a table lives in (and receive its interactions' channel)"),
     ("send_messages", "post moves, prompts and reminders in the channel (also computer players' moves, "
                       "and the answer after a slow move that was deferred)"),
+    ("embed_links", "show the game's first message's embed (how the game is played here); without it "
+                    "Discord drops a bot's embeds from its channel posts"),
     ("attach_files", "post the board picture (PNG) with each move, and /export's game log"),
     ("create_public_threads", "a later issue gives each table its own thread in the channel"),
     ("send_messages_in_threads", "post moves in a table's thread (Send Messages does not cover threads)"),
 )
 # Not asked for, on purpose: Manage Threads (threads archive themselves after inactivity and their
 # creator may archive them without it; meadhall never locks or deletes threads),
-# Embed Links (meadhall sends no embeds), Read Message History (it only edits its own messages and
+# Read Message History (it only edits its own messages and
 # answers interactions, which need neither), Mention Everyone (it pings only the players, by id),
 # Administrator and every moderation permission.
 

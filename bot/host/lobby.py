@@ -12,7 +12,7 @@ from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
 from bot.i18n import _, current_language, ngettext, use_language
 from bot.storage import Seat, StorageError
-from bot.text import QUOTE_LIMIT, quote
+from bot.text import QUOTE_LIMIT, player_name, quote
 from engine.core import EngineError
 
 
@@ -28,8 +28,8 @@ class LobbyMixin(PlayMixin):
     async def _join(self, channel: str, user: str, name: str, guild: str | None, game: str | None) -> Reply:
         now = self.clock()
         # a name is shown in every message: at most MAX_NAME characters (Discord's own limit for
-        # display names), no control characters; an empty one becomes the user's id
-        name = quote(name, MAX_NAME) or quote(user, MAX_NAME)
+        # display names), on one line, no control characters; an empty one becomes the user's id
+        name = player_name(name, MAX_NAME) or quote(user, MAX_NAME)
         table = await self._open_table(channel)
         if table is None:
             game_id = game or self.games.default

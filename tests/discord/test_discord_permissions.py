@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_required_permissions_are_exactly_the_listed_ones():
     assert REQUIRED == discord.Permissions(**{name: True for name, _why in NEEDED})
     assert sum(1 for _name, value in REQUIRED if value) == len(NEEDED)  # nothing else
-    assert REQUIRED.value == 309237681152
-    assert not REQUIRED.administrator and not REQUIRED.manage_threads and not REQUIRED.embed_links
+    assert REQUIRED.value == 309237697536  # issue 24: Embed Links (1 << 14) joined
+    assert REQUIRED.embed_links
+    assert not REQUIRED.administrator and not REQUIRED.manage_threads and not REQUIRED.read_message_history
 
 
 def test_invite_url_carries_exactly_that_permission_integer_and_the_scopes():
@@ -47,7 +48,7 @@ def test_missing_names_the_permissions_in_discords_wording():
     assert missing(REQUIRED) == []
     assert missing(discord.Permissions(administrator=True)) == []
     have = discord.Permissions(view_channel=True, send_messages=True)
-    assert missing(have) == ["Attach Files", "Create Public Threads", "Send Messages In Threads"]
+    assert missing(have) == ["Embed Links", "Attach Files", "Create Public Threads", "Send Messages In Threads"]
 
 
 def test_meadhall_invite_prints_the_url(capsys, tmp_path):
@@ -74,3 +75,34 @@ def test_a_negative_application_id_in_the_config_is_refused(tmp_path):
     cfg.write_text("[discord]\napplication_id = -1\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="application_id"):
         load_config(cfg, env={})
+
+
+EMBED_LINKS = 1 << 14  # permissions.mdx, "Permissions" table: EMBED_LINKS 0x4000
+
+
+async def test_a_channel_without_embed_links_still_plays_and_the_opener_is_told_once(tmp_path, caplog):
+    """Issue 24: the game's first message carries an embed, so the invite asks for Embed Links
+    (permissions.mdx, "Permissions": EMBED_LINKS). Where a channel takes it away the table still
+    opens and plays; the opener is told once, privately, and the channel is logged once."""
+    import logging
+
+    from tests.discord.test_discord_bots import Host
+    from tests.fakediscord import FakeDiscord
+
+    caplog.set_level(logging.INFO, logger="bot.discord.refusals")
+    async with FakeDiscord() as fd:
+        await fd.deny_bot(None, EMBED_LINKS)
+        host = Host(fd, tmp_path / "embeds.db")
+        await host.start()
+        try:
+            r = await fd.slash("alice", "join", {"game": "vikings"})
+            assert r.public_messages and "opens a table" in r.public_messages[0].content
+            [told] = r.ephemeral_messages
+            assert told.visible_to == fd.users["alice"].id and "Embed Links" in told.content
+            assert (await fd.slash("bob", "join")).ephemeral_messages == []  # once
+            r = await fd.slash("alice", "start")
+            assert any(m.attachments for m in fd.messages()), "the game starts: its board picture is posted"
+            logged = [m.getMessage() for m in caplog.records if "missing permission" in m.getMessage()]
+            assert logged == [f"a table in this channel: missing permission(s) in channel {fd.channel.id}: Embed Links"]
+        finally:
+            await host.stop()

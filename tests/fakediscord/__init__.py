@@ -71,6 +71,14 @@ that guild's shard; none connected raises ``FakeDiscordError``. ``InteractionRes
 in other processes (``tests/fakediscord/remote.py``) work too: then an interaction counts as
 handled once answered (a defer completed) and quiet for ``settle`` seconds.
 
+Gateway limits (issue 24, ``gateway_rules.py``): ``FakeDiscord(max_concurrency=2,
+identify_window=5.0, session_starts=1000, max_guilds_per_shard=2500)``. ``/gateway/bot`` answers
+the ``session_start_limit`` and counts IDENTIFYs down; an IDENTIFY over a bucket's concurrency
+gets op 9 (``identify_window=0``, the default, leaves that rule off), at the start limit every
+session is closed 4004 (the token is reset), a shard with too many guilds is closed 4011. A RESUME
+gets the events after its ``seq`` again, then RESUMED: ``await fd.gateway_rules.drop(shard,
+missed=[(event, data)])`` and ``await fd.gateway_rules.reconnect(shard)`` (op 7).
+
 Restarting: ``await fd.stop_bot(bot)`` then ``await fd.start_bot(new_bot)``; the fake keeps its
 messages, so a click on a button posted before the restart reaches the new bot.
 

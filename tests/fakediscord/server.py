@@ -23,6 +23,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
+from .gateway_rules import GatewayRules
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -177,6 +178,7 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         bot_permissions: int = BOT_ROLE_PERMISSIONS,
         shard_count: int = 1,
+        **gateway_limits: Any,  # tests/fakediscord/gateway_rules.py: max_concurrency, identify_window, …
     ):
         self.token = token
         self.heartbeat_interval = heartbeat_interval
@@ -190,6 +192,7 @@ class FakeDiscord:
         if shard_count < 1:
             raise ValueError("shard_count must be at least 1")
         self.shard_count = shard_count  # what /gateway/bot recommends; sessions say their own in IDENTIFY
+        self.gateway_rules = GatewayRules(self, **gateway_limits)  # login limits and RESUME replay (issue 24)
         self.guild_id = snowflake()  # the default guild: where channels=… are, and slash/click go by default
         self.guild_name = guild_name
         self.admin_role_id = snowflake()
@@ -575,6 +578,8 @@ class FakeDiscord:
                     continue
                 await self._on_op(session, json.loads(msg.data))
         finally:
+            if ws.close_code not in (1000, 1001):  # not closed by the bot: its session may RESUME
+                self.gateway_rules.detached(session)
             self._sessions.remove(session)
             if self._current is session:
                 self._current = None
@@ -582,6 +587,7 @@ class FakeDiscord:
         return ws
 
     async def _send(self, session: _Session, payload: dict[str, Any]) -> None:
+        self.gateway_rules.sent(session, payload)
         await session.ws.send_str(json.dumps(payload))
 
     async def drop_connection(self, shard: int = 0, code: int = 4000) -> None:
@@ -609,6 +615,9 @@ class FakeDiscord:
         session = self._session_for(guild_id)
         if session is None:
             gid = self.guild_id if guild_id is None else guild_id
+            seq = self.gateway_rules.buffer(event, data, gid)  # for a disconnected session's RESUME
+            if seq is not None:
+                return seq
             raise FakeDiscordError(
                 f"no bot is connected to the fake gateway for guild {gid} (shard {shard_of(gid, self.shard_count)})")
         session.seq += 1
@@ -633,6 +642,8 @@ class FakeDiscord:
             if not valid:
                 await session.ws.close(code=4010, message=b"Invalid shard.")
                 return
+            if not await self.gateway_rules.admit(session, (shard[0], shard[1])):
+                return
             session.shard = (shard[0], shard[1])
             session.intents = int(d.get("intents") or 0)
             self._identified[session.id] = (session.shard, session.intents)
@@ -652,7 +663,7 @@ class FakeDiscord:
             })
             for g in mine:
                 await self._send_ready(session, self._guild_payload(session.intents, g), "GUILD_CREATE")
-        elif op == 6:  # resume: nothing was missed in a test, so just confirm
+        elif op == 6:  # resume: the events after its seq again (gateway_rules.py), then RESUMED
             earlier = self._identified.get(d.get("session_id") or "")
             if d.get("token") != self.token or earlier is None:
                 await self._send(session, {"op": 9, "d": False})
@@ -661,6 +672,7 @@ class FakeDiscord:
             session.identified = True
             session.seq = int(d.get("seq") or 0)
             self._current = session
+            await self.gateway_rules.replay(session, session.seq)
             await self._send_ready(session, {}, "RESUMED")
         elif op == 3:
             self.presence_updates.append(d)
@@ -872,7 +884,7 @@ class FakeDiscord:
         }
 
     async def _get_gateway(self, rec, files):
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        limit = self.gateway_rules.session_start_limit()
         return 200, {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     def _check_app(self, app_id: str) -> None:
