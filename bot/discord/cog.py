@@ -10,7 +10,7 @@ group ``/table`` (``status``, ``abandon``, ``export``, ``addbot``).
 
 Answering: the service call runs at once; if it has not finished after ``bot.defer_after``
 seconds the interaction is deferred *ephemerally*. Refusals are always ephemeral. A move's reply
-goes through :meth:`MeadhallCog.publish` and the message policy (bot.discord.policy): the table's
+goes through :meth:`MeadhallCog.publish` and the message policy (bot.discord.publishing.policy): the table's
 live message is edited while the same player keeps deciding (a click is answered by editing the
 clicked message), a new message is posted — pinging only the new player to act — when that
 changes, the former one's controls are stripped, a picture is attached only when it changed, and
@@ -55,15 +55,15 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.components import build_view, choose_view, confirm_view, undo_view
-from bot.discord.policy import MessagePolicy, Plan, fit_lines
+from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import reason
 from bot.games import GameAdapter, GameRegistry, language_name, table_language, table_languages
+from bot.games.widgets import Widget, label_of, widgets_for
+from bot.host.seats import add_bot, bot_level
+from bot.host.service import HOST_COMMANDS, Reply, Table
+from bot.host.undo import UNDO_WAITING
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages, say_in, set_task_language, use_language
-from bot.rulebook import RULEBOOKS, rule_texts, search
-from bot.seats import add_bot, bot_level
-from bot.service import HOST_COMMANDS, Reply, Table
-from bot.undo import UNDO_WAITING
-from bot.widgets import Widget, label_of, widgets_for
+from bot.i18n.rulebook import RULEBOOKS, rule_texts, search
 from engine.players import LEVELS
 
 if TYPE_CHECKING:
@@ -315,7 +315,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         """Run one service call and answer the interaction with its reply (see module doc).
 
         ``game``: the reply is a move (or the start, ``opening``) and goes to the table's live
-        message by the message policy (bot.discord.policy) instead of a new message; ``ending``:
+        message by the message policy (bot.discord.publishing.policy) instead of a new message; ``ending``:
         the reply may end the game (an abandon), and then closes its messages the same way.
         ``personal``: a public answer about the asker's request, not the table's (``/records``).
 
@@ -524,7 +524,7 @@ class MeadhallCog(commands.Cog, name="meadhall"):
         self, key: str, target: Any, reply: Reply, *, interaction: discord.Interaction | None = None,
         deferred: bool = False, welcome: str | None = None,
     ) -> None:
-        """A move's reply into the table's messages (the policy of bot.discord.policy): edit the
+        """A move's reply into the table's messages (the policy of bot.discord.publishing.policy): edit the
         live message while the same player keeps deciding, else post a new one (pinging only who
         was not already the one to act) and strip the former one's controls. The interaction is
         answered by the edit of the clicked message, or a short private "Done"."""

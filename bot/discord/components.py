@@ -6,7 +6,7 @@ so that a click after a restart of the bot still reaches a handler (they are dis
 on an old message is recognised as stale by the host service::
 
     mh:{match}:{version}:b:{action text}     a button: the action text itself
-    mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.widgets) fills in
+    mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.games.widgets) fills in
                                              the chosen option values
     mh:{match}:{version}:me                  several seats decide at once, or the choices show
                                              hidden cards: each presser gets their own, privately
@@ -29,8 +29,8 @@ from typing import Any, Protocol, Self
 import discord
 from discord import ui
 
+from bot.games.widgets import Widget, fill
 from bot.i18n import _
-from bot.widgets import Widget, fill
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from bot.storage import StorageUnavailable
 if TYPE_CHECKING:
     from bot.host.tables import HostBase
 
-log = logging.getLogger("bot.service")
+log = logging.getLogger("bot.host.service")
 
 P = ParamSpec("P")
 H = TypeVar("H", bound="HostBase")

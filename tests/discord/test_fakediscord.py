@@ -527,9 +527,9 @@ def test_limits_come_from_the_schema():
 
 
 def test_the_bots_hand_typed_discord_limits_match_the_schema():
-    from bot import widgets
     from bot.discord import cog as discord_cog
     from bot.discord import components as discord_components
+    from bot.games import widgets
 
     select = schema.component("StringSelectComponentForMessageRequest")["properties"]
     option = schema.component("StringSelectOptionForRequest")["properties"]
