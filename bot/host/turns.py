@@ -36,17 +36,15 @@ from bot.games import HOST_KEY, host_options, table_language
 from bot.games.widgets import label_of
 from bot.host.common import is_computer, votes_needed
 from bot.host.guard import refused
+from bot.host.protocol import PlayingHost, TableHost
 from bot.host.refusals import Refusal, RefusalCode
-from bot.host.replies import Reply
+from bot.host.replies import Reply, Table
 from bot.i18n import _, current_language, ngettext, use_language
 from bot.i18n.text import quote
 from bot.storage import MatchRecord, NewTimer, Seat, Timer
 from engine.players import LEVELS, make_player
 
 if TYPE_CHECKING:
-    from bot.host.play import PlayMixin
-    from bot.host.replies import Table
-    from bot.host.tables import HostBase
     from engine.core import Action, Game
 
 DEADLINE_KIND = "deadline"
@@ -64,7 +62,7 @@ def finishers(record: MatchRecord) -> list[str]:
     return [s.user for s in record.seats if not s.user.startswith("bot:") and s.user not in replaced]
 
 
-def deadline_timers(service: HostBase, table: Table, game: Game, version: int, now: float) -> list[NewTimer]:
+def deadline_timers(service: TableHost, table: Table, game: Game, version: int, now: float) -> list[NewTimer]:
     seconds = host_options(table.record.options)["deadline"]
     if not seconds or game.is_over:
         return []
@@ -82,7 +80,7 @@ def describe_deadline(seconds: int) -> str:
     return f"{seconds}s"
 
 
-async def status_lines(service: HostBase, table: Table) -> list[str]:
+async def status_lines(service: TableHost, table: Table) -> list[str]:
     """/status: the deadline of each seat that must act, and a standing take-over request."""
     rec = table.record
     host = host_options(rec.options)
@@ -128,7 +126,7 @@ class DeadlineMoves:
     names: tuple[str, ...]
 
 
-async def due_deadlines(service: PlayMixin, now: float) -> list[DeadlineMoves]:
+async def due_deadlines(service: PlayingHost, now: float) -> list[DeadlineMoves]:
     """Make the computer moves of every due deadline (one entry per deadline that moved)."""
     out: list[DeadlineMoves] = []
     owns = service.shards.owns if service.shards is not None else None
@@ -150,7 +148,7 @@ async def due_deadlines(service: PlayMixin, now: float) -> list[DeadlineMoves]:
     return out
 
 
-async def _deadline(service: PlayMixin, channel: str, timer: Timer, now: float) -> list[str] | None:
+async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float) -> list[str] | None:
     table = await service.table(channel)
     seat, user = timer.payload["seat"], timer.payload["user"]
     if (table is None or table.game is None or table.record.id != timer.match
@@ -180,7 +178,7 @@ async def _deadline(service: PlayMixin, channel: str, timer: Timer, now: float) 
     return lines
 
 
-async def _act(service: PlayMixin, channel: str, user: str, text: str, version: int) -> Reply:
+async def _act(service: PlayingHost, channel: str, user: str, text: str, version: int) -> Reply:
     try:
         return await service._act(channel, user, text, version)
     except Refusal as r:
@@ -195,7 +193,7 @@ async def _choose(rec: MatchRecord, game: Game, seat: int, level: str) -> Action
     return player.choose(view, legal)
 
 
-async def _count_missed(service: HostBase, table: Table, seat: int, now: float) -> list[str]:
+async def _count_missed(service: TableHost, table: Table, seat: int, now: float) -> list[str]:
     rec = table.record
     host = dict(rec.options.get(HOST_KEY, {}))
     missed = dict(host.get("missed", {}))
@@ -214,14 +212,14 @@ async def _count_missed(service: HostBase, table: Table, seat: int, now: float) 
     return [line]
 
 
-async def _save(service: HostBase, table: Table, seats: list[Seat], host: dict[str, Any], now: float) -> None:
+async def _save(service: TableHost, table: Table, seats: list[Seat], host: dict[str, Any], now: float) -> None:
     rec = table.record
     options = {**rec.options, HOST_KEY: host}
     await service.storage.update_running(rec.id, seats=seats, options=options, now=now)
     rec.seats, rec.options, rec.updated = seats, options, now
 
 
-async def _take_over(service: HostBase, table: Table, seat: int, by: str, host: dict[str, Any], now: float,
+async def _take_over(service: TableHost, table: Table, seat: int, by: str, host: dict[str, Any], now: float,
                      why: str) -> None:
     rec = table.record
     old = rec.seats[seat]
@@ -241,7 +239,7 @@ async def _take_over(service: HostBase, table: Table, seat: int, by: str, host: 
 # ------------------------------------------------------------------ /replace
 
 
-async def replace(service: HostBase, channel: str, user: str, words: list[str]) -> Reply:
+async def replace(service: TableHost, channel: str, user: str, words: list[str]) -> Reply:
     """``/replace NAME LEVEL|me|yes`` (the service holds the channel's lock)."""
     table, game = await service._need_game(channel)
     rec = table.record

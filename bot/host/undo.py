@@ -40,16 +40,15 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import HOST_KEY, host_options
 from bot.host.common import is_computer
+from bot.host.protocol import TableHost
 from bot.host.refusals import Refusal, RefusalCode
-from bot.host.replies import Reply
+from bot.host.replies import Reply, Table
 from bot.i18n import _, ngettext
 from bot.storage import LoggedAction, MatchRecord, StaleVersionError, effective_actions, rebuild
 from engine.core import Game, Rng, json_copy
 
 if TYPE_CHECKING:
     from bot.games import GameAdapter
-    from bot.host.replies import Table
-    from bot.host.tables import HostBase
 
 UNDO_REFUSALS = ("undo_nothing", "undo_random", "undo_revealed", "undo_unsure", "undo_not_asked")
 # replies that answer an undo request without changing the table (the version stays):
@@ -178,7 +177,7 @@ def pending_request(record: MatchRecord) -> UndoRequest | None:
     return request if request.version == record.version else None
 
 
-async def _save_request(service: HostBase, table: Table, request: UndoRequest | None) -> None:
+async def _save_request(service: TableHost, table: Table, request: UndoRequest | None) -> None:
     """Store (or clear) the table's undo request with the match's host options (durable)."""
     rec = table.record
     host = dict(rec.options.get(HOST_KEY, {}))
@@ -194,7 +193,7 @@ async def _save_request(service: HostBase, table: Table, request: UndoRequest | 
     rec.options, rec.updated = options, now
 
 
-async def undo(service: HostBase, channel: str, user: str, answer: bool | None = None, version: int | None = None) -> Reply:
+async def undo(service: TableHost, channel: str, user: str, answer: bool | None = None, version: int | None = None) -> Reply:
     """``/undo`` at ``channel`` by ``user`` (the service holds the channel's lock).
 
     ``answer`` None: ask to take back ``user``'s last move, or agree to the standing request when
@@ -267,7 +266,7 @@ async def undo(service: HostBase, channel: str, user: str, answer: bool | None =
     return await _commit(service, channel, table, seat, count)
 
 
-async def _decline(service: HostBase, table: Table, pending: UndoRequest, seat: int) -> Reply:
+async def _decline(service: TableHost, table: Table, pending: UndoRequest, seat: int) -> Reply:
     """``seat`` refuses (or the asker withdraws) the request: it is cleared, the move stands, the
     asker is told (pinged)."""
     rec = table.record
@@ -281,7 +280,7 @@ async def _decline(service: HostBase, table: Table, pending: UndoRequest, seat: 
     return service._reply(table, code="undo_declined", public=[line], mentions=[asker.user])
 
 
-async def _commit(service: HostBase, channel: str, table: Table, seat: int, count: int) -> Reply:
+async def _commit(service: TableHost, channel: str, table: Table, seat: int, count: int) -> Reply:
     """Append ``#undo COUNT`` for ``seat``; the table is back where it was before those moves."""
     rec = table.record
     moves = effective_actions(await service.storage.actions(rec.id))
