@@ -582,7 +582,7 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
         if game.is_over and isinstance(view.get("final"), dict) and any(e.kind == "game_over" for e in events):
             history = None
             if replay is not None:
-                from bot.games.registry import try_replay
+                from bot.games.replay import try_replay
 
                 rep = try_replay(type(game), *replay)
                 history = rep.history if rep else None

@@ -520,7 +520,7 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
         if scores is not None:
             history = None
             if replay is not None:
-                from bot.games.registry import try_replay
+                from bot.games.replay import try_replay
 
                 rep = try_replay(type(game), *replay)
                 history = rep.history if rep else None

@@ -17,12 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
 from engine.core import Action, Game
-
-if TYPE_CHECKING:
-    from bot.games import GameAdapter
 
 WidgetKind = Literal["buttons", "select", "multiselect"]
 KINDS = ("buttons", "select", "multiselect")
@@ -83,13 +80,27 @@ def fill(template: str, values: Sequence[str]) -> str:
         raise ValueError(f"template {template!r} does not fit {len(values)} values") from e
 
 
-def label_of(adapter: GameAdapter, game: Game, action: Action) -> str:
+class ActionLabels(Protocol):
+    """What a label needs of an adapter (every :class:`bot.games.GameAdapter` has it): this module
+    types against it, not against the adapter protocol that names :class:`Widget`, so that neither
+    module imports the other."""
+
+    def describe_action(self, game: Any, action: Action) -> str: ...
+
+
+class OwnWidgets(ActionLabels, Protocol):
+    """... and the adapter's own widgets, when it has some."""
+
+    def widgets(self, game: Any, seat: int) -> list[Widget] | None: ...
+
+
+def label_of(adapter: ActionLabels, game: Game, action: Action) -> str:
     """The adapter's ``describe_action`` label (its text when empty), cut to a button's length."""
     label = adapter.describe_action(game, action)
     return (label or str(action))[:MAX_LABEL]
 
 
-def default_widgets(adapter: GameAdapter, game: Game, seat: int) -> list[Widget]:
+def default_widgets(adapter: ActionLabels, game: Game, seat: int) -> list[Widget]:
     """The seat's legal actions as buttons (≤ 5), one select (≤ 25) or several selects (pages).
 
     Selects take at most 25 options each, so more choices are split into pages of 25; the
@@ -105,7 +116,7 @@ def default_widgets(adapter: GameAdapter, game: Game, seat: int) -> list[Widget]
     return [Widget("select", page) for page in pages]
 
 
-def widgets_for(adapter: GameAdapter, game: Game, seat: int) -> list[Widget]:
+def widgets_for(adapter: OwnWidgets, game: Game, seat: int) -> list[Widget]:
     """The adapter's own ``widgets(game, seat)`` when it gives some, else :func:`default_widgets`."""
     found = adapter.widgets(game, seat)
     if found is not None:

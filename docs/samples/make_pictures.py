@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.games.brianboru import BrianBoruAdapter  # noqa: E402
-from bot.games.registry import replay  # noqa: E402
+from bot.games.replay import replay  # noqa: E402
 from bot.games.vikings import VikingsAdapter, _finished_scoring, scored_round  # noqa: E402
 from engine.brianboru import BrianBoruGame  # noqa: E402
 from engine.core import Rng  # noqa: E402

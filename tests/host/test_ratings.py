@@ -215,7 +215,7 @@ async def test_the_game_over_reply_carries_the_recap_whose_chart_equals_a_replay
     """The final scoring picture with every player's VP by round comes with the move that ends the
     game, and the chart it draws holds exactly what replaying the stored log gives."""
     import renderer.scoring as scoring
-    from bot.games.registry import vp_history
+    from bot.games.replay import vp_history
     from bot.host.ratings import final_vps
     from tests.host_helpers import CH, open_service, play_first_legal, start_game
 

@@ -14,7 +14,7 @@ from string import Formatter
 import pytest
 from PIL import Image
 
-from bot.games.registry import replay
+from bot.games.replay import replay
 from bot.games.vikings import _finished_scoring
 from bot.i18n import DEFAULT_LOCALE_DIR, DOMAIN
 from bot.i18n.catalogs import extract_messages, load_catalog, pot_path
@@ -362,7 +362,7 @@ def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
 
 @cache
 def _bb_final(players: int):  # type: ignore[no-untyped-def]
-    from bot.games.registry import vp_history
+    from bot.games.replay import vp_history
     from engine.brianboru import BrianBoruGame
     from tests.renderer.test_renderer_pictures import BB_NAMES
 

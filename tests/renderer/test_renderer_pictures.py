@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.games.brianboru import BrianBoruAdapter
-from bot.games.registry import replay, vp_history
+from bot.games.replay import replay, vp_history
 from bot.games.vikings import VikingsAdapter, _finished_scoring, scored_round
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng
