@@ -121,7 +121,7 @@ async def records(outdir: Path) -> list[Path]:
                 write(f"recap-{game}.png", recap.image.data)
                 adapter = svc.games.get(game)
                 title = adapter.title if adapter is not None else game
-                # what the game's parent channel gets at the end (bot.discord.cog.tell_parent)
+                # what the game's parent channel gets at the end (bot.discord.publishing.posting, tell_parent)
                 parent = _("{game} in <#{thread}>: {result}", game=title, thread="THREAD", result=end.public[-1])
                 recap_lines += [recap.public[0], parent, ""]
             write("recap.txt", "\n".join(recap_lines))

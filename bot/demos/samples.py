@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.discord.cog import escape_names, mention
+from bot.discord.publishing.messages import escape_names, mention
 from bot.discord.publishing.policy import MessagePolicy, fit_lines
 from bot.games.registry import default_registry
 from bot.games.widgets import widgets_for

@@ -11,7 +11,7 @@ API::
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
 it and closes it; otherwise the bot opens ``config.database``, builds a
 :class:`~bot.host.service.HostService` over :func:`bot.games.registry.default_registry` and closes it on
-``close()``), installs the command :class:`~bot.discord.cog.MeadhallTranslator`, adds the one
+``close()``), installs the command :class:`~bot.discord.languages.MeadhallTranslator`, adds the one
 Cog of app commands (bot.discord.cog), registers the persistent components
 (bot.discord.components), starts the reminder loop and syncs the command tree to
 ``config.dev_guild`` — globally only with ``sync_global=True``.
@@ -44,16 +44,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import (
-    MeadhallCog,
-    MeadhallTranslator,
-    allowed_for,
-    escape_names,
-    language_for,
-    mention,
-    sendable,
-)
+from bot.discord.cog import MeadhallCog
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.languages import MeadhallTranslator, language_for
+from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
 from bot.discord.refusals import ChannelWatch
 from bot.games import table_language
 from bot.host.seats import bot_level, play_bots

@@ -17,8 +17,11 @@ import pytest
 from bot import i18n
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.discord.cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
+from bot.discord.cog import MeadhallCog
+from bot.discord.commands.moves import takes_argument, verb_commands
 from bot.discord.components import build_view
+from bot.discord.languages import language_for
+from bot.discord.publishing.messages import split_content
 from bot.games import GameRegistry
 from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
@@ -460,20 +463,23 @@ def created(r) -> list:
 
 
 def test_the_discord_package_has_no_import_circle():
-    """bot/discord/: policy ← permissions ← refusals ← components ← cog ← app, each importing only
-    earlier ones (issue 13); bot.games.widgets stays outside, transport-neutral."""
+    """bot/discord/: permissions ← refusals ← languages ← components ← client ← publishing ←
+    commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
+    the app, not even for a type); bot.games.widgets stays outside, transport-neutral."""
     import ast
 
-    order = ["publishing/policy", "permissions", "refusals", "components", "cog", "app"]
+    order = ["permissions", "refusals", "languages", "components", "client", "publishing", "commands", "cog", "app"]
     root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
     assert not [n for n in init.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert {p.stem for p in root.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()} == {*order, "__init__"}
     for i, name in enumerate(order):
-        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
-        used = {n.module.split(".")[2] for n in ast.walk(tree)
-                if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
-        later = used - {o.split("/")[0] for o in order[:i]}
-        if name == "cog":
-            later.discard("app")  # only under TYPE_CHECKING, for the annotation of the bot
+        files = [root / f"{name}.py"] if (root / f"{name}.py").exists() else sorted((root / name).glob("*.py"))
+        used: set[str] = set()
+        for path in files:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            used |= {n.module.split(".")[2] for n in ast.walk(tree)
+                     if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
+        later = used - set(order[:i]) - {name}
         assert not later, f"bot.discord.{name} imports {later}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.cog import free_widgets
+from bot.discord.components import free_widgets
 from bot.games import table_language
 from bot.games.vikings import VikingsAdapter
 from bot.games.widgets import widgets_for

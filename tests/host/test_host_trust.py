@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from bot.discord.cog import escape_name, escape_names, mention, prompt_lines
+from bot.discord.publishing.messages import escape_name, escape_names, mention, prompt_lines
 from bot.host.service import Prompt, Reply
 from bot.i18n.text import quote
 from bot.offline.table import OfflineTable
