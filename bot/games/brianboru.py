@@ -15,76 +15,29 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games import BaseAdapter
+from bot.games.brianboru_words import (
+    EXTRA_WHAT,
+    EXTRA_WHAT_PLURAL,
+    PRINCESS_OFFER,
+    PRINCESS_WORDS,
+    card_colour,
+    card_label,
+    card_number,
+    colour_word,
+    extra_what,
+    princess_word,
+    region_name,
+    symbols_text,
+    town_info,
+)
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.i18n.rulebook import lookup
 from engine.brianboru import DATA, BrianBoruAction, BrianBoruGame
 from engine.brianboru.data import marriage_title
 from engine.core import Action, ActionSyntaxError, Event
 
-COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
-PRINCESS_WORDS = {
-    "support": N_("military support: Viking towns count as hers in region control and claims"),
-    "trade": N_("trade: Viking towns count as hers for the regions score"),
-    "refuse": N_("refuse her for 4 VP"),
-}
-PRINCESS_OFFER = N_("military support, trade, or refuse her for 4 VP")
-EXTRA_WHAT = {"church": N_("church disc"), "battle": N_("invader token"), "marriage": N_("marriage step")}
-EXTRA_WHAT_PLURAL = {"church": N_("church discs"), "battle": N_("invader tokens"), "marriage": N_("marriage steps")}
 # decisions whose choices show cards only the deciding seat may see
 PRIVATE_KINDS = frozenset({"keep", "lead", "play", "active"})
-
-
-def _card_number(action: Action) -> tuple[int, str]:
-    """A card action (``play 14``) by its card's number; anything else after the cards, by text."""
-    words = str(action).split()
-    number = words[1] if len(words) == 2 and words[1].isdigit() else ""
-    return (int(number), "") if number else (10**6, str(action))
-
-
-def princess_word(data: Mapping[str, Any]) -> str:
-    """The English word of a Princess choice (kept out of ``_()`` calls, where Babel would take the
-    dictionary keys for messages)."""
-    choice = data["choice"]
-    return PRINCESS_WORDS.get(choice, choice)
-
-
-def extra_what(pending: Mapping[str, Any]) -> str:
-    sym = pending.get("sym") or ""
-    return EXTRA_WHAT.get(sym, sym)
-
-
-def colour_word(colour: str) -> str:
-    return _(COLOUR_WORDS.get(colour, colour))
-
-
-def region_name(region_id: str) -> str:
-    i = DATA.region_index.get(region_id)
-    return DATA.region_names[i] if i is not None else region_id
-
-
-def town_info(name: str) -> tuple[str, str]:
-    """(colour, region name) of a town."""
-    i = DATA.town_index[name]
-    return ("red", "blue", "yellow")[DATA.town_colour[i]], DATA.region_names[DATA.town_region[i]]
-
-
-def symbols_text(symbols: str) -> str:
-    """B-22 symbols as short words (``"coin coin expand"`` → ``"2 coins, expand"``)."""
-    from renderer.brianboru import action_words  # the same words as on the card images
-    from renderer.common import translating
-
-    with translating(_, ngettext):  # in the current language, as the pictures say it
-        return action_words(symbols)
-
-
-def card_label(value: int) -> str:
-    """``"11 red — wins: control, coin · loses: 2 coins / 2 invaders"``."""
-    c = DATA.cards[value]
-    colour = ("red", "blue", "yellow", "white")[c.colour]
-    main = symbols_text(c.main_text)
-    sec = " / ".join(symbols_text(s) for s in c.secondary_text)
-    return _("{value} {colour} — wins: {main} · loses: {secondary}", value=value, colour=colour_word(colour),
-             main=main, secondary=sec)
 
 
 class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
@@ -400,8 +353,8 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
             return _("play {card}", card=card_label(args[0]))[:100]
         if verb == "keep":
             a, b = args
-            return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(_card_colour(a)), b=b,
-                     cb=colour_word(_card_colour(b)))[:100]
+            return _("keep {a} {ca} and {b} {cb}", a=a, ca=colour_word(card_colour(a)), b=b,
+                     cb=colour_word(card_colour(b)))[:100]
         if verb == "option":
             pend = game.view(None)["pending"]
             card = pend.get("card") if pend else None
@@ -455,7 +408,7 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
         if p["kind"] in ("lead", "play"):  # cards by number, as /hand lists them (the engine's order is text order)
             from bot.games.widgets import MAX_BUTTONS, label_of
 
-            actions = sorted(game.legal_actions(seat), key=_card_number)
+            actions = sorted(game.legal_actions(seat), key=card_number)
             choices = [(label_of(self, game, a), str(a)) for a in actions]
             if len(choices) <= MAX_BUTTONS:
                 return [Widget("buttons", choices)] if choices else []
@@ -613,7 +566,3 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
                 _("Ask for one rule by number: rules B-19. Rules B-1 to B-34 and D-1 to D-12 are available."),
             ]
         return lookup("brian-boru.md", "B", topic)
-
-
-def _card_colour(value: int) -> str:
-    return ("red", "blue", "yellow", "white")[DATA.cards[value].colour]

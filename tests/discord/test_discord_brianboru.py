@@ -25,7 +25,8 @@ import pytest
 from bot.config import Config
 from bot.discord.app import MeadhallBot
 from bot.games import engine_options
-from bot.games.brianboru import BrianBoruAdapter, card_label
+from bot.games.brianboru import BrianBoruAdapter
+from bot.games.brianboru_words import card_label
 from bot.games.registry import default_registry
 from bot.host.service import HostService
 from bot.storage import Storage

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.games.brianboru import BrianBoruAdapter, card_label
+from bot.games.brianboru import BrianBoruAdapter
+from bot.games.brianboru_words import card_label
 from bot.games.registry import default_registry
 from bot.host.service import HostService, Reply
 from bot.storage import Storage
