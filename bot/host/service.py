@@ -64,6 +64,12 @@ table cache, pieces of replies):
                            storage failure → ``storage_failed``
 ``bot.host.replies``       :class:`Reply`, :class:`Prompt`, :class:`Attachment`, :class:`Reminder`,
                            :class:`Table`
+``bot.host.tables``        :class:`HostBase`: the state, the tables in memory, pieces of replies
+``bot.host.turns``         deadlines and seat take-over (``/replace``), functions over the service
+``bot.host.undo``          ``/undo``: what may be taken back, and agreement
+``bot.host.protocol``      what turns and undo need of the service (protocols, not the mixins)
+``bot.host.ratings``       ratings, profiles and history of finished games (issue 17)
+``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
 =========================  ====================================================================
 """
 
