@@ -126,7 +126,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def long_modules(root: Path, package: str, limit: int = MAX_LINES) -> list[str]:
     out = []
-    for name, (path, _pkg) in modules(root, package).items():
+    for path, _pkg in modules(root, package).values():
         count = len(path.read_text(encoding="utf-8").splitlines())
         if count > limit:
             out.append(f"{path.relative_to(root)}: {count} lines")
