@@ -62,9 +62,9 @@ bench: $(TEST_STAMP)
 	$(VENV)/bin/python bench/engine.py
 
 catalogs: $(TEST_STAMP)
-	$(VENV)/bin/python -m bot.catalogs extract
-	$(VENV)/bin/python -m bot.catalogs update
-	$(VENV)/bin/python -m bot.catalogs compile
+	$(VENV)/bin/python -m bot.i18n.catalogs extract
+	$(VENV)/bin/python -m bot.i18n.catalogs update
+	$(VENV)/bin/python -m bot.i18n.catalogs compile
 
 clean:
 	rm -rf $(VENV) .venv-latest

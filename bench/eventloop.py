@@ -3,7 +3,7 @@
     python bench/eventloop.py [--workers 2] [--budget 1.0] [--moves 3] [--images]
 
 Four tables (Vikings, one person and one search player each, the search player to act) let their
-computer players move through ``bot.seats.play_bots`` at once, ``--moves`` moves each, while a
+computer players move through ``bot.host.seats.play_bots`` at once, ``--moves`` moves each, while a
 probe coroutine sleeps 5 ms again and again and records how late it wakes up: that lateness is
 what a gateway heartbeat or another table's click would wait. Run twice: searches in threads of
 this process (``CpuPool(0)``, the old way) and in ``--workers`` worker processes. Target: p99 lag
@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.adapters import default_registry  # noqa: E402
-from bot.cpu import CpuPool  # noqa: E402
-from bot.seats import add_bot, play_bots  # noqa: E402
-from bot.service import HostService  # noqa: E402
+from bot.games.registry import default_registry  # noqa: E402
+from bot.host.seats import add_bot, play_bots  # noqa: E402
+from bot.host.service import HostService  # noqa: E402
+from bot.processes.cpu import CpuPool  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 
 TABLES = 4

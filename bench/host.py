@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.adapters import default_registry  # noqa: E402
-from bot.service import HostService  # noqa: E402
+from bot.games.registry import default_registry  # noqa: E402
+from bot.host.service import HostService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from engine.core import Rng  # noqa: E402
 from renderer.picture import warm_up  # noqa: E402

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.adapters import default_registry  # noqa: E402
-from bot.service import HostService  # noqa: E402
+from bot.games.registry import default_registry  # noqa: E402
+from bot.host.service import HostService  # noqa: E402
 from bot.storage import MatchRecord, Seat, Storage  # noqa: E402
 from engine.core import Rng  # noqa: E402
 from engine.vikings import VikingsGame  # noqa: E402

@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.adapters import default_registry  # noqa: E402
-from bot.service import HostService  # noqa: E402
+from bot.games.registry import default_registry  # noqa: E402
+from bot.host.service import HostService  # noqa: E402
 from bot.storage import Seat, Storage  # noqa: E402
 
 GAME = "vikings"

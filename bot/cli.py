@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--level", default="heuristic", help="computer player level")
     play.add_argument("--no-images", action="store_true", help="do not draw the table images")
     play.add_argument("--lang", default=None,
-                      help="the table's language (en, or a catalog in bot/locale: pl, fi, cs, es, de); "
+                      help="the table's language (en, or a catalog in bot/i18n/locale: pl, fi, cs, es, de); "
                            "default: [host] language of the config")
     run = sub.add_parser("run", help="the Discord bot")
     run.add_argument("--sync-global", action="store_true", help="sync slash commands globally (slow to spread)")
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         shards = None
         if args.shard_count is not None or args.shard_ids is not None:
-            from bot.shards import Shards
+            from bot.processes.shards import Shards
 
             if args.shard_count is None:
                 print("meadhall run: --shard-ids needs --shard-count", file=sys.stderr)
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "invite":
         return _invite(args.application_id or config.application_id)
     if cmd == "cluster":
-        from bot.cluster import Cluster, login_commands
+        from bot.processes.cluster import Cluster, login_commands
 
         if not config.token:
             print("meadhall cluster: no token; set MEADHALL_TOKEN or [discord] token in the config", file=sys.stderr)
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _migrate_db(args: argparse.Namespace) -> int:
-    from bot.adapters import default_registry
+    from bot.games.registry import default_registry
     from bot.storage import StorageError
     from bot.storage.migrate import migrate
 
@@ -152,9 +152,9 @@ async def _migrate_db(args: argparse.Namespace) -> int:
 
 
 async def _play(args: argparse.Namespace, config) -> int:
-    from bot.adapters import default_registry
-    from bot.offline import OfflineTable, run_lines
-    from bot.service import HostService
+    from bot.games.registry import default_registry
+    from bot.host.service import HostService
+    from bot.offline.table import OfflineTable, run_lines
     from bot.storage import Storage, StorageError
 
     db = args.db or config.database
@@ -171,7 +171,7 @@ async def _play(args: argparse.Namespace, config) -> int:
         restored = await service.load()
         bots = None
         if args.bots:
-            from bot.seats import OfflineBots
+            from bot.host.seats import OfflineBots
 
             bots = OfflineBots(args.bots, args.level)
         table = OfflineTable(service, args.out, user=args.user, bots=bots)
@@ -202,11 +202,11 @@ async def _play(args: argparse.Namespace, config) -> int:
 
 async def _demo(args: argparse.Namespace) -> int:
     if args.game == "vikings":
-        from bot.demo import demo_vikings
+        from bot.demos.vikings import demo_vikings
 
         paths = await demo_vikings(args.out, seed=args.seed, players=args.players or 4, options=args.options)
     else:
-        from bot.demo_brianboru import demo_brianboru
+        from bot.demos.brianboru import demo_brianboru
 
         paths = await demo_brianboru(args.out, seed=args.seed, players=args.players or 4)
     print(f"{len(paths)} images written to {args.out}/")

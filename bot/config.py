@@ -152,7 +152,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     if application_id is not None and application_id < 0:
         raise ConfigError(f"{where}: discord.application_id must be a positive application id")
 
-    from bot.storage.base import StorageError, parse_database
+    from bot.storage.records import StorageError, parse_database
 
     setting = env.get(DATABASE_ENV) or None
     database_base = Path.cwd()

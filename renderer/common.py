@@ -106,7 +106,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 # The renderer never imports the host (three rooms): the host hands a picture its translator,
 # ``tr(message, **fields)`` with the signature of ``bot.i18n._`` and ``ntr(singular, plural, n,
 # **fields)`` with that of ``bot.i18n.ngettext``. Every word a picture draws goes through
-# :func:`tr`/:func:`ntr` below (Babel extracts them: ``bot/catalogs.py`` KEYWORDS); messages kept in
+# :func:`tr`/:func:`ntr` below (Babel extracts them: ``bot/i18n/catalogs.py`` KEYWORDS); messages kept in
 # tables are marked with :func:`N_` and translated when drawn. Numbers, names, rule numbers and
 # notation codes are not translated.
 
@@ -282,7 +282,7 @@ def _fits(s: str, size: int, bold: bool, anchor: str, x: int, lo: float, hi: flo
     return lo <= x + ox and x + ox + _mask.width <= hi
 
 
-# A computer player is seated as "{name} (computer, {level})" (bot/seats.py, in the table's language
+# A computer player is seated as "{name} (computer, {level})" (bot/host/seats.py, in the table's language
 # then): where such a name does not fit, the suffix shrinks to a short mark before anything is cut.
 COMPUTER_SEAT = N_("{name} (computer, {level})")
 CPU_MARK = "\u2699"  # a gear: the last resort, two characters wide with its space

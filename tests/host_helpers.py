@@ -6,9 +6,9 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.adapters import default_registry
-from bot.offline import OfflineTable
-from bot.service import HostService, Reply
+from bot.games.registry import default_registry
+from bot.host.service import HostService, Reply
+from bot.offline.table import OfflineTable
 from bot.storage import Storage
 from engine.core import Game
 

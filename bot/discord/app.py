@@ -10,16 +10,16 @@ API::
 
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
 it and closes it; otherwise the bot opens ``config.database``, builds a
-:class:`~bot.service.HostService` over :func:`bot.adapters.default_registry` and closes it on
-``close()``), installs the command :class:`~bot.discord.cog.MeadhallTranslator`, adds the one
+:class:`~bot.host.service.HostService` over :func:`bot.games.registry.default_registry` and closes it on
+``close()``), installs the command :class:`~bot.discord.languages.MeadhallTranslator`, adds the one
 Cog of app commands (bot.discord.cog), registers the persistent components
 (bot.discord.components), starts the reminder loop and syncs the command tree to
 ``config.dev_guild`` — globally only with ``sync_global=True``.
 
-Computer players (issue 8; ``/addbot`` seats them, see bot.seats): after every reply that
+Computer players (issue 8; ``/addbot`` seats them, see bot.host.seats): after every reply that
 changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers nothing itself: in
 a task per channel it waits ``bot_pause`` seconds (so people can follow), then lets every seated
-computer player that must act move through :func:`bot.seats.play_bots` (``bot_pause`` between
+computer player that must act move through :func:`bot.host.seats.play_bots` (``bot_pause`` between
 their moves; ``bot_budget`` seconds per decision of the ``search`` level, None: its default) and
 publishes each reply like a person's move (``MeadhallCog.post``: the table's live message, in the
 game's thread when it has one — "channel" is the table's key). The service's per-channel lock and version
@@ -44,23 +44,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import (
-    MeadhallCog,
-    MeadhallTranslator,
-    allowed_for,
-    escape_names,
-    language_for,
-    mention,
-    sendable,
-)
+from bot.discord.cog import MeadhallCog
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.languages import MeadhallTranslator, language_for
 from bot.discord.login import LoginPlan, ScheduledIdentify, serve
+from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
 from bot.discord.refusals import ChannelWatch
 from bot.games import table_language
+from bot.host.seats import bot_level, play_bots
+from bot.host.service import HostService, Reply
 from bot.i18n import set_language, set_task_language, use_language
-from bot.seats import bot_level, play_bots
-from bot.service import HostService, Reply
-from bot.shards import Shards
+from bot.processes.shards import Shards
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -96,13 +90,13 @@ class MeadhallBot(commands.Bot):
                                                               "shard_ids": sorted(shards.ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=LocaleTree, **sharding)
-        self.shard_plan = shards  # bot.shards.Shards served here (None: every guild)
+        self.shard_plan = shards  # bot.processes.shards.Shards served here (None: every guild)
         self.config = config or Config()
         self.threads = self.config.threads  # a thread per game (issue 13); the cog reads it at /start
         self._given_service = service
         self.service: HostService = service  # type: ignore[assignment]  # set in setup_hook otherwise
         self._storage: Storage | None = None
-        self._cpu = None  # bot.cpu.CpuPool of the service made in setup_hook
+        self._cpu = None  # bot.processes.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
@@ -127,8 +121,8 @@ class MeadhallBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.service is None:
             self._storage = await Storage.open(self.config.database, **self.config.storage_options)
-            from bot.adapters import default_registry
-            from bot.cpu import CpuPool
+            from bot.games.registry import default_registry
+            from bot.processes.cpu import CpuPool
 
             self._cpu = CpuPool(self.config.cpu_workers)
             self.service = HostService(

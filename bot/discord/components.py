@@ -6,7 +6,7 @@ so that a click after a restart of the bot still reaches a handler (they are dis
 on an old message is recognised as stale by the host service::
 
     mh:{match}:{version}:b:{action text}     a button: the action text itself
-    mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.widgets) fills in
+    mh:{match}:{version}:s{i}:{template}     a select: its template (see bot.games.widgets) fills in
                                              the chosen option values
     mh:{match}:{version}:me                  several seats decide at once, or the choices show
                                              hidden cards: each presser gets their own, privately
@@ -29,8 +29,9 @@ from typing import Any, Protocol, Self
 import discord
 from discord import ui
 
+from bot.games import GameAdapter
+from bot.games.widgets import Widget, fill, label_of
 from bot.i18n import _
-from bot.widgets import Widget, fill
 
 log = logging.getLogger(__name__)
 
@@ -279,3 +280,37 @@ def choose_view(match: int, version: int) -> ui.View:
     view = ui.View(timeout=None)
     view.add_item(ChooseButton(match, version))
     return view
+
+
+# --------------------------------------------------------------------------- a seat's extra controls
+
+MAX_CHOICES = 25  # Discord: options of a select, choices of an autocomplete
+
+
+def private_choices(adapter: GameAdapter, game: Any, seat: int) -> bool:
+    """The adapter's ``private_choices(game, seat)``: its choices show hidden information."""
+    return bool(adapter.private_choices(game, seat))
+
+
+def free_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
+    """The game's free actions for ``seat`` (Vikings: exchange VP for gold, V-16) as one select
+    with the amount, beside the decision's own controls (issue 13)."""
+    actions = list(game.free_actions(seat))
+    if not actions:
+        return []
+    options = [(label_of(adapter, game, a), str(a)) for a in actions][:MAX_CHOICES]
+    placeholder = adapter.free_actions_placeholder
+    return [Widget("select", options, placeholder=_(placeholder) if placeholder else _("At any time"))]
+
+
+TRIP_PREFIX = "trip "  # a sailor's whole trip (the adapter's ``trips``), not an engine action
+
+
+def trip_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
+    """The sailor dialog's first step (issue 13): the kinds of trip, each with where it sends the
+    vikings, as one select; picking one asks to confirm privately."""
+    plans = adapter.trips(game, seat)
+    if not plans:
+        return []
+    return [Widget("select", [(label, key) for key, label, _actions in plans][:MAX_CHOICES],
+                   placeholder=_("A sailor's whole trip (V-34): pick one, then confirm"), template=TRIP_PREFIX + "{0}")]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.gateway_limits import FATAL_EXIT, IDENTIFY_WINDOW, fatal_line, identify_at
+from bot.processes.gateway_limits import FATAL_EXIT, IDENTIFY_WINDOW, fatal_line, identify_at
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class LoginPlan:
 
 class ScheduledIdentify:
     """A discord.py client mixin: the first IDENTIFY of each shard waits for its bucket's slot of
-    :attr:`login_plan` (bot.gateway_limits.identify_at); later ones (after an op 9 or an invalid
+    :attr:`login_plan` (bot.processes.gateway_limits.identify_at); later ones (after an op 9 or an invalid
     session) wait Discord's 5 s as discord.py does. Without a plan: discord.py's behaviour."""
 
     login_plan: LoginPlan | None = None

@@ -1,2 +1,2 @@
-"""The host service split by concern (issue 18); :mod:`bot.service` is its import facade and
+"""The host service split by concern (issue 18); :mod:`bot.host.service` is its import facade and
 lists which module holds what."""

@@ -10,9 +10,9 @@ from bot.host.looking import LookingMixin
 from bot.host.records import RecordsMixin
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
+from bot.host.undo import ANSWERS as UNDO_ANSWERS
 from bot.i18n import _
-from bot.text import quote
-from bot.undo import ANSWERS as UNDO_ANSWERS
+from bot.i18n.text import quote
 
 
 class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.i18n.text import QUOTE_LIMIT, quote
 from bot.storage import Seat
-from bot.text import QUOTE_LIMIT, quote
 
-COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.seats); they never vote or keep a lobby
+COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.host.seats); they never vote or keep a lobby
 
 
 def is_computer(user: str) -> bool:

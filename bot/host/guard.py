@@ -17,22 +17,28 @@ Without ``lock`` (readers: status, board, rules, export, records) only 3 and 4 a
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply
 from bot.storage import StorageUnavailable
 
-if TYPE_CHECKING:
-    from bot.host.tables import HostBase
+log = logging.getLogger("bot.host.service")
 
-log = logging.getLogger("bot.service")
+
+
+class Locking(Protocol):
+    """What the guard needs of the host (:class:`bot.host.tables.HostBase`): one lock per channel."""
+
+    def _lock(self, channel: str) -> asyncio.Lock: ...
+
 
 P = ParamSpec("P")
-H = TypeVar("H", bound="HostBase")
+H = TypeVar("H", bound=Locking)
 
 
 def refused(r: Refusal) -> Reply:

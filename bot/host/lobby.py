@@ -11,8 +11,8 @@ from bot.host.play import PlayMixin
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
 from bot.i18n import _, current_language, ngettext, use_language
+from bot.i18n.text import QUOTE_LIMIT, player_name, quote
 from bot.storage import Seat, StorageError
-from bot.text import QUOTE_LIMIT, player_name, quote
 from engine.core import EngineError
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from bot import turns, undo
+from bot.host import turns, undo
 from bot.host.common import names_text, votes_needed
 from bot.host.guard import host_call
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
 from bot.host.tables import HostBase
 from bot.i18n import _, ngettext
-from bot.text import quote
+from bot.i18n.text import quote
 
 
 class LookingMixin(HostBase):

@@ -5,17 +5,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot import turns, undo
 from bot.games import host_options
+from bot.games.widgets import label_of
+from bot.host import turns, undo
 from bot.host.common import MAX_FORCED_MOVES, names_text, shortened
 from bot.host.guard import host_call
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Reply, Table
 from bot.host.tables import HostBase
 from bot.i18n import _, tr_msg
+from bot.i18n.text import quote
 from bot.storage import StaleVersionError, StorageUnavailable
-from bot.text import quote
-from bot.widgets import label_of
 from engine.core import (
     Action,
     ActionSyntaxError,
@@ -27,7 +27,7 @@ from engine.core import (
     json_copy,
 )
 
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
+log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
 
 class PlayMixin(HostBase):
@@ -190,11 +190,11 @@ class PlayMixin(HostBase):
     async def undo(self, channel: str, user: str, answer: bool | None = None, *,
                    version: int | None = None) -> Reply:
         """Take back ``user``'s last move, or agree (``answer`` True) to / refuse (False) another
-        player's request, given at table ``version`` (a button's) (:mod:`bot.undo`)."""
+        player's request, given at table ``version`` (a button's) (:mod:`bot.host.undo`)."""
         return await undo.undo(self, channel, user, answer, version)
 
     @host_call(lock=True)
     async def replace(self, channel: str, user: str, words: Sequence[str]) -> Reply:
-        """``replace NAME LEVEL|me|yes``: the table gives a seat to a computer or a person (:mod:`bot.turns`)."""
+        """``replace NAME LEVEL|me|yes``: the table gives a seat to a computer or a person (:mod:`bot.host.turns`)."""
         return await turns.replace(self, channel, user, list(words))
 

@@ -12,19 +12,19 @@ from typing import Any
 from bot.games import GameAdapter
 from bot.host.common import SCOPES, names_text
 from bot.host.guard import host_call
+from bot.host.ratings import Standing, result_of
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Reply, Table
 from bot.host.tables import HostBase
 from bot.i18n import _, ngettext
-from bot.ratings import Standing, result_of
+from bot.i18n.text import quote
 from bot.storage import rebuild
-from bot.text import quote
 
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
+log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
 
 class RecordsMixin(HostBase):
-    """What the tables remember (:mod:`bot.ratings`), said for people."""
+    """What the tables remember (:mod:`bot.host.ratings`), said for people."""
 
     @staticmethod
     def _rating_text(st: Standing) -> str:
@@ -42,7 +42,7 @@ class RecordsMixin(HostBase):
                           guild: str | None = None, limit: int = 20) -> Reply:
         """The ratings of ``game`` (default: the first game) on this server (``scope`` ``server``,
         the default where there is a server) or on ``all``: rank, name, ordinal (μ ± σ), games.
-        ``Reply.standings`` holds the :class:`bot.ratings.Standing` rows for a picture or embed."""
+        ``Reply.standings`` holds the :class:`bot.host.ratings.Standing` rows for a picture or embed."""
         adapter = self._game_adapter(game)
         scope = (scope or ("server" if guild is not None else "all")).lower()
         if scope not in SCOPES:

@@ -121,7 +121,7 @@ class RefusalCode(Enum):
     BAD_SCOPE = "bad_scope", N_("The scope is server or all, not {scope}."), ("scope",)
     # /profile of somebody who finished no game (here)
     NO_GAMES = "no_games", N_("{name} has not finished a game here yet."), ("name",)
-    # issue 17 (bot.undo): the player has no move in force to take back
+    # issue 17 (bot.host.undo): the player has no move in force to take back
     UNDO_NOTHING = "undo_nothing", N_("You have no move to take back."), ()
     # undo: chance was used since that move
     UNDO_RANDOM = "undo_random", N_(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import turns
 from bot.games import table_language
+from bot.host import turns
 from bot.host.play import PlayMixin
 from bot.host.replies import Reminder
 from bot.i18n import _, current_language, use_language
@@ -11,7 +11,7 @@ from bot.storage import NewTimer
 
 
 class RemindersMixin(PlayMixin):
-    """Durable ``reminder`` timers (and the deadlines of :mod:`bot.turns`, whose computer moves are
+    """Durable ``reminder`` timers (and the deadlines of :mod:`bot.host.turns`, whose computer moves are
     made like a player's: hence on :class:`PlayMixin`)."""
 
     async def due_reminders(self, now: float | None = None) -> list[Reminder]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import GameAdapter
-from bot.ratings import Standing
+from bot.host.ratings import Standing
 from bot.storage import MatchRecord
 from engine.core import Event, Game
 

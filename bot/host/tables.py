@@ -1,6 +1,6 @@
 """The host's tables in memory and the pieces every reply is made of (:class:`HostBase`).
 
-Every concern of :class:`bot.service.HostService` (lobby, play, looking, export, records,
+Every concern of :class:`bot.host.service.HostService` (lobby, play, looking, export, records,
 text commands, reminders) is a mixin over this base: its state (storage, registry, clock,
 the cache of open tables and one lock per channel) and the helpers they share.
 """
@@ -15,23 +15,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot import turns
-from bot.cpu import CpuPool
 from bot.games import GameAdapter, GameRegistry, engine_options, host_options, language_name, table_language
+from bot.host import turns
 from bot.host.common import names_text
+from bot.host.ratings import Records
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Prompt, Reply, Table
 from bot.i18n import SOURCE_LANGUAGE, _, ngettext
-from bot.ratings import Records
-from bot.shards import Shards
+from bot.processes.cpu import CpuPool
+from bot.processes.shards import Shards
 from bot.storage import MatchRecord, NewTimer, Storage, effective_actions
 from engine.core import Event, Game
 
-log = logging.getLogger("bot.service")  # one logger for the host, whichever module says it
+log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
 
 class HostBase:
-    """The state and shared helpers of :class:`bot.service.HostService`."""
+    """The state and shared helpers of :class:`bot.host.service.HostService`."""
 
     def __init__(
         self,
@@ -48,7 +48,7 @@ class HostBase:
         deadline_takeover: int = 3,
     ) -> None:
         self.storage = storage
-        self.cpu = cpu  # pictures (and bot.seats' search players) in worker processes; None: a thread
+        self.cpu = cpu  # pictures (and bot.host.seats' search players) in worker processes; None: a thread
         self.shards = shards  # serve only these shards' guilds (load, reminders); None: every guild
         self.games = games
         self.clock = clock

@@ -2,9 +2,21 @@
 
 ``Storage.open(database)`` opens a SQLite file (a path or ``sqlite:///path``; the default) or a
 PostgreSQL database (``postgresql://…``).
+
+=========================  ====================================================================
+``bot.storage.records``    the records, the failures, ``parse_database``, reading the log
+``bot.storage.base``       :class:`Storage`: the interface and every query both backends share
+``bot.storage.sqlite``     the SQLite backend (the default)
+``bot.storage.postgres``   the PostgreSQL backend
+``bot.storage.factory``    ``open_storage``: a database setting → its backend (what
+                           ``Storage.open`` calls; imported here, so it is always installed)
+``bot.storage.migrate``    ``meadhall migrate-db``: copy every match to another database
+=========================  ====================================================================
 """
 
-from bot.storage.base import (
+from bot.storage.base import Storage
+from bot.storage.factory import open_storage
+from bot.storage.records import (
     OPEN_STATUSES,
     STATUSES,
     LoggedAction,
@@ -12,7 +24,6 @@ from bot.storage.base import (
     NewTimer,
     Seat,
     StaleVersionError,
-    Storage,
     StorageConflict,
     StorageError,
     StorageUnavailable,
@@ -26,5 +37,5 @@ from bot.storage.sqlite import MIGRATIONS, SqliteStorage
 __all__ = [
     "MIGRATIONS", "OPEN_STATUSES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer", "Seat",
     "SqliteStorage", "StaleVersionError", "Storage", "StorageConflict", "StorageError",
-    "StorageUnavailable", "Timer", "effective_actions", "parse_database", "rebuild",
+    "StorageUnavailable", "Timer", "effective_actions", "open_storage", "parse_database", "rebuild",
 ]

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.games import GameRegistry
-from bot.storage.base import Storage, StorageError, rebuild
+from bot.storage.base import Storage
+from bot.storage.records import StorageError, rebuild
 
 
 @dataclass

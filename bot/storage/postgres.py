@@ -19,7 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.base import Row, Storage, StorageConflict, StorageError, StorageUnavailable, Tx
+from bot.storage.base import Row, Storage, Tx
+from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1, the
 # same versions as the SQLite backend's MIGRATIONS. Never edit a released step: append a new one.

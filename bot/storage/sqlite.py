@@ -18,7 +18,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import Row, Storage, StorageConflict, StorageError, StorageUnavailable
+from bot.storage.base import Row, Storage
+from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1.
 # Never edit a released step: append a new one.

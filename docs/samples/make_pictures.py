@@ -18,9 +18,9 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.adapters import replay  # noqa: E402
-from bot.adapters.brianboru import BrianBoruAdapter  # noqa: E402
-from bot.adapters.vikings import VikingsAdapter, _finished_scoring, scored_round  # noqa: E402
+from bot.games.brianboru import BrianBoruAdapter  # noqa: E402
+from bot.games.replay import replay  # noqa: E402
+from bot.games.vikings import VikingsAdapter, _finished_scoring, scored_round  # noqa: E402
 from engine.brianboru import BrianBoruGame  # noqa: E402
 from engine.core import Rng  # noqa: E402
 from engine.vikings import VikingsGame  # noqa: E402

@@ -21,9 +21,9 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.cluster import Cluster, login_commands
 from bot.discord.login import LoginPlan, ScheduledIdentify
-from bot.gateway_limits import FATAL_EXIT, IDENTIFY_WINDOW, fatal_line, identify_at
+from bot.processes.cluster import Cluster, login_commands
+from bot.processes.gateway_limits import FATAL_EXIT, IDENTIFY_WINDOW, fatal_line, identify_at
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters import default_registry
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.seats import bot_level
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.host.seats import bot_level
+from bot.host.service import HostService
 from bot.storage import Storage
 from tests.discord.test_discord_e2e import action_text, offered, press, refused, slash_move, usable
 from tests.fakediscord import FakeDiscord, Message

@@ -22,19 +22,20 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters import default_registry
-from bot.adapters.brianboru import BrianBoruAdapter, card_label
 from bot.config import Config
 from bot.discord.app import MeadhallBot
 from bot.games import engine_options
-from bot.service import HostService
+from bot.games.brianboru import BrianBoruAdapter
+from bot.games.brianboru_words import card_label
+from bot.games.registry import default_registry
+from bot.host.service import HostService
 from bot.storage import Storage
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng
 from renderer.brianboru import render_hand
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 from tests.fakediscord.models import iter_components
-from tests.host.test_brianboru_table import cards_named, with_hands_shuffled
+from tests.games.test_brianboru_table import cards_named, with_hands_shuffled
 
 SEED = 3
 USERS = ("alice", "bob", "carol")

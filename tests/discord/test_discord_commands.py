@@ -2,7 +2,7 @@
 
 The tree is checked twice with tests/fakediscord/limits.py: as discord.py builds it
 (``tree.get_commands()``), and as it reaches Discord when synced (the JSON the fake received,
-including the translations the Translator adds). Widgets (bot.widgets) are checked as data and
+including the translations the Translator adds). Widgets (bot.games.widgets) are checked as data and
 through the fake: an adapter's own multi-select, and the private "make your choice" button
 when several seats decide at once (the toy game's ``ready`` option).
 """
@@ -14,17 +14,21 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import catalogs, i18n
-from bot.adapters import default_registry
-from bot.adapters.vikings import VikingsAdapter
+from bot import i18n
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.discord.cog import MeadhallCog, language_for, split_content, takes_argument, verb_commands
+from bot.discord.cog import MeadhallCog
+from bot.discord.commands.moves import takes_argument, verb_commands
 from bot.discord.components import build_view
+from bot.discord.languages import language_for
+from bot.discord.publishing.messages import split_content
 from bot.games import GameRegistry
-from bot.service import HOST_COMMANDS, HostService
+from bot.games.registry import default_registry
+from bot.games.vikings import VikingsAdapter
+from bot.games.widgets import Widget, default_widgets, fill, widgets_for
+from bot.host.service import HOST_COMMANDS, HostService
+from bot.i18n import catalogs
 from bot.storage import Storage
-from bot.widgets import Widget, default_widgets, fill, widgets_for
 from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
@@ -387,7 +391,7 @@ async def refused_privately(fd: FakeDiscord, user: str, command: str, words: str
 
 async def test_brian_boru_draft_is_a_private_multiselect_of_two_cards(tmp_path):
     """Brian Boru's adapter brings its own widget (keep exactly 2 cards) and hidden hands."""
-    pytest.importorskip("bot.adapters.brianboru")
+    pytest.importorskip("bot.games.brianboru")
     async with FakeDiscord() as fd:
         store = await Storage.open(tmp_path / "bb.db")
         svc = HostService(store, default_registry(), seed_source=lambda: 3)
@@ -459,20 +463,23 @@ def created(r) -> list:
 
 
 def test_the_discord_package_has_no_import_circle():
-    """bot/discord/: policy ← permissions ← refusals ← components ← cog ← app, each importing only
-    earlier ones (issue 13); bot.widgets stays outside, transport-neutral."""
+    """bot/discord/: login ← permissions ← refusals ← languages ← components ← client ← publishing ←
+    commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
+    the app, not even for a type); bot.games.widgets stays outside, transport-neutral."""
     import ast
 
-    order = ["policy", "permissions", "refusals", "components", "cog", "app"]
+    order = ["login", "permissions", "refusals", "languages", "components", "client", "publishing", "commands", "cog", "app"]
     root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
     assert not [n for n in init.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert {p.stem for p in root.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()} == {*order, "__init__"}
     for i, name in enumerate(order):
-        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
-        used = {n.module.split(".")[2] for n in ast.walk(tree)
-                if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
-        later = used - set(order[:i])
-        if name == "cog":
-            later.discard("app")  # only under TYPE_CHECKING, for the annotation of the bot
+        files = [root / f"{name}.py"] if (root / f"{name}.py").exists() else sorted((root / name).glob("*.py"))
+        used: set[str] = set()
+        for path in files:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            used |= {n.module.split(".")[2] for n in ast.walk(tree)
+                     if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("bot.discord.")}
+        later = used - set(order[:i]) - {name}
         assert not later, f"bot.discord.{name} imports {later}"

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters import default_registry
-from bot.adapters.vikings import VikingsAdapter
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.games.vikings import VikingsAdapter
+from bot.host.service import HostService
 from bot.storage import Storage
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 

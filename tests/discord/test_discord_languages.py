@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import rulebook
-from bot.adapters.vikings import VikingsAdapter
-from bot.discord.cog import free_widgets
+from bot.discord.components import free_widgets
 from bot.games import table_language
-from bot.i18n import _, use_language
-from bot.service import Reply
-from bot.widgets import widgets_for
+from bot.games.vikings import VikingsAdapter
+from bot.games.widgets import widgets_for
+from bot.host.service import Reply
+from bot.i18n import _, rulebook, use_language
 from tests.discord.test_discord_bots import Host
 from tests.discord.test_discord_e2e import offered, press, refused
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
@@ -225,7 +224,7 @@ async def test_records_answer_in_the_askers_language(fd, host):
 
 async def test_hand_picture_and_controls_speak_the_askers_language_at_a_polish_table(fd, host):
     """Brian Boru's /hand: the text, the hand picture and its controls are the asker's alone: German."""
-    from bot.adapters.brianboru import BrianBoruAdapter
+    from bot.games.brianboru import BrianBoruAdapter
 
     bb = BrianBoruAdapter()
     for user in ("alice", "bob", "carol"):

@@ -1,9 +1,9 @@
-"""The message policy of the Discord table (bot.discord.policy, issue 13), as plain data."""
+"""The message policy of the Discord table (bot.discord.publishing.policy, issue 13), as plain data."""
 
 from __future__ import annotations
 
-from bot.discord.policy import MAX_CONTENT, MessagePolicy, fit_lines
-from bot.service import Prompt, Reply
+from bot.discord.publishing.policy import MAX_CONTENT, MessagePolicy, fit_lines
+from bot.host.service import Prompt, Reply
 
 KEY = "thread-1"
 

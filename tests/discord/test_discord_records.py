@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.adapters import default_registry
 from bot.config import Config
 from bot.discord.app import MeadhallBot
 from bot.games import GameRegistry
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.host.service import HostService
 from bot.storage import Storage
 from tests.discord.test_discord_e2e import refused, usable
 from tests.fakediscord import FakeDiscord

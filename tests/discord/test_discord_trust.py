@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters import default_registry
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.host.service import HostService
 from bot.storage import Storage
 from tests.discord.test_discord_brianboru import choices_on
 from tests.fakediscord import FakeDiscord

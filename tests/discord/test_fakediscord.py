@@ -527,9 +527,9 @@ def test_limits_come_from_the_schema():
 
 
 def test_the_bots_hand_typed_discord_limits_match_the_schema():
-    from bot import widgets
-    from bot.discord import cog as discord_cog
     from bot.discord import components as discord_components
+    from bot.discord.publishing import messages as discord_messages
+    from bot.games import widgets
 
     select = schema.component("StringSelectComponentForMessageRequest")["properties"]
     option = schema.component("StringSelectOptionForRequest")["properties"]
@@ -540,8 +540,8 @@ def test_the_bots_hand_typed_discord_limits_match_the_schema():
     assert discord_components.MAX_OPTION_VALUE == option["value"]["maxLength"]
     assert discord_components.MAX_SELECT_OPTIONS == select["options"]["maxItems"] == widgets.MAX_OPTIONS
     assert discord_components.MAX_ROWS == limits.MAX_ROWS  # documented, not in the schema
-    assert discord_cog.MAX_CONTENT == limits.MAX_CONTENT  # documented 2000 (the schema says 4000)
-    assert discord_cog.MAX_CHOICES == MAX_CHOICES
+    assert discord_messages.MAX_CONTENT == limits.MAX_CONTENT  # documented 2000 (the schema says 4000)
+    assert discord_components.MAX_CHOICES == MAX_CHOICES
 
 
 async def test_every_rest_answer_of_the_fake_is_in_the_schemas_shape(fd):

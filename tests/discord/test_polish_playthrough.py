@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.adapters import default_registry
-from bot.adapters.vikings import OPTION_WORDS
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.offline import OfflineTable
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.games.vikings import OPTION_WORDS
+from bot.host.service import HostService
+from bot.offline.table import OfflineTable
 from bot.storage import Storage
 from renderer.common import TextLog, recording
 from tests.english import assert_no_english, english_words
@@ -347,9 +347,9 @@ async def test_a_whole_brian_boru_game_offline_in_polish(tmp_path: Path) -> None
 
 
 async def test_the_i18n_samples_are_the_committed_ones_and_polish_is_polish(tmp_path: Path) -> None:
-    """``python -m bot.samples i18n``: the seeded Polish turn message, in Polish, as committed in
+    """``python -m bot.demos.samples i18n``: the seeded Polish turn message, in Polish, as committed in
     docs/samples/i18n (same seed, same moves), with its pictures."""
-    from bot.samples import vikings_samples
+    from bot.demos.samples import vikings_samples
 
     written = await vikings_samples("pl", tmp_path)
     assert sorted(p.name for p in written) == ["scoring-pl.png", "turn-pl.png", "turn-pl.txt"]

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import engine.core
-from bot.adapters import default_registry
+from bot.games.registry import default_registry
 from engine.brianboru import BrianBoruGame
 from engine.brianboru.view import BrianBoruView
 from engine.core import (
@@ -177,7 +177,7 @@ def test_nothing_outside_an_engine_reads_its_private_state():
 
 def test_the_scan_covers_every_module_of_bot_renderer_and_players():
     names = {str(p.relative_to(ROOT)) for p in scanned_modules()}
-    assert {"bot/adapters/vikings.py", "bot/adapters/brianboru.py", "bot/demo_brianboru.py",
+    assert {"bot/games/vikings.py", "bot/games/brianboru.py", "bot/demos/brianboru.py",
             "renderer/vikings.py", "engine/players/search.py", "engine/players/vikings.py"} <= names
 
 

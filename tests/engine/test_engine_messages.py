@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import catalogs, i18n
-from bot.adapters import default_registry
-from bot.service import HostService
+from bot import i18n
+from bot.games.registry import default_registry
+from bot.host.service import HostService
+from bot.i18n import catalogs
 from bot.storage import Storage
 from engine.brianboru import BrianBoruGame
 from engine.core import (
@@ -51,7 +52,7 @@ def test_every_engine_message_is_a_literal_in_the_catalog_template():
             f"{where}:{call.lineno}: the message id must be a literal string (Babel extracts it)")
         entry = template.get(ids[0].value)
         assert entry is not None, f"{where}:{call.lineno}: {ids[0].value!r} is not in the template; " \
-                                  "run python -m bot.catalogs extract"
+                                  "run python -m bot.i18n.catalogs extract"
         if call.func.id == "msgn":
             assert entry.id == (ids[0].value, ids[1].value), f"{where}:{call.lineno}: plural differs"
         found += 1

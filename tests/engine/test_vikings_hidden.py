@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from bot.adapters.vikings import VikingsAdapter
+from bot.games.vikings import VikingsAdapter
 from engine.core import EngineError, Rng
 from engine.players import make_player
 from engine.vikings import VikingsGame

@@ -284,7 +284,7 @@ def test_strict_ships_in_play_and_refusal_V20_D6():
 
 
 def test_strict_ships_table_option_reaches_the_engine_V20_D6():
-    from bot.adapters.vikings import VikingsAdapter
+    from bot.games.vikings import VikingsAdapter
 
     options = VikingsAdapter().parse_options(["strict-ships"])
     g = VikingsGame.new(["Astrid", "Bjorn"], seed=1, options=options, start_seat=0)

@@ -18,7 +18,7 @@ Bounded: the process ends itself when its parent (the test's cluster) is gone or
 
 Nothing else of the bot is changed: configuration, database and shards come from the arguments
 and the environment as in production (``meadhall cluster`` can start this module instead of
-``bot.cli``, see tests/discord/test_shards_e2e.py).
+``bot.cli``, see tests/processes/test_shards_e2e.py).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters import default_registry
-from bot.adapters.brianboru import PRIVATE_KINDS
-from bot.service import HostService
+from bot.games.brianboru import PRIVATE_KINDS
+from bot.games.registry import default_registry
+from bot.host.service import HostService
 from bot.storage import Storage
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng

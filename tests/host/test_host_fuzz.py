@@ -16,9 +16,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.brianboru import BrianBoruAdapter
-from bot.adapters.vikings import VikingsAdapter
-from bot.service import REFUSALS, HostService, Reply
+from bot.games.brianboru import BrianBoruAdapter
+from bot.games.vikings import VikingsAdapter
+from bot.host.service import REFUSALS, HostService, Reply
 from tests.host_helpers import CH, db_rows, open_service
 
 NAMES = {"ann": "# Ann", "bob": "||Bob||", "cid": "<@123456789012345678>"}

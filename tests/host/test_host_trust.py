@@ -9,10 +9,10 @@ import logging
 
 import pytest
 
-from bot.discord.cog import escape_name, escape_names, mention, prompt_lines
-from bot.offline import OfflineTable
-from bot.service import Prompt, Reply
-from bot.text import quote
+from bot.discord.publishing.messages import escape_name, escape_names, mention, prompt_lines
+from bot.host.service import Prompt, Reply
+from bot.i18n.text import quote
+from bot.offline.table import OfflineTable
 from tests.host_helpers import CH, db_rows, live, open_service, play_first_legal, start_game
 
 
@@ -95,7 +95,7 @@ async def test_any_parser_exception_is_a_malformed_refusal(host, monkeypatch, ca
 
     monkeypatch.setattr(g, "parse_action", broken)
     rows = db_rows(path)
-    with caplog.at_level(logging.WARNING, logger="bot.service"):
+    with caplog.at_level(logging.WARNING, logger="bot.host.service"):
         r = await svc.act(CH, "ann", "buy 3")
     assert (r.ok, r.code) == (False, "malformed") and "buy 3" in r.private[0]
     assert db_rows(path) == rows and "parsing" in caplog.text
@@ -267,7 +267,7 @@ async def test_names_and_levels_are_cut_too(host):
     assert r.ok and len(r.names[0]) == 32 and len(r.public[0]) < 200
     r = await svc.join(CH, "bob", "\x01\x02 ")
     assert r.ok and r.names[1] == "bob"  # nothing printable left: the user's id
-    from bot.seats import add_bot
+    from bot.host.seats import add_bot
 
     r = await add_bot(svc, CH, "L" * 6000)
     assert r.code == "bad_options" and len(r.private[0]) < 200

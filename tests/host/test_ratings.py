@@ -1,18 +1,18 @@
 """Ratings, leaderboards, profiles, history and the end-of-game recap (issue 17).
 
 The ratings are checked against openskill itself, fed by hand with the ranks each scripted game
-should give: nothing here recomputes them the way bot.ratings does."""
+should give: nothing here recomputes them the way bot.host.ratings does."""
 
 from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings
 from bot.games import GameRegistry
-from bot.offline import OfflineTable
-from bot.ratings import COMPUTER_RATINGS, ranks_of
-from bot.service import COMPUTER_PREFIX, HostService
+from bot.host import ratings
+from bot.host.ratings import COMPUTER_RATINGS, ranks_of
+from bot.host.service import COMPUTER_PREFIX, HostService
+from bot.offline.table import OfflineTable
 from bot.storage import Storage
 from tests.host.test_service import Clock, refused
 from tests.toygame import ToyAdapter
@@ -215,8 +215,8 @@ async def test_the_game_over_reply_carries_the_recap_whose_chart_equals_a_replay
     """The final scoring picture with every player's VP by round comes with the move that ends the
     game, and the chart it draws holds exactly what replaying the stored log gives."""
     import renderer.scoring as scoring
-    from bot.adapters import vp_history
-    from bot.ratings import final_vps
+    from bot.games.replay import vp_history
+    from bot.host.ratings import final_vps
     from tests.host_helpers import CH, open_service, play_first_legal, start_game
 
     drawn: list[list[list[int]]] = []

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.host.refusals import REFUSALS, Refusal, RefusalCode
+from bot.host.service import REFUSALS as FACADE_REFUSALS
+from bot.host.service import Reply, refused
 from bot.i18n import use_language
-from bot.service import REFUSALS as FACADE_REFUSALS
-from bot.service import Reply, refused
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters import default_registry
-from bot.offline import OfflineTable
-from bot.seats import OfflineBots, add_bot, bot_level, bot_user, play_bots
-from bot.service import HostService
+from bot.games.registry import default_registry
+from bot.host.seats import OfflineBots, add_bot, bot_level, bot_user, play_bots
+from bot.host.service import HostService
+from bot.offline.table import OfflineTable
 from bot.storage import Storage
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import catalogs, i18n
+from bot import i18n
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
 from bot.games import BaseAdapter, GameRegistry, OptionError
-from bot.i18n import _
-from bot.service import REFUSALS, HostService, Reply
+from bot.host.service import REFUSALS, HostService, Reply
+from bot.i18n import _, catalogs
 from bot.storage import Storage
 from engine.core import Rng
 from tests.toygame import ToyAdapter, ToyGame
@@ -412,7 +412,7 @@ async def test_an_engine_crash_leaves_the_stored_game_intact(host):
 
 
 def test_the_host_core_imports_neither_discord_nor_pil():
-    code = ("import sys, bot.service, bot.storage, bot.games, bot.i18n, bot.config; "
+    code = ("import sys, bot.host.service, bot.storage, bot.games, bot.i18n, bot.config; "
             "bad = [m for m in ('discord', 'PIL') if m in sys.modules]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
@@ -744,9 +744,9 @@ def test_the_catalog_template_lists_every_message():
     assert "Game over. The winners: {names}." not in in_code  # plural forms are keyed by the singular
     assert "Game over. The winner: {names}." in in_code
     missing = in_code - in_pot
-    assert not missing, f"not in bot/locale/meadhall.pot (run python -m bot.catalogs extract): {sorted(missing)}"
+    assert not missing, f"not in bot/i18n/locale/meadhall.pot (run python -m bot.i18n.catalogs extract): {sorted(missing)}"
     stale = in_pot - in_code
-    assert not stale, f"in bot/locale/meadhall.pot but no longer in the code (extract again): {sorted(stale)}"
+    assert not stale, f"in bot/i18n/locale/meadhall.pot but no longer in the code (extract again): {sorted(stale)}"
 
 
 def test_every_committed_catalog_is_complete_and_compiled():
@@ -755,7 +755,7 @@ def test_every_committed_catalog_is_complete_and_compiled():
     for po in catalogs.po_files():
         assert catalogs.catalog_problems(po) == [], po
         # the messages, read back from both files: not the bytes, which change with Babel's version
-        assert catalogs.mo_differences(po) == [], f"{po}: run python -m bot.catalogs compile"
+        assert catalogs.mo_differences(po) == [], f"{po}: run python -m bot.i18n.catalogs compile"
 
 
 def test_a_stale_mo_is_found_by_its_messages_not_its_bytes(tmp_path):

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.discord.cog import MeadhallCog
-from bot.service import HostService, Reply
+from bot.host.service import HostService, Reply
 from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
 
 STRANGER = "777"  # a member of the channel who does not play

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import REFUSALS
-from bot.turns import finishers
+from bot.host.service import REFUSALS
+from bot.host.turns import finishers
 from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
 
 
@@ -435,7 +435,7 @@ def test_brian_boru_resample_keeps_the_seat_view_and_deals_the_unseen_cards_agai
 
 async def test_undo_after_a_computer_player_moved_needs_no_agreement(tmp_path):
     """A computer player cannot press a button: it agrees by itself, and its moves since go back too."""
-    from bot.seats import add_bot, play_bots
+    from bot.host.seats import add_bot, play_bots
 
     svc, store = await open_service(tmp_path / "db.sqlite")
     assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
@@ -474,7 +474,7 @@ async def test_status_shows_a_standing_undo_request_and_who_must_agree(tmp_path)
 async def test_a_request_for_a_computer_players_seat_names_it_without_a_possessive(tmp_path):
     """QA: "Ragnar (computer, heuristic)'s homeland" — a possessive after a computer player's name
     reads badly; the take-over lines say "the seat of NAME"."""
-    from bot.seats import add_bot
+    from bot.host.seats import add_bot
 
     svc, store = await open_service(tmp_path / "db.sqlite")
     assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.adapters import replay, vp_history
+from bot.games.replay import replay, vp_history
 from engine.brianboru import BrianBoruGame
 from engine.vikings import VikingsGame
 from renderer.brianboru import render_brianboru, render_hand
@@ -120,7 +120,7 @@ def test_display_name_keeps_ordinary_names_and_cleans_the_rest():
 
 
 def test_the_host_takes_a_join_name_on_one_line():
-    from bot.text import player_name
+    from bot.i18n.text import player_name
 
     assert player_name("  Ann\n\n  Bob\t") == "Ann Bob"
     assert player_name("x" * 100, 32) == "x" * 31 + "…"

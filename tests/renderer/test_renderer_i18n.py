@@ -1,6 +1,6 @@
 """Pictures in the table's language (issue 16): every word a picture draws goes through the host's
 translator, and every text stays inside its box at or above the picture's minimum size, in a
-pseudo-language 40 % longer than English and in every catalog in ``bot/locale/*/``."""
+pseudo-language 40 % longer than English and in every catalog in ``bot/i18n/locale/*/``."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from string import Formatter
 import pytest
 from PIL import Image
 
-from bot.adapters import replay
-from bot.adapters.vikings import _finished_scoring
-from bot.catalogs import extract_messages, load_catalog, pot_path
+from bot.games.replay import replay
+from bot.games.vikings import _finished_scoring
 from bot.i18n import DEFAULT_LOCALE_DIR, DOMAIN
+from bot.i18n.catalogs import extract_messages, load_catalog, pot_path
 from engine.vikings import VikingsGame
 from renderer.brianboru import draw_brianboru, draw_hand
 from renderer.brianboru_turn import draw_brianboru_turn
@@ -287,7 +287,7 @@ def test_no_picture_message_is_both_a_plain_and_a_plural_entry():
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
-    from bot.catalogs import KEYWORDS, MAPPING_FILE, REPO_DIR
+    from bot.i18n.catalogs import KEYWORDS, MAPPING_FILE, REPO_DIR
 
     with MAPPING_FILE.open(encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f)
@@ -297,7 +297,7 @@ def test_no_picture_message_is_both_a_plain_and_a_plural_entry():
 
 
 def test_the_template_holds_every_message_the_pictures_draw():
-    """``python -m bot.catalogs extract`` (keywords tr/ntr) put the renderer's messages in the pot."""
+    """``python -m bot.i18n.catalogs extract`` (keywords tr/ntr) put the renderer's messages in the pot."""
     pot = {m.id if isinstance(m.id, str) else m.id[0]: m for m in load_catalog(pot_path()) if m.id}
     drawn = [m for m in extract_messages() if any(loc.startswith("renderer/") for loc, _ in m.locations)]
     assert len(drawn) > 150
@@ -362,7 +362,7 @@ def test_pictures_default_to_english_and_take_the_hosts_plural_forms():
 
 @cache
 def _bb_final(players: int):  # type: ignore[no-untyped-def]
-    from bot.adapters import vp_history
+    from bot.games.replay import vp_history
     from engine.brianboru import BrianBoruGame
     from tests.renderer.test_renderer_pictures import BB_NAMES
 

@@ -9,9 +9,9 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from bot.adapters import replay, vp_history
-from bot.adapters.brianboru import BrianBoruAdapter
-from bot.adapters.vikings import VikingsAdapter, _finished_scoring, scored_round
+from bot.games.brianboru import BrianBoruAdapter
+from bot.games.replay import replay, vp_history
+from bot.games.vikings import VikingsAdapter, _finished_scoring, scored_round
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng
 from engine.vikings import VikingsGame

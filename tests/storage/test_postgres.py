@@ -15,11 +15,11 @@ import asyncpg
 import pytest
 
 from bot import cli
-from bot.adapters import default_registry
 from bot.config import DATABASE_ENV, ConfigError, load_config
 from bot.games import GameRegistry
-from bot.seats import add_bot, play_bots
-from bot.service import HostService, Reply
+from bot.games.registry import default_registry
+from bot.host.seats import add_bot, play_bots
+from bot.host.service import HostService, Reply
 from bot.storage import Storage, StorageError, rebuild
 from bot.storage.migrate import migrate
 from tests.toygame import ToyAdapter, ToyGame

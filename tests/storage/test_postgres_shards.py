@@ -3,7 +3,7 @@
 ``meadhall cluster`` restarts a process that dies.
 
 The end-to-end test through the sharded fake Discord, two real processes and a SIGKILL is
-tests/discord/test_shards_e2e.py.
+tests/processes/test_shards_e2e.py.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from bot.cluster import Cluster, run_commands
 from bot.games import GameRegistry
-from bot.service import HostService
-from bot.shards import Shards, plan, shard_of
+from bot.host.service import HostService
+from bot.processes.cluster import Cluster, run_commands
+from bot.processes.shards import Shards, plan, shard_of
 from bot.storage import Storage
 from tests.toygame import ToyAdapter
 

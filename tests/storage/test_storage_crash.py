@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from bot.games import GameRegistry
-from bot.service import HostService
+from bot.host.service import HostService
 from bot.storage import Storage, rebuild
 from tests.toygame import ToyAdapter, ToyGame
 

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from bot.games import GameRegistry
-from bot.service import HostService, Reply
+from bot.host.service import HostService, Reply
 from bot.storage import Storage, StorageError, StorageUnavailable
 from tests.toygame import ToyAdapter
 

@@ -1,0 +1,46 @@
+"""The group ``/records`` (issue 17): ``leaderboard``, ``profile``, ``history``, answered in public
+in the asker's language."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord.languages import T
+from bot.discord.publishing.answering import Answering
+from bot.i18n import N_
+
+
+class RecordsCommands(Answering):
+    records_group = app_commands.Group(
+        name="records", description=T(N_("Ratings, profiles and the finished games of this server")),
+        guild_only=True)
+
+    @records_group.command(name="leaderboard", description=T(N_("The best rated players of a game")))
+    @app_commands.describe(game=T(N_("Which game (default: the first); games are offered")),
+                           scope=T(N_("This server or all servers")))
+    @app_commands.choices(scope=[app_commands.Choice(name=T(N_("this server")), value="server"),
+                                 app_commands.Choice(name=T(N_("all servers")), value="all")])
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          scope: str | None = None) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.leaderboard(game, scope, guild=str(interaction.guild_id)),
+                           widgets=False, personal=True)
+
+    @leaderboard.autocomplete("game")
+    async def leaderboard_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.game_choices(current)
+
+    @records_group.command(name="profile", description=T(N_("A player's games, wins, rating and recent games")))
+    @app_commands.describe(member=T(N_("Whose profile (default: yours)")))
+    async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        if await self.guild_only(interaction):
+            who = str((member or interaction.user).id)
+            await self.run(interaction, lambda: self.svc.profile(who, guild=str(interaction.guild_id)),
+                           widgets=False, personal=True)
+
+    @records_group.command(name="history", description=T(N_("The finished games of this server")))
+    async def history(self, interaction: discord.Interaction) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.game_history(guild=str(interaction.guild_id)),
+                           widgets=False, personal=True)

@@ -1,0 +1,148 @@
+"""Which message of a game's thread a reply goes to: the message policy of issue 13.
+
+One *live message* per table: the message of the player (or the players deciding at once) to
+act now, carrying the narration of their turn, the prompt, the picture and the controls. For
+each successful reply to a move the policy decides (pure logic, no discord import)::
+
+    policy = MessagePolicy()
+    plan = policy.plan(key, reply, picture=sha)   # what to do with the reply
+    ...                                           # the transport edits plan.edit / posts a new one
+    policy.done(key, plan, reply, message_id, controls=bool)   # remember what is live now
+
+* **edit** the live message while the same player keeps deciding (Vikings: buy then place, the
+  start tile, a sailing phase), and while players who decide at once (a draft) are deciding the
+  same thing, fewer of them with every choice ("waiting for: …");
+* **post** a new message when the player to act changes, pinging only players who were not
+  already the only one to act (``plan.ping``); the former live message loses its controls
+  (``plan.strip``) so that no stale controls stay usable;
+* **edit** it also while the decisions belong to one *group* the adapter names (a Brian Boru
+  trick: one message edited as cards are played, ending with its resolution; nobody is pinged
+  within it);
+* **post** a closing message when the game ends (no controls; the live message is stripped).
+
+A picture is attached only when it differs from the last one attached for this table
+(``plan.attach``; pictures are compared by a hash of their bytes, so an unchanged table is never
+sent twice). Narration accumulates on the live message while it is edited; the oldest lines give
+way (``…``) when the message would be longer than Discord allows.
+
+The state is in memory: after a restart the first reply posts a new live message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.host.service import Reply
+
+MAX_CONTENT = 2000
+ELLIPSIS = "…"
+
+
+@dataclass(slots=True)
+class Live:
+    """The live message of a table: where it is, who was to act, what it says."""
+
+    message_id: int
+    channel_id: int
+    match_id: int
+    prompts: dict[str, str]  # user → what they were asked, when the message last changed
+    lines: list[str] = field(default_factory=list)  # narration of this turn so far
+    controls: bool = False
+    group: str | None = None  # several players' decisions kept on one message (a Brian Boru trick)
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        return tuple(self.prompts)
+
+
+@dataclass(slots=True)
+class Plan:
+    edit: Live | None  # the live message to edit; None: post a new message
+    strip: Live | None  # an older live message whose controls must go
+    ping: list[str]  # users this message pings (only on a new message)
+    lines: list[str]  # the narration it carries
+    attach: bool  # the picture changed since the last one attached
+    final: bool  # the game ended (or was abandoned): no controls, nothing stays live
+
+
+def _prompts(reply: Reply) -> dict[str, str]:
+    return {p.user: p.text for p in reply.prompts}
+
+
+def fit_lines(lines: Sequence[str], tail: Sequence[str], limit: int = MAX_CONTENT) -> list[str]:
+    """``lines`` then ``tail`` within ``limit`` characters: the oldest of ``lines`` give way
+    (replaced by one ``…``); ``tail`` (the prompts) always stays, cut if it alone is too long."""
+    tail = list(tail)
+    size = len("\n".join(tail))
+    if size > limit:
+        return ["\n".join(tail)[:limit]]
+    kept: list[str] = []
+    for line in reversed(lines):
+        extra = len(line) + 1
+        if size + extra + len(ELLIPSIS) + 1 > limit:
+            kept.append(ELLIPSIS)
+            break
+        kept.append(line)
+        size += extra
+    return [*reversed(kept), *tail]
+
+
+class MessagePolicy:
+    def __init__(self) -> None:
+        self._live: dict[str, Live] = {}
+        self._picture: dict[str, str] = {}  # table key → hash of the last picture attached
+
+    def live(self, key: str) -> Live | None:
+        return self._live.get(key)
+
+    def plan(self, key: str, reply: Reply, *, picture: str | None, group: str | None = None) -> Plan:
+        """``group``: the adapter's name for a run of decisions that stays on one message even as
+        the player to act changes (``message_group(game)``: a Brian Boru trick, edited as cards are
+        played and ending with its resolution); None: the usual rule."""
+        live = self._live.get(key)
+        if live is not None and live.match_id != reply.match_id:
+            live = None  # a message of an earlier game at this table: not ours to edit
+        prompts = _prompts(reply)
+        attach = picture is not None and picture != self._picture.get(key)
+        if reply.status != "active":
+            return Plan(None, live, [], list(reply.public), attach, final=True)
+        if live is not None and prompts and (self._continues(live, prompts)
+                                             or group is not None and live.group == group):
+            return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False)
+        sole = live.actors[0] if live is not None and len(live.actors) == 1 else None
+        ping = [u for u in prompts if u != sole]
+        return Plan(None, live, ping, list(reply.public), attach, final=False)
+
+    @staticmethod
+    def _continues(live: Live, prompts: dict[str, str]) -> bool:
+        """The same decision goes on: the one player to act still acts, or players deciding at
+        once are still deciding the same thing (fewer of them, or all again: the draft's next pass)."""
+        if len(live.prompts) == 1:
+            return tuple(prompts) == live.actors
+        return set(prompts) <= set(live.prompts) and all(live.prompts[u] == t for u, t in prompts.items())
+
+    def done(self, key: str, plan: Plan, reply: Reply, message_id: int | None, channel_id: int, *,
+             controls: bool, picture: str | None, group: str | None = None) -> None:
+        """What the transport did with ``plan``: ``message_id`` is the message edited or posted."""
+        if plan.attach and picture is not None:
+            self._picture[key] = picture
+        if plan.final or message_id is None:
+            self._live.pop(key, None)
+            return
+        if plan.edit is not None:
+            live = plan.edit
+            live.lines, live.controls = list(plan.lines), controls
+            if len(live.prompts) == 1 or live.group is not None and live.group == group:
+                live.prompts = _prompts(reply)
+            # players deciding at once keep the status message for the whole decision (every pass
+            # of a draft): its prompts stay those it was posted with
+            return
+        if reply.match_id is None:
+            return
+        self._live[key] = Live(message_id, channel_id, reply.match_id, _prompts(reply), list(plan.lines), controls,
+                               group)
+
+    def forget(self, key: str) -> None:
+        self._live.pop(key, None)
+        self._picture.pop(key, None)

@@ -1,0 +1,76 @@
+"""Replaying a match's action log for the pictures (issue 14): every player's VP round by round
+and the latest scoring, for the final scoring's chart."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import engine_options
+from engine.core import EngineError, Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Replay:
+    """What replaying a match's action log gives the pictures (issue 14): every player's VP at the
+    start and at the end of each round, and the ``score`` events of the latest scoring."""
+
+    history: list[list[int]] = field(default_factory=list)
+    last_scores: list[dict[str, Any]] = field(default_factory=list)
+
+
+def replay(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int | None],
+           moves: list[tuple[int, str]]) -> Replay:
+    """Replay ``moves`` ((seat, action text) in log order) from ``game_cls.new(*setup)``.
+
+    A round ends where the engine announces the next ``round`` and at ``game_over``; a scoring is the
+    run of ``score`` events up to the next ``round`` or ``game_over``.
+    """
+    names, seed, options, start_seat = setup
+    # a stored table's options carry the host's too (its language, issue 16): no engine takes them
+    game = game_cls.new(list(names), seed=seed, options=None if options is None else engine_options(options),
+                        start_seat=start_seat)
+    out = Replay(history=[_vps(game)])
+    closed = False
+    for seat, action in moves:
+        events = game.apply(seat, action)
+        for e in events:
+            if e.kind == "score":
+                if closed:
+                    out.last_scores, closed = [], False
+                out.last_scores.append(dict(e.data or {}, seat=e.seat))
+            elif e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 or e.kind == "game_over":
+                closed = True
+        if any(e.kind == "game_over" for e in events) or any(
+                e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 for e in events):
+            out.history.append(_vps(game))
+    return out
+
+
+def try_replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],
+               moves: list[tuple[int, str]]) -> Replay | None:
+    """:func:`replay`, or ``None`` (logged) when the log does not replay: a picture then goes without
+    its chart rather than failing the move's reply."""
+    try:
+        return replay(game_cls, setup, moves)
+    except (EngineError, ValueError, TypeError, KeyError):
+        log.warning("the action log of a %s match does not replay; picture without history", game_cls.__name__,
+                    exc_info=True)
+        return None
+
+
+def _vps(game: Any) -> list[int]:
+    view = game.view(None)
+    final = view.get("final")
+    if isinstance(final, dict) and isinstance(final.get("players"), list):  # Brian Boru: the B-33 totals
+        return [int(p.get("vp", 0)) for p in final["players"]]
+    return [int(p.get("vp", 0)) for p in view["players"]]
+
+
+def vp_history(game_cls: type, names: list[str], seed: int, options: dict | None, start_seat: int | None,
+               moves: list[tuple[int, str]]) -> list[list[int]]:
+    """Every player's VP at the start and at the end of each round, replayed from the log."""
+    return replay(game_cls, (names, seed, options, start_seat), moves).history

@@ -1,0 +1,117 @@
+"""Computer players at the table: seating them and letting them move (issue 8, host side).
+
+A computer player sits at a seat like anybody else; its user id is ``bot:LEVEL:N``. After any
+change of the table the transport calls :func:`play_bots`, which lets every computer player that
+must act choose from **its seat's view** and legal actions (``engine.players``) and sends the
+choice through the host service, so it is checked, committed, narrated and drawn like a human
+move. A player is made afresh for each decision with a seed from the match seed, the seat and
+the table version, so a game replays identically and a restart changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bot.host.service import COMPUTER_PREFIX, HostService, Reply
+from bot.i18n import _
+from bot.i18n.text import quote
+from engine.players import LEVELS, make_player
+
+BOT_PREFIX = COMPUTER_PREFIX
+BOT_NAMES = ("Ragnar", "Freydis", "Ulf", "Sigrid", "Harald")
+
+
+def bot_user(level: str, index: int) -> str:
+    return f"{BOT_PREFIX}{level}:{index}"
+
+
+def bot_level(user: str) -> str | None:
+    """The level of a computer player's user id, or ``None`` for a person."""
+    if not user.startswith(BOT_PREFIX):
+        return None
+    parts = user.split(":")
+    return parts[1] if len(parts) == 3 and parts[1] in LEVELS else None
+
+
+async def add_bot(service: HostService, channel: str, level: str = "heuristic", *,
+                  guild: str | None = None) -> Reply:
+    """Seat a computer player at the channel's table (before the start)."""
+    if level not in LEVELS:
+        return Reply(ok=False, code="bad_options",
+                     private=[_("There is no computer level “{level}”. Levels: {levels}.", level=quote(level),
+                                levels=", ".join(LEVELS))])
+    table = await service.table(channel)
+    taken = {s.user for s in table.record.seats} if table else set()
+    index = next(i for i in range(len(BOT_NAMES) + len(taken) + 1) if bot_user(level, i) not in taken
+                 and all(bot_user(lv, i) not in taken for lv in LEVELS))
+    name = _("{name} (computer, {level})", name=BOT_NAMES[index % len(BOT_NAMES)], level=level)
+    return await service.join(channel, bot_user(level, index), name, guild=guild)
+
+
+async def play_bots(
+    service: HostService,
+    channel: str,
+    *,
+    budget: float | None = None,
+    pause: float = 0.0,
+    on_reply: Callable[[Reply], Awaitable[None]] | None = None,
+    max_moves: int = 5000,
+) -> list[Reply]:
+    """Let the computer players move while one of them must act; returns (and reports) their replies."""
+    replies: list[Reply] = []
+    for _move in range(max_moves):
+        table = await service.table(channel)
+        if table is None or table.game is None or table.game.is_over:
+            break
+        game, record = table.game, table.record
+        bots = [(s, level) for s in game.acting_seats() if (level := bot_level(record.seats[s].user))]
+        if not bots:
+            break
+        seat, level = bots[0]
+        user = record.seats[seat].user
+        options = {"budget": budget} if level == "search" and budget is not None else {}
+        player = make_player(record.game, level, seed=(record.seed * 1009 + seat * 101 + record.version),
+                             **options)
+        view, legal, version = game.view(seat), game.legal_actions(seat), record.version
+        cpu = service.cpu
+        if level == "search" and cpu is not None:  # a worker process: the event loop stays free
+            action = await cpu.choose(record.game, level, record.seed * 1009 + seat * 101 + record.version,
+                                      options, view, legal)
+        elif level == "search":
+            action = await asyncio.to_thread(player.choose, view, legal)
+        else:
+            action = player.choose(view, legal)
+        reply = await service.act(channel, user, str(action), version=version)
+        if not reply.ok:
+            if reply.code in ("stale", "duplicate"):
+                continue  # somebody (maybe another process on the same database) moved: look again
+            raise RuntimeError(f"computer player at seat {seat} chose {action}: {reply.private}")
+        replies.append(reply)
+        if on_reply is not None:
+            await on_reply(reply)
+        if pause:
+            await asyncio.sleep(pause)
+    return replies
+
+
+class OfflineBots:
+    """``meadhall play --bots N --level L``: seats N computer players once a person opened a table."""
+
+    def __init__(self, count: int, level: str = "heuristic", budget: float | None = None) -> None:
+        self.pending = count
+        self.level = level
+        self.budget = budget
+
+    async def play(self, service: HostService, channel: str) -> list[Reply]:
+        out: list[Reply] = []
+        table = await service.table(channel)
+        if self.pending and table is not None and table.record.status == "lobby":
+            while self.pending:
+                reply = await add_bot(service, channel, self.level)
+                out.append(reply)
+                if not reply.ok:
+                    break
+                self.pending -= 1
+        out += await play_bots(service, channel, budget=self.budget)
+        return out

@@ -1,0 +1,105 @@
+"""The host service: lobby, turns, storage and reminders for one table per channel.
+
+Transport-agnostic: the Discord cog and the offline table both call a :class:`HostService` and
+turn its :class:`Reply` values into messages. It never imports discord or PIL; everything
+game-specific goes through the adapters of a :class:`bot.games.GameRegistry`.
+
+API (every method is a coroutine; ``channel`` and ``user`` are opaque strings — Discord ids or
+terminal names — and ``name`` is how people see a player)::
+
+    svc = HostService(storage, registry, clock=time.time, reminder_delay=None, reminder_limit=3,
+                      images=True, seed_source=None, cpu=None, shards=None)
+                      # cpu: bot.processes.cpu.CpuPool; shards: bot.processes.shards.Shards this process serves
+    await svc.load() -> int                              # warm up every unfinished table
+    await svc.join(channel, user, name, *, guild=None, game=None) -> Reply
+    await svc.leave(channel, user) -> Reply               # before the start only
+    await svc.start(channel, user, game=None, options=(), *, seed=None, start_seat=None) -> Reply
+    await svc.abandon(channel, user, *, is_admin=False) -> Reply  # creator/admin, or players' vote
+    await svc.status(channel) -> Reply
+    await svc.board(channel, user=None, *, private=False) -> Reply   # image + text of the table
+    await svc.act(channel, user, text, *, version=None) -> Reply     # one game action
+    await svc.rules(channel, topic=None, *, game=None) -> Reply
+    await svc.export(channel, match_id=None, *, guild=None) -> Reply  # .file = the action log as text
+    await svc.leaderboard(game=None, scope=None, *, guild=None) -> Reply   # issue 17 (bot.host.ratings)
+    await svc.profile(who, *, guild=None) -> Reply        # who: user id or name
+    await svc.game_history(*, guild=None) -> Reply        # finished games; .file = the list as TSV
+    await svc.recap(match_id) -> Reply                    # result line + final scoring picture with VP chart
+    await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
+    await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
+    await svc.move(channel, new_channel) -> bool          # the open table continues elsewhere
+    await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
+    await svc.replay(match_id) -> Game                    # rebuilt from seed + log
+    await svc.due_reminders(now=None) -> list[Reminder]   # what to send now (and re-arms them)
+    await svc.next_reminder_due() -> float | None
+
+Every refusal is a ``Reply`` with ``ok=False``, a ``code`` from :data:`REFUSALS` and the
+translated sentence in ``private`` (show it to the actor only); nothing changes on a refusal.
+Each refusal is a member of :class:`bot.host.refusals.RefusalCode` (its code, its message
+template and the template's named parameters).
+Success replies carry ``public`` lines (narration for everybody), ``prompts`` (who must decide
+what next — the transport writes ``@name: text``), ``mentions`` (users to ping), ``image``
+(rendered after the commit), ``events``, and the new ``version``. Actions are committed before
+the reply exists. One lock per channel serialises everything that changes a table; a
+``version`` given with ``act`` (from a button) must equal the table's version, and a repeated
+click of the same button is answered ``duplicate`` and applied once.
+
+Reminders: with ``reminder_delay`` seconds set, each seat that must act gets a durable
+``reminder`` timer (re-armed at every action that changes who must act); ``due_reminders``
+returns due ones whose seat still must act and re-arms them up to ``reminder_limit`` times.
+
+Layout (issue 18): this module is the import facade; the service is split by concern in the
+:mod:`bot.host` package, one mixin per concern over :class:`bot.host.tables.HostBase` (state,
+table cache, pieces of replies):
+
+=========================  ====================================================================
+``bot.host.lobby``         join, leave, start, abandon, move
+``bot.host.play``          act, forced moves, undo and replace glue (:mod:`bot.host.undo`, :mod:`bot.host.turns`)
+``bot.host.looking``       status, board, rules
+``bot.host.export``        export, history, replay
+``bot.host.records``       leaderboard, profile, game_history, recap (issue 17)
+``bot.host.commands``      command: a typed line to one of the calls above
+``bot.host.reminders``     due_reminders, next_reminder_due
+``bot.host.refusals``      :class:`RefusalCode`, :class:`Refusal`, :data:`REFUSALS`
+``bot.host.guard``         ``@host_call(lock=...)``: lock the table, run, refusal → reply,
+                           storage failure → ``storage_failed``
+``bot.host.replies``       :class:`Reply`, :class:`Prompt`, :class:`Attachment`, :class:`Reminder`,
+                           :class:`Table`
+``bot.host.tables``        :class:`HostBase`: the state, the tables in memory, pieces of replies
+``bot.host.turns``         deadlines and seat take-over (``/replace``), functions over the service
+``bot.host.undo``          ``/undo``: what may be taken back, and agreement
+``bot.host.protocol``      what turns and undo need of the service (protocols, not the mixins)
+``bot.host.ratings``       ratings, profiles and history of finished games (issue 17)
+``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
+=========================  ====================================================================
+"""
+
+from __future__ import annotations
+
+from bot.host.commands import CommandsMixin
+from bot.host.common import (
+    COMPUTER_PREFIX,
+    HOST_COMMANDS,
+    MAX_FORCED_MOVES,
+    MAX_NAME,
+    RECORD_COMMANDS,
+    SCOPES,
+    is_computer,
+    votes_needed,
+)
+from bot.host.guard import host_call, refused
+from bot.host.refusals import REFUSALS, Refusal, RefusalCode
+from bot.host.reminders import RemindersMixin
+from bot.host.replies import Attachment, Prompt, Reminder, Reply, Table
+
+_refused = refused  # the older name (bot.host.turns and helpers' branches used it)
+
+__all__ = [
+    "COMPUTER_PREFIX", "HOST_COMMANDS", "MAX_FORCED_MOVES", "MAX_NAME", "RECORD_COMMANDS", "REFUSALS", "SCOPES",
+    "Attachment", "HostService", "Prompt", "Refusal", "RefusalCode", "Reminder", "Reply", "Table", "host_call",
+    "is_computer", "refused", "votes_needed",
+]
+
+
+class HostService(CommandsMixin, RemindersMixin):
+    """The host service (see the module's docstring): lobby, play, looking, export, records, text
+    commands and reminders, one concern per :mod:`bot.host` module."""

@@ -1,0 +1,162 @@
+"""The Vikings host adapter: options, narration, prompts, labels, text, image, rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.games import OptionError
+from bot.games.registry import default_registry
+from bot.games.vikings import VikingsAdapter
+from engine.core import Rng
+from engine.vikings import VikingsGame
+from tests.vikings_helpers import set_homeland
+
+AD = VikingsAdapter()
+
+
+def test_registry_offers_vikings_first():
+    reg = default_registry()
+    assert reg.default == "vikings" and isinstance(reg["vikings"], VikingsAdapter)
+
+
+def test_options_words():
+    assert AD.parse_options(["advanced"]) == {"advanced": True}
+    assert AD.parse_options(["auction", "specials"]) == {"auction": True, "specials": True}
+    assert AD.parse_options(["strict-ships"]) == {"ships_any_order": False}
+    with pytest.raises(OptionError, match="no option “turbo”"):
+        AD.parse_options(["turbo"])
+    assert AD.describe_options({}) == "basic game"
+    assert AD.describe_options({"advanced": True}) == "progress variant: auction, single-sailor, specials"
+
+
+@pytest.mark.parametrize("options", [{}, {"advanced": True}])
+def test_every_event_narrated_and_every_action_labelled(options):
+    """A whole game: every event kind becomes a sentence, every legal action a label ≤ 100 chars."""
+    g = VikingsGame.new(["Astrid", "Bjorn", "Cnut"], seed=5, options=options)
+    r = Rng(1)
+    kinds = set()
+    while not g.is_over:
+        seat = g.acting_seats()[0]
+        prompt = AD.prompt(g, seat)
+        assert prompt and prompt != "your move", g.phase
+        acts = g.legal_actions(seat)
+        for a in acts:
+            label = AD.describe_action(g, a)
+            assert 0 < len(label) <= 100
+        events = g.apply(seat, acts[r.randbelow(len(acts))])
+        lines = AD.narrate(g, events)
+        narrated = {e.kind for e in events if e.kind not in ("specials",)}
+        kinds |= narrated
+        assert len(lines) >= len(narrated)
+    assert {"bought", "placed", "start_tile", "score", "round", "game_over"} <= kinds
+
+
+def test_narration_reads_like_a_sentence():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g.wheel[4] = ["L", "N"]
+    lines = AD.narrate(g, g.apply(0, "buy 4"))
+    assert lines[0] == "Astrid buys the noble with a left island end for 4 gold."
+    lines = AD.narrate(g, g.apply(0, "place W1"))
+    assert lines == ["Astrid places the tile at W1; the noble goes to the base."]
+
+
+def test_text_and_image_of_the_table():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2)
+    text = AD.text(g)
+    assert "round 1 of 6" in text and "Astrid: 30 gold, 10 VP" in text
+    png = AD.render(g)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "player: Astrid" in AD.notation(g)
+
+
+def test_rules_summary_and_by_number():
+    assert len(AD.rules(None)) >= 2
+    assert AD.rules("V-14")[0].startswith("V-14: The combo at position 0")
+    assert AD.rules("14")[0].startswith("V-14:")
+    with pytest.raises(KeyError):
+        AD.rules("V-99")
+
+
+def test_packaged_rules_match_shared_copy():
+    shared = Path(__file__).resolve().parents[3] / "shared" / "rules" / "vikings.md"
+    if not shared.exists():
+        pytest.skip("no ../shared beside this checkout")
+    packaged = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "rules" / "vikings.md"
+    assert packaged.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "vp,gold,expect",
+    [([30, 30, 12], [4, 3, 4], "Astrid, Bjorn tie on 30 VP; the most gold left decides (V-38)."),
+     ([30, 30, 12], [4, 4, 4], "Astrid, Bjorn tie on VP and gold: they share the win (V-38).")],
+)
+def test_game_end_names_the_tie_break_V38(vp, gold, expect):
+    g = VikingsGame.new(["Astrid", "Bjorn", "Cnut"], seed=1)
+    g.round, g.vp, g.gold = 6, vp, gold
+    for h in g.homelands:
+        h.rows = [[] for _ in range(6)]
+        h.start_pending = False
+    events = []
+    g._final(events)
+    assert expect in AD.narrate(g, events)
+
+
+def test_prompt_says_start_tile_first_when_the_tile_cannot_go_yet_V24():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g.wheel[4] = ["Mb", "N"]
+    g.apply(0, "buy 4")
+    assert AD.prompt(g, 0).startswith("first place your start tile in column 1")
+    g2 = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    g2.wheel[4] = ["L", "N"]
+    g2.apply(0, "buy 4")
+    assert "in either order" in AD.prompt(g2, 0)
+
+
+def test_prompt_does_not_offer_sail_done_when_the_trip_must_go_on_V35_D12():
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=2, start_seat=0)
+    set_homeland(g, 0, "N: L R\nS: L R\nbase: N1 S1 B1")
+    g.round, g.phase, g.turn, g.sail_queue = 6, "sail", 0, [0, 1]
+    g.apply(0, "sail N1")
+    assert AD.prompt(g, 0) == "this sailor must take another viking while one fits: /sail CELL"
+    g.round = 4
+    assert "/sail done" in AD.prompt(g, 0)
+
+
+def _to_first_sailing(options: dict | None = None, seed: int = 3) -> VikingsGame:
+    import random
+
+    rng = random.Random(seed)
+    game = VikingsGame.new(["Astrid", "Bjorn"], seed=seed, options=options or {})
+    while not (game.phase == "sail" and game.trip is None):
+        [seat] = game.acting_seats()
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert not game.is_over
+    return game
+
+
+def test_a_sailors_whole_trip_is_offered_only_without_a_choice_of_cells_V34_V44():
+    """Issue 13's sailor dialog: each offered trip, played on a copy, is legal and ends the trip;
+    under single-sailor (V-44) no whole trip is offered."""
+    adapter = VikingsAdapter()
+    offered = 0
+    for seed in range(3, 12):
+        game = _to_first_sailing(seed=seed)
+        [seat] = game.acting_seats()
+        h = game.homelands[seat]
+        for key, label, actions in adapter.trips(game, seat):
+            offered += 1
+            assert actions and "→" in label and len(label) <= 100
+            copy = VikingsGame.from_json(game.to_json())
+            for text in actions:
+                assert copy.is_legal(seat, text), (key, text)
+                copy.apply(seat, copy.parse_action(text))
+            assert copy.trip is None  # the trip is over: nothing is left to pick
+            if key.startswith("all-"):
+                kind = key.removeprefix("all-")
+                assert h.base[kind] >= len(h.empty_tiles(kind)) or len(h.empty_tiles(kind)) == 1
+        assert adapter.trips(game, 1 - seat) == []  # only the player to act
+    assert offered > 3, offered
+    single = _to_first_sailing({"single_sailor": True})
+    assert adapter.trips(single, single.acting_seats()[0]) == []
