@@ -99,7 +99,8 @@ from .models import (
     Message,
     RecordedRequest,
 )
-from .server import FakeDiscord, FakeDiscordError, InteractionNotAnswered
+from .ratelimits import Limit, RateLimits
+from .server import FakeDiscord, FakeDiscordError, InteractionNotAnswered, ThreadArchived
 
 __all__ = [
     "EPHEMERAL",
@@ -111,8 +112,11 @@ __all__ = [
     "FakeUser",
     "InteractionNotAnswered",
     "InteractionResult",
+    "Limit",
     "Message",
+    "RateLimits",
     "RecordedRequest",
+    "ThreadArchived",
     "check_autocomplete",
     "check_choice",
     "check_commands",
