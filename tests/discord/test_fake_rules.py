@@ -15,7 +15,7 @@ from aiohttp import ClientSession
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeDiscord, Limit, RateLimits, ThreadArchived
+from tests.fakediscord import FakeDiscord, FakeDiscordError, Limit, RateLimits, ThreadArchived
 from tests.fakediscord.models import EMBED_LINKS, MANAGE_THREADS, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 from tests.fakediscord.server import BOT_ROLE_PERMISSIONS
 
@@ -142,15 +142,21 @@ async def test_follow_ups_work_for_15_minutes_then_the_token_is_invalid_50027():
 async def test_rest_calls_before_the_initial_response_are_recorded_per_interaction():
     """receiving-and-responding.mdx "Interaction Callback": the user waits (3 s at most) for the
     initial response; REST work the bot does first shows in ``calls_before_answer`` and
-    ``fd.late_answers``."""
-    async with FakeDiscord() as fake:
+    ``fd.late_answers``; with ``strict_answer_order`` (the default) the test fails at the end."""
+    fake = FakeDiscord()
+    with pytest.raises(FakeDiscordError, match=r"(?s)REST calls before the initial response.*'busy': POST /channels/"):
+        async with fake:
+            await started(fake)
+            quick = await fake.slash("alice", "hello")
+            slow = await fake.slash("bob", "busy")
+            assert quick.calls_before_answer == []
+            assert [(c.method, c.path) for c in slow.calls_before_answer] == [
+                ("POST", f"/channels/{fake.channel.id}/messages")]
+            assert fake.late_answers == [slow]
+    async with FakeDiscord(strict_answer_order=False) as fake:
         await started(fake)
-        quick = await fake.slash("alice", "hello")
-        slow = await fake.slash("bob", "busy")
-        assert quick.calls_before_answer == []
-        assert [(c.method, c.path) for c in slow.calls_before_answer] == [
-            ("POST", f"/channels/{fake.channel.id}/messages")]
-        assert fake.late_answers == [slow]
+        await fake.slash("bob", "busy")
+        assert len(fake.late_answers) == 1
 
 
 # ------------------------------------------------------------------ rate limits

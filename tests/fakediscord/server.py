@@ -204,6 +204,7 @@ class FakeDiscord:
         bot_permissions: int = BOT_ROLE_PERMISSIONS,
         shard_count: int = 1,
         rate_limits: RateLimits | None = None,
+        strict_answer_order: bool = True,
     ):
         self.token = token
         self.heartbeat_interval = heartbeat_interval
@@ -218,6 +219,8 @@ class FakeDiscord:
         self.limiter = Limiter(self.rate_limits, lambda: self.clock, self.wall_clock)
         self.rate_limited: list[tuple[str, float]] = []  # 429s served: ("METHOD /path", retry_after)
         self.late_answers: list[InteractionResult] = []  # answered after other REST calls of the bot
+        # on: a test whose bot made REST calls before an initial response fails at exit
+        self.strict_answer_order = strict_answer_order
         self.dropped_embeds: list[tuple[int, list[dict[str, Any]]]] = []  # (channel id, embeds) without EMBED_LINKS
 
         self.bot_user = FakeUser(snowflake(), "meadhall-test", bot=True)
@@ -287,6 +290,21 @@ class FakeDiscord:
         await self.close()
         if exc_type is None:
             self.assert_schema_clean()
+            if self.strict_answer_order:
+                self.assert_answers_first()
+
+    def assert_answers_first(self) -> None:
+        """Fail if the bot made other REST calls between an interaction and its initial response
+        (the user waits meanwhile: receiving-and-responding.mdx "Interaction Callback", 3 s)."""
+        if self.late_answers:
+            lines = [
+                f"{i.user.username}'s interaction {i.type} {i.data.get('name') or i.data.get('custom_id')!r}: "
+                + ", ".join(f"{r.method} {r.path}" for r in i.calls_before_answer)
+                for i in self.late_answers
+            ]
+            raise FakeDiscordError(
+                "the bot made REST calls before the initial response (FakeDiscord(strict_answer_order=False) "
+                "only records them in fd.late_answers):\n" + "\n".join(lines))
 
     def assert_schema_clean(self) -> None:
         """Fail, naming route, JSON path and reason, if a request or answer broke Discord's schema."""
