@@ -64,7 +64,9 @@ in the code, and ``tests/discord/test_fake_rules.py`` tests each one):
   for 15 minutes after creation, then ``401 / 50027`` Invalid Webhook Token.
   ``InteractionResult.calls_before_answer`` lists the bot's other REST calls that reached the
   fake between the push and the initial response (not counting other interactions' callbacks
-  and webhooks); interactions with any are in ``fd.late_answers``.
+  and webhooks); interactions with any are in ``fd.late_answers``, and with
+  ``strict_answer_order`` (on by default; ``FakeDiscord(strict_answer_order=False)`` or
+  ``FAKEDISCORD_STRICT_ANSWER_ORDER=0`` turn it off) the test fails at exit naming them.
 * **Rate limits** (rate-limits.mdx; ``ratelimits.py``): every REST answer carries
   ``X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket``; buckets per channel for message
   posts, for message edits and deletes, for thread creation, per interaction for callbacks, per
@@ -72,7 +74,10 @@ in the code, and ``tests/discord/test_fake_rules.py`` tests each one):
   50 requests per second per bot that interaction endpoints are exempt from. Over a limit: ``429``
   with ``{"message", "retry_after", "global"}``, ``Retry-After``, ``X-RateLimit-Scope``
   (``user``/``global``), ``X-RateLimit-Global`` and the ``Via`` header discord.py needs, so its
-  own limiter waits and retries. ``FakeDiscord(rate_limits=RateLimits(...))`` configures them
+  own limiter waits and retries. By default Discord's counts apply with the per-route windows
+  scaled by 0.1 (tests click ten times faster than people; ``FAKEDISCORD_RATE_SCALE=1`` gives
+  Discord's own windows). Requests answered by ``fail_next`` count for no bucket.
+  ``FakeDiscord(rate_limits=RateLimits(...))`` configures them
   (``Limit(count, window)`` per bucket kind, ``global_per_second``, ``scale`` multiplying the
   per-route windows, ``RateLimits.off()``); ``fd.rate_limited`` lists the 429s served as
   ``("METHOD /path", retry_after)``.
