@@ -332,6 +332,8 @@ class MeadhallBot(commands.Bot):
             if bot_level(r.user):
                 self.schedule_bots(r.channel)  # a computer player never needs reminding: let it move
                 continue
+            if r.count == 0:  # moves made after a deadline (bot.host.turns): a computer player may be next
+                self.schedule_bots(r.channel)
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
                 await sendable(channel).send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
