@@ -38,7 +38,7 @@ from bot.discord.app import MeadhallBot
 from bot.games.registry import default_registry
 from bot.host.service import HostService
 from bot.storage import Storage, effective_actions
-from tests.fakediscord import FakeDiscord, InteractionResult, Message
+from tests.fakediscord import FakeDiscord, InteractionResult, Message, RateLimits
 from tests.fakediscord.models import iter_components
 
 PUBLISH_MERGED = False  # the lead: True once the publish branch (answer first, a ping per turn) is merged
@@ -286,13 +286,13 @@ class Driver:
             await self.host.bot.bots_idle()
 
 
-async def assert_nothing_lost(driver: Driver, match_id: int) -> None:
+async def assert_nothing_lost(driver: Driver, match_id: int, *, finished: bool = True) -> None:
     """The final game replayed from the database equals the live one; every move a person made
     (and was answered for) is in the log, in order."""
     svc = driver.svc
     replayed = await svc.replay(match_id)
     record = await svc.storage.get_match(match_id)
-    assert record is not None and record.status == "finished"
+    assert record is not None and record.status == ("finished" if finished else "active")
     assert driver.last_game is not None and replayed.to_json() == driver.last_game.to_json() == record.snapshot
     logged = await svc.storage.actions(match_id)
     assert [a.seq for a in logged] == list(range(1, len(logged) + 1)) and effective_actions(logged) == logged
@@ -371,4 +371,52 @@ async def test_a_slow_brian_boru_game_over_weeks_three_people_and_a_computer(tmp
     figures, problems = await slow_game(tmp_path, "brian-boru", ("alice", "bob", "carol"), seed=5, long_gap_at=15,
                                         restarts_at=(30, 70))
     assert figures.moves > 40
+    waiting_on_publish(problems)
+
+
+@pytest.mark.slow
+async def test_four_people_click_as_fast_as_they_can_at_twenty_tables(tmp_path):
+    """20 Vikings tables, each in its own thread of one channel, two of the four people at each;
+    every round each table's player to act clicks at once (``asyncio.gather``), with the fake's
+    rate limits on at Discord's own windows (rate-limits.mdx; ``RateLimits(scale=1.0)``)."""
+    people = ("alice", "bob", "carol", "dave")
+    tables, rounds = 20, 6
+    started = time.monotonic()
+    async with FakeDiscord(strict_answer_order=False, lifetime=240, rate_limits=RateLimits(scale=1.0)) as fd:
+        host = SlowHost(fd, tmp_path / "rush.db", 17)
+        await host.start()
+        try:
+            drivers: list[tuple[Driver, int]] = []
+            for i in range(tables):
+                pair = (people[i % 4], people[(i + 1 + (i // 4) % 3) % 4])  # every pair of the four
+                for user in pair:
+                    await fd.slash(user, "join", {"game": "vikings"})
+                await fd.slash(pair[0], "start")
+                thread = fd.threads_of("general")[-1]
+                match_id = (await host.svc.table(str(thread.id))).record.id
+                drivers.append((Driver(fd, host, random.Random(i), thread), match_id))
+            assert len({d.key for d, _ in drivers}) == tables
+
+            async def one(driver: Driver) -> None:
+                [(seat, name)] = await driver.persons_to_act()
+                driver.look([(seat, name)])
+                await driver.move(seat, name)
+
+            for _round in range(rounds):
+                await asyncio.gather(*(one(d) for d, _ in drivers))
+            for driver, match_id in drivers:
+                driver.look(await driver.persons_to_act())
+                assert driver.figures.moves == rounds
+                await assert_nothing_lost(driver, match_id, finished=False)
+            no_dead_tokens(fd)
+            assert fd.internal_errors == [] and fd.unhandled == []
+            figures = Figures(moves=sum(d.figures.moves for d, _ in drivers), rate_limited=len(fd.rate_limited),
+                              slash=sum(d.figures.slash for d, _ in drivers),
+                              unnotified=[u for d, _ in drivers for u in d.figures.unnotified])
+            answers = sorted(r.response_time for d, _ in drivers for r in d.results)
+            problems = publishing_checks(fd, figures)
+        finally:
+            await host.stop()
+    figures.wall = round(time.monotonic() - started, 1)
+    print(f"rush: {figures}; slowest answers {answers[-3:]} s; 429s {fd.rate_limited[:3]}")
     waiting_on_publish(problems)
