@@ -2,7 +2,7 @@
 
     meadhall                      # Discord bot if a token is configured, else the offline table
     meadhall play [--db PATH] [--out DIR] [--as NAME] [--bots N --level L]
-    meadhall run [--sync-global] [--shard-count N --shard-ids 0,1]   # the Discord bot (needs a token)
+    meadhall run [--sync-global] [--sync-commands] [--shard-count N --shard-ids 0,1]   # the Discord bot
     meadhall cluster --processes P [--shard-count N] [--sync-global]   # P processes over all shards
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
@@ -37,7 +37,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="the table's language (en, or a catalog in bot/i18n/locale: pl, fi, cs, es, de); "
                            "default: [host] language of the config")
     run = sub.add_parser("run", help="the Discord bot")
-    run.add_argument("--sync-global", action="store_true", help="sync slash commands globally (slow to spread)")
+    run.add_argument("--sync-global", action="store_true",
+                     help="sync slash commands globally (slow to spread) when they changed since the last sync")
+    run.add_argument("--sync-commands", action="store_true",
+                     help="sync the slash commands even when unchanged since the last sync (kept in the database)")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--application-id", type=int, default=None,
                         help="the bot's application id (default: [discord] application_id of the config)")
@@ -114,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.discord.login import LoginPlan
 
         login = None if args.login_at is None else LoginPlan(args.login_at, args.max_concurrency)
-        return asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards, login=login))
+        return asyncio.run(run_bot(config, sync_global=args.sync_global, shards=shards, login=login,
+                                   force_sync=args.sync_commands))
     if cmd == "invite":
         return _invite(args.application_id or config.application_id)
     if cmd == "cluster":

@@ -14,7 +14,11 @@ it and closes it; otherwise the bot opens ``config.database``, builds a
 ``close()``), installs the command :class:`~bot.discord.languages.MeadhallTranslator`, adds the one
 Cog of app commands (bot.discord.cog), registers the persistent components
 (bot.discord.components), starts the reminder loop and syncs the command tree to
-``config.dev_guild`` — globally only with ``sync_global=True``.
+``config.dev_guild`` — globally only with ``sync_global=True`` — when the commands changed since
+the last sync recorded in the database, or ``force_sync`` (issue 24, bot.discord.sync).
+
+Threads of unfinished games are kept active (issue 24, bot.discord.threads): archived by Discord
+(THREAD_UPDATE) or while the bot was away (on ready), they are un-archived unless locked.
 
 Computer players (issue 8; ``/addbot`` seats them, see bot.host.seats): after every reply that
 changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers nothing itself: in
@@ -50,6 +54,8 @@ from bot.discord.languages import MeadhallTranslator, language_for
 from bot.discord.login import LoginPlan, ScheduledIdentify, serve
 from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
 from bot.discord.refusals import ChannelWatch
+from bot.discord.sync import sync_if_changed
+from bot.discord.threads import ThreadKeeper
 from bot.games import table_language
 from bot.host.seats import bot_level, play_bots
 from bot.host.service import HostService, Reply
@@ -78,6 +84,7 @@ class MeadhallBot(commands.Bot):
         service: HostService | None = None,
         *,
         sync_global: bool = False,
+        force_sync: bool = False,
         defer_after: float = 1.5,
         reminder_poll: float = 60.0,
         bot_pause: float = 1.5,
@@ -98,6 +105,8 @@ class MeadhallBot(commands.Bot):
         self._storage: Storage | None = None
         self._cpu = None  # bot.processes.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
+        self.force_sync = force_sync  # sync even when the commands' hash is unchanged (--sync-commands)
+        self.keeper = ThreadKeeper(self, self._table_open)  # issue 24: game threads stay active
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
         self.cog: MeadhallCog | None = None
@@ -144,11 +153,15 @@ class MeadhallBot(commands.Bot):
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
-            self.synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the dev guild %s", len(self.synced), self.config.dev_guild)
+            synced = await sync_if_changed(self.tree, self.service.storage, guild=guild, force=self.force_sync)
+            if synced is not None:
+                self.synced = synced
+                log.info("synced %d commands to the dev guild %s", len(synced), self.config.dev_guild)
         if self.sync_global:
-            self.synced = await self.tree.sync()
-            log.info("synced %d commands globally (may take a while to show)", len(self.synced))
+            synced = await sync_if_changed(self.tree, self.service.storage, force=self.force_sync)
+            if synced is not None:
+                self.synced = synced
+                log.info("synced %d commands globally (may take a while to show)", len(synced))
 
     async def close(self) -> None:
         for task in list(self._bot_tasks.values()):
@@ -198,10 +211,20 @@ class MeadhallBot(commands.Bot):
             records = [r for r in records if self.shard_plan.owns(r.guild)]
         for record in records:
             self.check_permissions(record.channel)
+        # issue 24: threads of active tables that archived while the bot was away come back
+        await self.keeper.at_start([r.channel for r in records if r.status == "active"])
         for record in records:
             if record.status == "active" and record.channel.isdigit() and any(
                     bot_level(s.user) for s in record.seats):
                 self.schedule_bots(record.channel)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archived a thread: the thread of an unfinished game is un-archived (issue 24)."""
+        await self.keeper.thread_updated(payload)
+
+    async def _table_open(self, key: str) -> bool:
+        table = await self.service.table(key)
+        return table is not None and table.game is not None and not table.game.is_over
 
     def check_permissions(self, channel: str) -> list[str]:
         """The required permissions (bot.discord.permissions) the bot lacks in ``channel`` as far
@@ -309,6 +332,8 @@ class MeadhallBot(commands.Bot):
             if bot_level(r.user):
                 self.schedule_bots(r.channel)  # a computer player never needs reminding: let it move
                 continue
+            if r.count == 0:  # moves made after a deadline (bot.host.turns): a computer player may be next
+                self.schedule_bots(r.channel)
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
                 await sendable(channel).send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
@@ -352,7 +377,7 @@ def install_redaction(token: str, logger: logging.Logger | None = None) -> Redac
 
 
 async def run_bot(config: Config, *, sync_global: bool = False, service: HostService | None = None,
-                  shards: Shards | None = None, login: LoginPlan | None = None) -> int:
+                  shards: Shards | None = None, login: LoginPlan | None = None, force_sync: bool = False) -> int:
     """Log in with ``config.token`` and serve until the bot is closed (``meadhall run``). Returns
     the process's exit status: FATAL_EXIT after a fatal gateway close (bot.discord.login)."""
     if not config.token:
@@ -364,10 +389,11 @@ async def run_bot(config: Config, *, sync_global: bool = False, service: HostSer
     install_redaction(config.token)
     set_language(config.language)
     if shards is None:
-        bot = type("LoginMeadhallBot", (ScheduledIdentify, MeadhallBot), {})(config, service, sync_global=sync_global)
+        bot = type("LoginMeadhallBot", (ScheduledIdentify, MeadhallBot), {})(config, service, sync_global=sync_global,
+                                                                             force_sync=force_sync)
     else:  # one process over several shards: discord.py's AutoShardedBot with our bot's behaviour
         sharded = type("ShardedMeadhallBot", (ScheduledIdentify, MeadhallBot, commands.AutoShardedBot), {})
-        bot = sharded(config, service, sync_global=sync_global, shards=shards)
+        bot = sharded(config, service, sync_global=sync_global, shards=shards, force_sync=force_sync)
     bot.login_plan = login  # IDENTIFY in this shard's max_concurrency slot (issue 24)
     log.info("starting meadhall on Discord with %s", config)
     return await serve(bot, config.token)

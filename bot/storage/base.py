@@ -16,6 +16,9 @@ Tables (schema version 1):
 * ``timers`` — durable timers (``match``, ``kind`` e.g. ``"reminder"``, ``due``, ``payload`` JSON).
 * schema version 2 adds ``matches.link`` (nullable text: where the match is played, e.g. the
   URL of its Discord thread; shown by profiles and history).
+* schema version 3 adds ``meta`` (``key`` text primary key, ``value`` text): small facts of the
+  deployment, e.g. ``commands:APP:guild:ID`` → the hash of the slash commands last synced there
+  (bot.discord.sync). ``migrate-db`` does not copy it (a new database syncs once more).
 * ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 
 API (all coroutines unless noted; every write is one transaction)::
@@ -42,6 +45,8 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.last_match(channel) -> MatchRecord | None
     await store.finished_matches(game=None, guild=None, snapshots=True) -> list[MatchRecord]  # as they ended
     await store.set_link(match_id, link)                          # where it is played (thread URL)
+    await store.get_meta(key) -> str | None                        # the meta table (schema 3)
+    await store.set_meta(key, value)
     await store.actions(match_id) -> list[LoggedAction]
     await store.timers(match_id=None) -> list[Timer]
     await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
@@ -407,6 +412,17 @@ class Storage(ABC):
             rows = await db.fetchall("UPDATE matches SET link = ? WHERE id = ? RETURNING id", (link, match_id))
             if len(rows) != 1:
                 raise StorageError(f"there is no match {match_id}")
+
+    async def get_meta(self, key: str) -> str | None:
+        """The ``meta`` value of ``key`` (None: never set)."""
+        rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set the ``meta`` value of ``key`` (an upsert; SQLite ≥ 3.24 and PostgreSQL alike)."""
+        async with self._tx() as db:
+            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     async def last_match(self, channel: str) -> MatchRecord | None:
         rows = await self._fetchall(

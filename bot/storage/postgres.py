@@ -74,6 +74,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ),
     # 2: where a match is played (a Discord thread link), for profiles and history (issue 17)
     ("ALTER TABLE matches ADD COLUMN link TEXT",),
+    # 3: small key-value facts of the deployment, e.g. the hash of the slash commands last synced (issue 24)
+    ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
 ]
 
 MIGRATION_LOCK = 0x6D65_6164  # pg_advisory_xact_lock key: openers migrate one at a time

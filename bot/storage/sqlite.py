@@ -70,6 +70,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ),
     # 2: where a match is played (a Discord thread link), for profiles and history (issue 17)
     ("ALTER TABLE matches ADD COLUMN link TEXT",),
+    # 3: small key-value facts of the deployment, e.g. the hash of the slash commands last synced (issue 24)
+    ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
 ]
 
 

@@ -463,12 +463,12 @@ def created(r) -> list:
 
 
 def test_the_discord_package_has_no_import_circle():
-    """bot/discord/: login ← permissions ← refusals ← languages ← components ← client ← publishing ←
+    """bot/discord/: login ← threads ← sync ← permissions ← refusals ← languages ← components ← client ← publishing ←
     commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
     the app, not even for a type); bot.games.widgets stays outside, transport-neutral."""
     import ast
 
-    order = ["login", "permissions", "refusals", "languages", "components", "client", "publishing", "commands", "cog", "app"]
+    order = ["login", "threads", "sync", "permissions", "refusals", "languages", "components", "client", "publishing", "commands", "cog", "app"]
     root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))

@@ -51,6 +51,56 @@ What the fake does like Discord (and so catches bugs a mock would hide):
 * ``fd.fail_next(method, path_regex, status)`` / ``fd.rate_limit_next(...)`` inject errors and
   429s (with the ``Via`` header discord.py requires before it retries).
 
+Discord's rules over time (issue 24; each rule cites its page of ``/work/shared/discord/docs/``
+in the code, and ``tests/discord/test_fake_rules.py`` tests each one):
+
+* **One clock.** ``fd.clock`` is the fake's time (real monotonic time plus an offset);
+  ``await fd.advance(seconds)`` moves it on and applies what became due (threads archive).
+  Every time rule reads it; real waits (``settle``, ``timeout``, ``lifetime``) do not.
+* **Interaction tokens** (receiving-and-responding.mdx "Interaction Callback", "Followup
+  Messages"): a callback more than ``callback_deadline`` (3 s) after the interaction's creation
+  gets ``404 / 10062`` (the token is dead; its follow-ups and ``@original`` get ``404 / 10015``
+  Unknown Webhook, as before any initial response); follow-ups, ``@original`` reads and edits work
+  for 15 minutes after creation, then ``401 / 50027`` Invalid Webhook Token.
+  ``InteractionResult.calls_before_answer`` lists the bot's other REST calls that reached the
+  fake between the push and the initial response (not counting other interactions' callbacks
+  and webhooks); interactions with any are in ``fd.late_answers``, and with
+  ``strict_answer_order`` (on by default; ``FakeDiscord(strict_answer_order=False)`` or
+  ``FAKEDISCORD_STRICT_ANSWER_ORDER=0`` turn it off) the test fails at exit naming them.
+* **Rate limits** (rate-limits.mdx; ``ratelimits.py``): every REST answer carries
+  ``X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket``; buckets per channel for message
+  posts, for message edits and deletes, for thread creation, per interaction for callbacks, per
+  webhook token for follow-ups, and per method + route + major parameter for the rest; a global
+  50 requests per second per bot that interaction endpoints are exempt from. Over a limit: ``429``
+  with ``{"message", "retry_after", "global"}``, ``Retry-After``, ``X-RateLimit-Scope``
+  (``user``/``global``), ``X-RateLimit-Global`` and the ``Via`` header discord.py needs, so its
+  own limiter waits and retries. By default Discord's counts apply with the per-route windows
+  scaled by 0.1 (tests click ten times faster than people; ``FAKEDISCORD_RATE_SCALE=1`` gives
+  Discord's own windows). Requests answered by ``fail_next`` count for no bucket.
+  ``FakeDiscord(rate_limits=RateLimits(...))`` configures them
+  (``Limit(count, window)`` per bucket kind, ``global_per_second``, ``scale`` multiplying the
+  per-route windows, ``RateLimits.off()``); ``fd.rate_limited`` lists the 429s served as
+  ``("METHOD /path", retry_after)``.
+* **Threads** (threads.mdx): a thread archives after ``auto_archive_duration`` minutes without a
+  message (on the clock; ``THREAD_UPDATE``, ``thread_metadata.archived``/``archive_timestamp`` in
+  every payload and ``GET /channels/{thread}``; GUILD_CREATE lists active threads only). While
+  archived, editing a message in it is ``400 / 50083``; a bot post un-archives it
+  (``THREAD_UPDATE``); ``PATCH /channels/{thread}`` with ``archived: false`` un-archives it (the
+  bot is a member of the threads it opened). Locked threads (``await fd.archive_thread(t,
+  locked=True)``, a moderator's act) refuse posts and un-archiving (``50083``; ``160005`` once
+  active) unless the bot has MANAGE_THREADS. ``fd.slash``/``fd.click``/``fd.select`` in an
+  archived thread raise ``ThreadArchived`` (Discord's client offers no commands there);
+  ``await fd.user_says(user, thread, text)`` (or ``fd.say``) posts a user's message, which
+  un-archives the thread first (not a locked one, unless the user may manage threads).
+* **Permissions on every post and edit** (message.mdx "Create Message", permissions.mdx):
+  channel posts and public interaction follow-ups need SEND_MESSAGES (SEND_MESSAGES_IN_THREADS
+  in a thread), files ATTACH_FILES; edits need access (and ATTACH_FILES for files). The initial
+  callback needs none of the channel's permissions; ephemeral follow-ups are not checked.
+  Without EMBED_LINKS embeds are dropped silently (``fd.dropped_embeds``); a post left empty is
+  ``403 / 50013``, an edit left empty ``400 / 50006`` (the docs pages are silent: Discord's issue
+  tracker, discord/discord-api-docs#2601, #5648). The bot's default permissions stay "what the
+  invite grants" plus @everyone's, which in a default guild include EMBED_LINKS.
+
 Inspecting: ``fd.requests`` (every ``RecordedRequest``: method, path, query, headers, json,
 files), ``fd.find_requests("POST", r"/callback$")``, ``fd.unhandled`` (routes the fake does not
 know, answered 404), ``fd.internal_errors`` (bugs of the fake itself, answered 400), ``fd.sync_log`` / ``fd.synced()``, ``fd.messages(channel, ephemeral=...)``,
@@ -107,7 +157,8 @@ from .models import (
     Message,
     RecordedRequest,
 )
-from .server import FakeDiscord, FakeDiscordError, InteractionNotAnswered
+from .ratelimits import Limit, RateLimits
+from .server import FakeDiscord, FakeDiscordError, InteractionNotAnswered, ThreadArchived
 
 __all__ = [
     "EPHEMERAL",
@@ -119,8 +170,11 @@ __all__ = [
     "FakeUser",
     "InteractionNotAnswered",
     "InteractionResult",
+    "Limit",
     "Message",
+    "RateLimits",
     "RecordedRequest",
+    "ThreadArchived",
     "check_autocomplete",
     "check_choice",
     "check_commands",

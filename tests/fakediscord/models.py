@@ -22,8 +22,8 @@ ALL_PERMISSIONS = (1 << 53) - 1
 # @everyone: view channel, send messages, embed links, attach files, read history, use app commands
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 ADMINISTRATOR = 1 << 3
-VIEW_CHANNEL, SEND_MESSAGES, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 15
-CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
+VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
+MANAGE_THREADS, CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 34, 1 << 35, 1 << 38
 # The bot's own (managed) role, as an invite URL asking for these creates it: @everyone's plus threads.
 BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 PUBLIC_THREAD = 11
@@ -102,9 +102,13 @@ class FakeChannel:
     parent_id: int | None = None
     owner_id: int | None = None
     message_id: int | None = None
-    auto_archive_duration: int = 1440
+    auto_archive_duration: int = 1440  # minutes of inactivity until it archives (threads.mdx)
     archived: bool = False
     locked: bool = False
+    # threads.mdx "Thread Fields": archive_timestamp changes on creating, archiving, unarchiving
+    create_timestamp: str = field(default_factory=lambda: iso_now())
+    archive_timestamp: str = field(default_factory=lambda: iso_now())
+    last_activity: float = 0.0  # FakeDiscord.clock of the last activity (message, unarchive)
 
     @property
     def mention(self) -> str:
@@ -132,9 +136,9 @@ class FakeChannel:
                 "thread_metadata": {
                     "archived": self.archived,
                     "auto_archive_duration": self.auto_archive_duration,
-                    "archive_timestamp": iso_now(),
+                    "archive_timestamp": self.archive_timestamp,
                     "locked": self.locked,
-                    "create_timestamp": iso_now(),
+                    "create_timestamp": self.create_timestamp,
                 },
             }
         return {
@@ -423,6 +427,10 @@ class InteractionResult:
       (from the push until it went quiet; concurrent interactions may share them).
     * ``requests``: every request that used this interaction's id or token.
     * ``shard``: ``(shard_id, num_shards)`` of the gateway session it was dispatched to.
+    * ``pushed_at`` / ``callback_at``: ``FakeDiscord.clock`` when it was created / answered.
+    * ``calls_before_answer``: the bot's other REST calls (not this interaction's, not another
+      interaction's callback or webhook) that reached the fake between the push and the initial
+      response: work the bot did while the user waited (issue 24 wants none).
     """
 
     id: int
@@ -444,6 +452,8 @@ class InteractionResult:
     inflight: int = 0
     last_activity: float = 0.0
     shard: tuple[int, int] | None = None
+    first_request: int = 0  # index in FakeDiscord.requests of the first request after the push
+    calls_before_answer: list[RecordedRequest] = field(default_factory=list)
 
     @property
     def answered(self) -> bool:

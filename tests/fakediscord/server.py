@@ -12,8 +12,10 @@ import logging
 import os
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -30,10 +32,12 @@ from .models import (
     ATTACH_FILES,
     BOT_ROLE_PERMISSIONS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
     HAS_THREAD,
     LOADING,
+    MANAGE_THREADS,
     PUBLIC_THREAD,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -47,6 +51,7 @@ from .models import (
     iso_now,
     snowflake,
 )
+from .ratelimits import Limiter, RateLimits
 from .schema import SchemaChecker
 
 log = logging.getLogger("fakediscord")
@@ -81,6 +86,23 @@ class InteractionNotAnswered(FakeDiscordError):
     def __init__(self, message: str, result: InteractionResult):
         super().__init__(message)
         self.result = result
+
+
+class ThreadArchived(FakeDiscordError):
+    """A fake user tried to use a command or a component in an archived (or locked) thread.
+
+    threads.mdx "Active & Archived Threads": "Users cannot edit messages, add reactions, use
+    application commands, or join archived threads" -- Discord's client offers neither commands
+    nor working buttons there. ``await fd.user_says(user, thread, text)`` first un-archives it as a
+    user's message would.
+    """
+
+
+# Discord's own numbers for interaction tokens, receiving-and-responding.mdx "Interaction Callback"
+# (Info box): "Interaction tokens are valid for 15 minutes ... you must send an initial response
+# within 3 seconds of receiving the event. If the 3 second deadline is exceeded, the token will be
+# invalidated." (also "Followup Messages": "Interaction tokens are valid for 15 minutes")
+TOKEN_LIFETIME = 15 * 60.0
 
 
 class _HTTPError(Exception):
@@ -125,6 +147,13 @@ class _Session:
     def serves(self, guild_id: int) -> bool:
         """Discord sends a guild's events to shard ``(guild_id >> 22) % num_shards``."""
         return shard_of(guild_id, self.shard[1]) == self.shard[0]
+
+
+# The rate limits of FakeDiscord() unless a test passes its own (see ratelimits.py): Discord's
+# counts, the per-route windows scaled by 0.1 because tests play at machine speed, about ten times
+# faster than people click (with Discord's own windows, FAKEDISCORD_RATE_SCALE=1, meadhall's edits
+# before an answer wait for the limiter and 11 whole-game tests miss the 3 s deadline: issue 24).
+RATE_LIMITS_FOR_TESTS = RateLimits(scale=float(os.environ.get("FAKEDISCORD_RATE_SCALE", "0.1")))
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -178,6 +207,8 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         bot_permissions: int = BOT_ROLE_PERMISSIONS,
         shard_count: int = 1,
+        rate_limits: RateLimits | None = None,
+        strict_answer_order: bool | None = None,
         **gateway_limits: Any,  # tests/fakediscord/gateway_rules.py: max_concurrency, identify_window, …
     ):
         self.token = token
@@ -186,6 +217,19 @@ class FakeDiscord:
         self.callback_deadline = callback_deadline
         self.settle = settle
         self.attachment_size_limit = attachment_size_limit
+        # Issue 24: one clock for every time-based rule (3 s answer, 15 min token, rate-limit
+        # windows, thread auto-archive): real monotonic time plus what tests ``advance``.
+        self._offset = 0.0
+        self.rate_limits = RATE_LIMITS_FOR_TESTS if rate_limits is None else rate_limits
+        self.limiter = Limiter(self.rate_limits, lambda: self.clock, self.wall_clock)
+        self.rate_limited: list[tuple[str, float]] = []  # 429s served: ("METHOD /path", retry_after)
+        self.late_answers: list[InteractionResult] = []  # answered after other REST calls of the bot
+        # on: a test whose bot made REST calls before an initial response fails at exit
+        # (default: on unless the environment says FAKEDISCORD_STRICT_ANSWER_ORDER=0)
+        if strict_answer_order is None:
+            strict_answer_order = os.environ.get("FAKEDISCORD_STRICT_ANSWER_ORDER", "1") != "0"
+        self.strict_answer_order = strict_answer_order
+        self.dropped_embeds: list[tuple[int, list[dict[str, Any]]]] = []  # (channel id, embeds) without EMBED_LINKS
 
         self.bot_user = FakeUser(snowflake(), "meadhall-test", bot=True)
         self.application_id = self.bot_user.id
@@ -255,6 +299,21 @@ class FakeDiscord:
         await self.close()
         if exc_type is None:
             self.assert_schema_clean()
+            if self.strict_answer_order:
+                self.assert_answers_first()
+
+    def assert_answers_first(self) -> None:
+        """Fail if the bot made other REST calls between an interaction and its initial response
+        (the user waits meanwhile: receiving-and-responding.mdx "Interaction Callback", 3 s)."""
+        if self.late_answers:
+            lines = [
+                f"{i.user.username}'s interaction {i.type} {i.data.get('name') or i.data.get('custom_id')!r}: "
+                + ", ".join(f"{r.method} {r.path}" for r in i.calls_before_answer)
+                for i in self.late_answers
+            ]
+            raise FakeDiscordError(
+                "the bot made REST calls before the initial response (FakeDiscord(strict_answer_order=False) "
+                "only records them in fd.late_answers):\n" + "\n".join(lines))
 
     def assert_schema_clean(self) -> None:
         """Fail, naming route, JSON path and reason, if a request or answer broke Discord's schema."""
@@ -368,6 +427,30 @@ class FakeDiscord:
     def bot(self) -> discord.Client | None:
         return self._bots[-1][0] if self._bots else None
 
+    # ------------------------------------------------------------------ the clock
+    @property
+    def clock(self) -> float:
+        """The fake's time (seconds, monotonic): real time plus what tests :meth:`advance`.
+
+        Every time-based rule reads it: the 3 s initial response, the 15 min interaction token,
+        rate-limit windows and thread auto-archiving."""
+        return time.monotonic() + self._offset
+
+    def wall_clock(self) -> float:
+        """Epoch seconds on the same clock (for timestamps and ``X-RateLimit-Reset``)."""
+        return time.time() + self._offset
+
+    def iso_clock(self) -> str:
+        return datetime.fromtimestamp(self.wall_clock(), UTC).isoformat()
+
+    async def advance(self, seconds: float) -> None:
+        """Move the fake's clock ``seconds`` ahead, then apply what became due (threads that
+        archive send THREAD_UPDATE). Real waits (``settle``, ``timeout``) are not affected."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self._offset += seconds
+        await self._tick()
+
     # ------------------------------------------------------------------ the world
     @property
     def channel(self) -> FakeChannel:
@@ -465,14 +548,50 @@ class FakeDiscord:
         if self._session_for(ch.guild_id) is not None:
             await self.dispatch("CHANNEL_UPDATE", ch.payload(), guild_id=ch.guild_id)
 
-    def _may(self, ch: FakeChannel, *, files: bool = False) -> None:
-        """Refuse like Discord a bot post in ``ch`` its permissions do not allow."""
+    def _may(self, ch: FakeChannel, *, files: bool = False, edit: bool = False) -> None:
+        """Refuse like Discord a bot post (or, ``edit``, an edit) in ``ch`` its permissions do not allow.
+
+        message.mdx "Create Message": "When operating on a guild channel, the current user must
+        have the SEND_MESSAGES permission"; permissions.mdx "Inherited Permissions (Threads)": in a
+        thread SEND_MESSAGES is not inherited, SEND_MESSAGES_IN_THREADS is needed (threads.mdx
+        "Permissions" says the same); ATTACH_FILES "Allows for uploading images and files"
+        (permissions.mdx, table). An edit is not a new post: message.mdx "Edit Message" names no
+        send permission, so an edit only needs access to the channel (and ATTACH_FILES for new
+        files). The same checks apply to interaction follow-ups and edits of the original
+        response, which post as the app in the channel (see ``_post_followup``).
+        """
         perms = self.permissions(self.bot_user, ch)
         if not perms & VIEW_CHANNEL:
             raise _HTTPError(403, 50001, "Missing Access")
         send = SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES
-        if not perms & send or files and not perms & ATTACH_FILES:
+        if not edit and not perms & send or files and not perms & ATTACH_FILES:
             raise _HTTPError(403, 50013, "Missing Permissions")
+
+    def _embeds_allowed(self, ch: FakeChannel, body: dict[str, Any], files: list[Any], *,
+                        msg: Message | None = None) -> dict[str, Any]:
+        """``body`` without its embeds when the bot lacks EMBED_LINKS in ``ch``.
+
+        The docs pages only say EMBED_LINKS makes links "auto-embedded" (permissions.mdx, table);
+        what Discord does with a bot's rich embeds without it is reported on its issue tracker:
+        they are dropped without an error (discord/discord-api-docs#2601, #5648), a new message
+        left with nothing else is refused 403 Missing Permissions (#2601: "which is what it sent
+        when you try to send an embed only with the permission disabled") and an edit left with
+        nothing is refused as empty, 50006 (#5648: "Ignores embed and calls it empty").
+        """
+        if not body.get("embeds") or self.permissions(self.bot_user, ch) & EMBED_LINKS:
+            return body
+        self.dropped_embeds.append((ch.id, list(body["embeds"])))
+        body = {**body, "embeds": []}
+        if msg is None:
+            left = body.get("content") or body.get("components") or files or body.get("poll") or body.get("sticker_ids")
+            if not left:
+                raise _HTTPError(403, 50013, "Missing Permissions")
+        else:
+            attachments = body["attachments"] if "attachments" in body else msg.attachments
+            left = body.get("content", msg.content) or body.get("components", msg.components) or files or attachments
+            if not left:
+                raise _HTTPError(400, 50006, "Cannot send an empty message")
+        return body
 
     def _member(self, user: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
                 ) -> dict[str, Any]:
@@ -557,7 +676,8 @@ class FakeDiscord:
             "member_count": len(self.all_users()),
             "members": [self._member(u) for u in members],
             "channels": [ch.payload() for ch in self.guild_channels(guild)],
-            "threads": [t.payload() for t in self.threads.values() if t.guild_id == self.guild(guild).id],
+            # threads.mdx "Gateway Events": GUILD_CREATE's threads are "all active threads"
+            "threads": [t.payload() for t in self.threads.values() if t.guild_id == gid and not t.archived],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -795,12 +915,24 @@ class FakeDiscord:
             inter.requests.append(rec)
             inter.inflight += 1
         try:
+            await self._tick()
+            # rate-limits.mdx: per-route buckets and the global limit (ratelimits.py); a request
+            # counts whether or not it then succeeds, and a 429 is answered before anything else
+            # an injected answer (fail_next: Discord failing) stands for Discord's and counts for no bucket
+            injected = any(i.method == method and i.path.search(path) for i in self._injected)
+            who = rec.headers.get("Authorization") or (request.remote or "ip")
+            verdict = None if injected else self.limiter.check(method, path, who)
             problems = self.schema.check_request(method, path, body, multipart=request.content_type.startswith("multipart/"))
-            if problems:
+            if verdict is not None and verdict.limited:
+                status, out, headers = 429, verdict.body(), verdict.limited_headers()
+                self.rate_limited.append((f"{method} {path}", float(verdict.retry_after or 0)))
+            elif problems:
                 self.request_violations.extend(problems)
                 status, out, headers = 400, _invalid(problems).body(), None
             else:
                 status, out, headers = await self._handle(rec, files)
+            if verdict is not None and not verdict.limited:
+                headers = {**verdict.headers, **(headers or {})}
             if status < 500:  # 5xx only come from fail_next (a failing Discord): the schema has none
                 self.response_violations.extend(self.schema.check_response(method, path, status, out))
         finally:
@@ -815,6 +947,7 @@ class FakeDiscord:
         if inj is not None:
             if inj.status == 429:
                 body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False, "code": 0}
+                self.rate_limited.append((f"{rec.method} {rec.path}", body["retry_after"]))
                 return 429, body, {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": "user"}
             return inj.status, {"message": inj.message, "code": inj.code}, None
         for method, pattern, handler, needs_auth in self._routes:
@@ -1020,7 +1153,7 @@ class FakeDiscord:
         )
 
     def _guild_of(self, channel_id: int) -> int:
-        for ch in self.channels.values():
+        for ch in [*self.channels.values(), *self.threads.values()]:
             if ch.id == channel_id:
                 return ch.guild_id
         return self.guild_id
@@ -1032,10 +1165,12 @@ class FakeDiscord:
     async def _post_message(self, rec, files, cid):
         ch = self._channel_or_404(cid)
         self._may(ch, files=bool(files))
-        body = rec.json or {}
+        self._thread_allows(ch, post=True)
+        body = self._embeds_allowed(ch, rec.json or {}, files)
         msg = self._new_message(ch.id, "channel", flags=int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING))
         self._apply(msg, body, files, edit=False)
         self._store(msg)
+        await self._thread_activity(ch)
         await self._announce("MESSAGE_CREATE", msg)
         return 200, msg.payload(self._users_by_id())
 
@@ -1052,12 +1187,16 @@ class FakeDiscord:
         msg = self._message_or_404(cid, mid)
         if msg.author is not self.bot_user:
             raise _HTTPError(403, 50005, "Cannot edit a message authored by another user")
-        self._apply(msg, rec.json or {}, files, edit=True)
+        ch = self._channel(msg.channel_id)
+        self._may(ch, files=bool(files), edit=True)
+        self._thread_allows(ch, post=False)
+        self._apply(msg, self._embeds_allowed(ch, rec.json or {}, files, msg=msg), files, edit=True)
         await self._announce("MESSAGE_UPDATE", msg)
         return 200, msg.payload(self._users_by_id())
 
     async def _delete_message(self, rec, files, cid, mid):
         msg = self._message_or_404(cid, mid)
+        self._thread_allows(self._channel(msg.channel_id), post=False, delete=True)
         msg.deleted = True
         await self._announce("MESSAGE_DELETE", msg)
         return 204, None
@@ -1079,13 +1218,125 @@ class FakeDiscord:
         duration = body.get("auto_archive_duration", 1440)
         if duration not in (60, 1440, 4320, 10080):
             raise _invalid([f"auto_archive_duration: must be 60, 1440, 4320 or 10080, got {duration!r}"])
-        thread = FakeChannel(msg.id, name, self.guild_id, type=PUBLIC_THREAD, parent_id=ch.id,
-                             owner_id=self.bot_user.id, message_id=msg.id, auto_archive_duration=duration)
+        now = self.iso_clock()
+        thread = FakeChannel(msg.id, name, ch.guild_id, type=PUBLIC_THREAD, parent_id=ch.id,
+                             owner_id=self.bot_user.id, message_id=msg.id, auto_archive_duration=duration,
+                             create_timestamp=now, archive_timestamp=now, last_activity=self.clock)
         self.threads[thread.id] = thread
         msg.thread_id = thread.id
         msg.flags |= HAS_THREAD
-        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True}, guild_id=ch.guild_id)
         return 201, thread.payload()
+
+    # ------------------------------------------------------------------ threads: archiving, locking
+    # threads.mdx "Active & Archived Threads": "Threads automatically archive after a period of
+    # inactivity"; "Activity is defined as sending a message, unarchiving a thread, or changing the
+    # auto-archive time"; "Users cannot edit messages, add reactions, use application commands, or
+    # join archived threads. The only operation that should happen within an archived thread is
+    # messages being deleted. Sending a message will automatically unarchive the thread, unless the
+    # thread has been locked by a moderator." "Locked Threads": without MANAGE_THREADS users "won't
+    # be able to create or update messages in locked threads"; deleting messages is "only allowed in
+    # locked threads if that thread is also active". Codes: opcodes-and-status-codes.mdx "JSON Error
+    # Codes": 50083 "Tried to perform an operation on an archived thread, such as editing a message",
+    # 160005 "Thread is locked".
+    def _thread_allows(self, ch: FakeChannel, *, post: bool, delete: bool = False) -> None:
+        """Refuse a bot post (``post``), edit or ``delete`` in thread ``ch`` as Discord would."""
+        if not ch.is_thread:
+            return
+        manage = bool(self.permissions(self.bot_user, ch) & MANAGE_THREADS)
+        if delete:
+            if ch.archived and ch.locked and not manage:
+                raise _HTTPError(400, 50083, "Thread is archived")
+            return
+        if ch.archived and (not post or ch.locked and not manage):
+            raise _HTTPError(400, 50083, "Thread is archived")
+        if ch.locked and not manage:
+            raise _HTTPError(403, 160005, "Thread is locked")
+
+    async def _thread_activity(self, ch: FakeChannel) -> None:
+        """A message appeared in ``ch``: an archived thread un-archives (THREAD_UPDATE), and the
+        auto-archive timer starts again."""
+        if not ch.is_thread:
+            return
+        if ch.archived:
+            await self._set_archived(ch, False)
+        ch.last_activity = self.clock
+
+    async def _set_archived(self, ch: FakeChannel, archived: bool, *, locked: bool | None = None) -> None:
+        ch.archived = archived
+        if locked is not None:
+            ch.locked = locked
+        ch.archive_timestamp = self.iso_clock()  # threads.mdx "Thread Fields"
+        if not archived:
+            ch.last_activity = self.clock
+        # threads.mdx "Gateway Events" / "Unarchiving a Thread": a Thread Update with the full channel
+        if self._session_for(ch.guild_id) is not None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.dispatch("THREAD_UPDATE", ch.payload(), guild_id=ch.guild_id)
+
+    async def _tick(self) -> None:
+        """Archive the threads whose ``auto_archive_duration`` (minutes) passed without activity."""
+        now = self.clock
+        for thread in list(self.threads.values()):
+            if not thread.archived and now - thread.last_activity >= thread.auto_archive_duration * 60:
+                await self._set_archived(thread, True)
+
+    async def archive_thread(self, thread: str | int | FakeChannel, *, locked: bool = False) -> None:
+        """A moderator archives ``thread`` (and, ``locked``, locks it); the bot gets THREAD_UPDATE."""
+        ch = self._channel(thread)
+        if not ch.is_thread:
+            raise ValueError(f"{ch.name} is not a thread")
+        await self._set_archived(ch, True, locked=locked or ch.locked)
+
+    async def _patch_channel(self, rec, files, cid):
+        """PATCH /channels/{id}: the fake models thread edits (threads.mdx "Editing & Deleting Threads")."""
+        ch = self._channel_or_404(cid)
+        body = rec.json or {}
+        perms = self.permissions(self.bot_user, ch)
+        if not perms & VIEW_CHANNEL:
+            raise _HTTPError(403, 50001, "Missing Access")
+        if not ch.is_thread:
+            if not perms & (1 << 4):  # MANAGE_CHANNELS
+                raise _HTTPError(403, 50013, "Missing Permissions")
+            ch.name = body.get("name", ch.name)
+            ch.topic = body.get("topic", ch.topic)
+            await self.dispatch("CHANNEL_UPDATE", ch.payload(), guild_id=ch.guild_id)
+            return 200, ch.payload()
+        manage = bool(perms & MANAGE_THREADS)
+        creator = ch.owner_id == self.bot_user.id
+        member = creator  # the fake's bot is a member of the threads it opened (and only those)
+        # "Editing a thread to change rate_limit_per_user or locked requires MANAGE_THREADS"
+        if ("locked" in body and bool(body["locked"]) != ch.locked or "rate_limit_per_user" in body) and not manage:
+            raise _HTTPError(403, 50013, "Missing Permissions")
+        # "... to change the name, archived, auto_archive_duration fields requires MANAGE_THREADS or
+        # that the current user is the thread creator"
+        if any(k in body for k in ("name", "archived", "auto_archive_duration")) and not (manage or creator):
+            raise _HTTPError(403, 50013, "Missing Permissions")
+        unarchive = ch.archived and body.get("archived") is False
+        if unarchive:
+            # "Editing a thread to set archived to false only requires the current user has already
+            # been added to the thread"; but "Active & Archived Threads": "Threads that have locked set
+            # to true can only be unarchived by a user with the MANAGE_THREADS permission" (the
+            # "Editing" section would also let the creator: the fake follows the stricter sentence)
+            if not member:
+                raise _HTTPError(403, 50001, "Missing Access")
+            if ch.locked and not manage:
+                raise _HTTPError(400, 50083, "Thread is archived")
+        elif ch.archived and not body.get("archived"):
+            raise _HTTPError(400, 50083, "Thread is archived")  # only un-archiving changes an archived thread
+        if "name" in body:
+            ch.name = body["name"]
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+            ch.last_activity = self.clock  # "changing the auto-archive time" is activity
+            ch.archive_timestamp = self.iso_clock()
+        if "locked" in body:
+            ch.locked = bool(body["locked"])
+        if "archived" in body and bool(body["archived"]) != ch.archived:
+            await self._set_archived(ch, bool(body["archived"]))
+        else:
+            await self.dispatch("THREAD_UPDATE", ch.payload(), guild_id=ch.guild_id)
+        return 200, ch.payload()
 
     def threads_of(self, channel: str | int | FakeChannel | None = None) -> list[FakeChannel]:
         """The threads opened in ``channel`` (default: the first text channel), oldest first."""
@@ -1113,13 +1364,14 @@ class FakeDiscord:
         return self._store(msg)
 
     async def _callback(self, rec, files, iid, token):
-        loop = asyncio.get_running_loop()
         inter = self._by_token.get(token)
         if inter is None or inter.id != int(iid):
             raise _HTTPError(404, 10062, "Unknown interaction")
-        if inter.callback is not None:
+        if inter.callback is not None:  # opcodes-and-status-codes.mdx: 40060
             raise _HTTPError(400, 40060, "Interaction has already been acknowledged.")
-        if loop.time() - inter.pushed_at > self.callback_deadline:
+        if self.clock - inter.pushed_at > self.callback_deadline:
+            # receiving-and-responding.mdx "Interaction Callback": "you must send an initial response
+            # within 3 seconds ... If the 3 second deadline is exceeded, the token will be invalidated"
             raise _HTTPError(404, 10062, "Unknown interaction")
         body = rec.json or {}
         ctype = body.get("type")
@@ -1151,7 +1403,13 @@ class FakeDiscord:
                 inter.edited.append(msg)
         inter.callback = body
         inter.callback_files = [a for _, a in files]
-        inter.callback_at = loop.time()
+        inter.callback_at = self.clock
+        # issue 24: REST work the bot did while the user waited for the initial response (another
+        # interaction's callback or webhook is not this one's work, so it does not count)
+        inter.calls_before_answer = [
+            r for r in self.requests[inter.first_request:] if r is not rec and self._interaction_of(r.path) is None]
+        if inter.calls_before_answer:
+            self.late_answers.append(inter)
         if msg is not None and ctype in (4, 5):
             inter.original_id = msg.id
             inter.messages.append(msg)
@@ -1177,7 +1435,13 @@ class FakeDiscord:
         inter = self._by_token.get(token)
         if inter is None:
             raise _HTTPError(401, 50027, "Invalid Webhook Token")
+        if self.clock - inter.pushed_at > TOKEN_LIFETIME:
+            # receiving-and-responding.mdx "Followup Messages": "Interaction tokens are valid for 15
+            # minutes"; opcodes-and-status-codes.mdx: 50027 "Invalid webhook token provided"
+            raise _HTTPError(401, 50027, "Invalid Webhook Token")
         if inter.callback is None:
+            # no initial response (yet, or ever: after 3 s the token "will be invalidated"): the
+            # interaction's webhook does not exist, 10015 "Unknown webhook"
             raise _HTTPError(404, 10015, "Unknown Webhook")
         return inter
 
@@ -1204,17 +1468,38 @@ class FakeDiscord:
         msg.flags &= ~LOADING
         msg.notified = msg.pinged  # the follow-up is what appears: it notifies like a new message
 
+    def _webhook_may(self, inter: InteractionResult, body: dict[str, Any], files: list[Any], *, public: bool,
+                     post: bool, msg: Message | None = None) -> dict[str, Any]:
+        """Follow-ups and edits of an interaction's messages are posts of the app in the channel:
+        the fake checks them like channel posts (``_may``, EMBED_LINKS, thread rules), unlike the
+        initial callback, which only needs the interaction. The docs pages do not spell this out;
+        Discord computes interaction follow-ups with the bot's permissions since 2022
+        (discord/discord-api-docs#5279). Ephemeral messages are not checked: only the user sees them.
+        """
+        ch = self._channel(inter.channel_id)
+        self._thread_allows(ch, post=post)
+        if not public:
+            return body
+        self._may(ch, files=bool(files), edit=not post)
+        return self._embeds_allowed(ch, body, files, msg=None if post else msg)
+
     async def _post_followup(self, rec, files, app_id, token):
         inter = self._webhook_interaction(app_id, token)
         body = rec.json or {}
         original = self._messages.get(inter.original_id or 0)
+        ch = self._channel(inter.channel_id)
         if original is not None and original.loading and original.interaction_id == inter.id:
+            body = self._webhook_may(inter, body, files, public=original.public, post=True)
             self._finish_loading(original, body, files, inter)
             msg = original
+            await self._thread_activity(ch)
             await self._announce("MESSAGE_UPDATE", msg)
         else:
+            public = not int(body.get("flags") or 0) & EPHEMERAL
+            body = self._webhook_may(inter, body, files, public=public, post=True)
             msg = self._response_message(inter, body, files, "followup")
             inter.messages.append(msg)
+            await self._thread_activity(ch)
             await self._announce("MESSAGE_CREATE", msg)
         if rec.query.get("wait") in ("1", "true", "True"):
             return 200, msg.payload(self._users_by_id())
@@ -1228,9 +1513,12 @@ class FakeDiscord:
         inter = self._webhook_interaction(app_id, token)
         msg = self._webhook_message(inter, mid)
         body = rec.json or {}
-        if msg.loading:
+        if msg.loading:  # completing a defer: the message appears now, like a post
+            body = self._webhook_may(inter, body, files, public=msg.public, post=True)
             self._finish_loading(msg, body, files, inter)
+            await self._thread_activity(self._channel(msg.channel_id))
         else:
+            body = self._webhook_may(inter, body, files, public=msg.public, post=False, msg=msg)
             self._apply(msg, body, files, edit=True)
         if msg not in inter.messages and msg not in inter.edited:
             inter.edited.append(msg)
@@ -1262,6 +1550,7 @@ class FakeDiscord:
             ("GET", rf"/guilds/{_ID}/members/{_ID}", _get_member, True),
             ("GET", rf"/guilds/{_ID}/channels", _get_channels, True),
             ("GET", rf"/channels/{_ID}", _get_channel, True),
+            ("PATCH", rf"/channels/{_ID}", _patch_channel, True),
             ("POST", rf"/channels/{_ID}/messages", _post_message, True),
             ("GET", rf"/channels/{_ID}/messages", _get_messages, True),
             ("GET", rf"/channels/{_ID}/messages/{_ID}", _get_message, True),
@@ -1368,14 +1657,21 @@ class FakeDiscord:
     ) -> InteractionResult:
         who = self.user(user)
         ch = self._channel(channel if channel is not None or message is None else message.channel_id)
+        await self._tick()
+        if ch.is_thread and ch.archived:
+            raise ThreadArchived(
+                f"{who.username} cannot use a command or a component in the archived thread {ch.name!r} "
+                "(threads.mdx: users cannot use application commands in archived threads); "
+                "await fd.user_says(user, thread, text) un-archives it first")
         iid = snowflake()
         token = f"fake-interaction-{iid}-{secrets.token_urlsafe(12)}"
         loop = asyncio.get_running_loop()
         inter = InteractionResult(
-            id=iid, token=token, type=itype, user=who, channel_id=ch.id, data=data, pushed_at=loop.time(),
+            id=iid, token=token, type=itype, user=who, channel_id=ch.id, data=data, pushed_at=self.clock,
             source_message=message, original_id=message.id if message is not None else None,
+            first_request=len(self.requests),
         )
-        inter.last_activity = inter.pushed_at
+        inter.last_activity = loop.time()
         self._by_token[token] = inter
         self.interactions.append(inter)
         payload: dict[str, Any] = {
@@ -1435,7 +1731,7 @@ class FakeDiscord:
                       ) -> None:
         """Wait until the bot has answered ``inter`` and gone quiet; complain like Discord would."""
         loop = asyncio.get_running_loop()
-        deadline = inter.pushed_at + timeout
+        deadline = loop.time() + timeout
         while True:
             now = loop.time()
             quiet = (
@@ -1447,7 +1743,7 @@ class FakeDiscord:
                 quiet = quiet and inter.callback is not None and not any(m.loading for m in inter.messages)
             if quiet:
                 break
-            if inter.callback is None and now - inter.pushed_at > self.callback_deadline:
+            if inter.callback is None and self.clock - inter.pushed_at > self.callback_deadline:
                 raise InteractionNotAnswered(
                     f"interaction {inter.type} by {inter.user.username} got no response within "
                     f"{self.callback_deadline} s (Discord shows 'This interaction failed')",
@@ -1577,11 +1873,24 @@ class FakeDiscord:
         return await self._push(3, who, None, data, msg, timeout)
 
     async def say(self, user: str | FakeUser, content: str, *, channel: Any = None) -> Message:
-        """``user`` types a normal message in ``channel`` (MESSAGE_CREATE to the bot)."""
+        """``user`` types a normal message in ``channel`` (MESSAGE_CREATE to the bot if its intents
+        ask for it). In an archived thread the message un-archives it first (THREAD_UPDATE), as
+        Discord does (threads.mdx "Active & Archived Threads": "Sending a message will automatically
+        unarchive the thread, unless the thread has been locked by a moderator"); in a locked
+        thread a user without MANAGE_THREADS cannot post (``ThreadArchived``)."""
         who = self.user(user)
-        msg = self._store(self._new_message(self._channel(channel).id, "user", author=who, content=content))
+        ch = self._channel(channel)
+        await self._tick()
+        if ch.is_thread and ch.locked and not self.permissions(who, ch) & MANAGE_THREADS:
+            raise ThreadArchived(f"{who.username} cannot post in the locked thread {ch.name!r}")
+        msg = self._store(self._new_message(ch.id, "user", author=who, content=content))
+        await self._thread_activity(ch)
         await self._announce("MESSAGE_CREATE", msg)
         return msg
+
+    async def user_says(self, user: str | FakeUser, channel: Any, text: str) -> Message:
+        """``user`` posts ``text`` in ``channel`` (a thread too, un-archiving it): see :meth:`say`."""
+        return await self.say(user, text, channel=channel)
 
     # ------------------------------------------------------------------ test API: inspection
     def messages(

@@ -387,9 +387,19 @@ async def test_a_version_1_database_gains_the_link_column_and_keeps_its_matches(
         await raw(store, "INSERT INTO matches (channel, game, status, creator, created, updated) "
                   "VALUES ('c1', 'toy', 'lobby', 'u1', 1.0, 1.0)")
     async with await Storage.open(database) as store:
-        assert await store.schema_version() == len(MIGRATIONS) == 2
+        assert await store.schema_version() == len(MIGRATIONS) >= 2
         (rec,) = await store.unfinished_matches()
         assert rec.status == "lobby" and rec.link is None
+
+
+async def test_meta_values_are_stored_and_replaced(store):
+    """Schema 3 (issue 24): the meta table, e.g. the hash of the slash commands last synced."""
+    assert await store.get_meta("commands:1:global") is None
+    await store.set_meta("commands:1:global", "abc")
+    await store.set_meta("commands:1:global", "def")
+    await store.set_meta("commands:1:guild:7", "abc")
+    assert await store.get_meta("commands:1:global") == "def"
+    assert await store.get_meta("commands:1:guild:7") == "abc"
 
 
 async def test_a_match_link_is_stored_cleared_and_refused_for_no_match(store):
