@@ -10,6 +10,9 @@ API::
     watch.posted(channel)                           # a post of the bot's own worked there again
     watch.missing_permissions(channel, perms)       # required ones missing: logged once, listed once
     reason(error)                                   # what Discord said, in the user's language
+    token_dead(error)                               # the interaction's token is gone (not a refusal)
+    token_lost(interaction, error)                  # remember (and log once) that it is gone
+    gone(interaction)                               # whether its token is known to be gone
 
 "Never silent": a move the service committed stays committed whatever Discord answers; the cog
 tells the person who made it privately what happened and where the table stands, computer
@@ -45,6 +48,32 @@ def reason(error: discord.HTTPException) -> str:
     if error.status >= 500:
         return _("Discord's servers failed (error {status}), also when asked again", status=error.status)
     return _("Discord refused it (error {status})", status=error.status)
+
+
+# receiving-and-responding.mdx: an initial response after 3 s gets 10062 Unknown interaction, a
+# second one 40060 already acknowledged; the token's webhook is 10015 Unknown Webhook without an
+# initial response and 50027 Invalid Webhook Token after 15 minutes. None of them says anything about
+# the channel: the move is published through the channel's routes instead (issue 24).
+DEAD_TOKEN_CODES = frozenset({10062, 40060, 10015, 50027})
+_GONE = "meadhall_token_gone"
+
+
+def token_dead(error: discord.HTTPException) -> bool:
+    """Whether ``error`` says the interaction's token is dead or used, not that the channel refused."""
+    return error.code in DEAD_TOKEN_CODES
+
+
+def token_lost(interaction: discord.Interaction, error: discord.HTTPException) -> None:
+    """The token of ``interaction`` is gone (:func:`token_dead`): later steps use channel routes.
+    Logged once per interaction."""
+    if not interaction.extras.get(_GONE):
+        interaction.extras[_GONE] = True
+        log.warning("interaction %s in channel %s: its token is gone (%s); publishing through the channel",
+                    interaction.id, interaction.channel_id, _log_reason(error))
+
+
+def gone(interaction: discord.Interaction | None) -> bool:
+    return interaction is not None and bool(interaction.extras.get(_GONE))
 
 
 def _log_reason(error: discord.HTTPException) -> str:

@@ -33,6 +33,7 @@ from bot.storage import Storage
 from engine.brianboru import BrianBoruGame
 from engine.core import Rng
 from renderer.brianboru import render_hand
+from tests.discord.turn_notifications import TurnWatch, discord_figures, turn_messages
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 from tests.fakediscord.models import iter_components
 from tests.games.test_brianboru_table import cards_named, with_hands_shuffled
@@ -240,6 +241,7 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
     game = await table.game()
     assert isinstance(game, BrianBoruGame)
 
+    turns = TurnWatch(fd, table.thread)  # issue 24: every person's turn notifies them
     rng = random.Random(SEED)
     used = {"public": 0, "private": 0, "carried": 0, "slash": 0, "hand": 0, "draft_rounds": 0, "trick_edits": 0}
     kinds: set[str] = set()
@@ -254,7 +256,7 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
         board = table.live()
         assert sorted(table.user_of(u) for u in board.mentions) == sorted(acting), board.content
         me = choose_button(board)
-        count = len(fd.messages(table.thread))
+        count = len(turn_messages(fd, table.thread))
         round_no, game_seats = game.s["round"], list(game.acting_seats())  # the game object changes in place
         trick = ADAPTER.message_group(game)
 
@@ -289,11 +291,11 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
                 assert kind_ == "select" and cid.endswith(":keep {0} {1}")
                 r = await table.do(game, fd.select(user, cid, values, message=opened[user]))
                 assert r.ephemeral_messages == [] and opened[user].content == "Done.", r.text
-                shown = fd.messages(table.thread)[-1]  # the last choice of the last pass ends the draft
+                shown = turn_messages(fd, table.thread)[-1]  # the last choice of the last pass ends the draft
                 assert f"{user} has chosen two cards." in shown.content
                 if k < 2 or (await table.game()).s["pending"]["kind"] == "keep":
                     # the whole draft is one status message, edited: "waiting for" the others
-                    assert len(fd.messages(table.thread)) == count and board.components
+                    assert len(turn_messages(fd, table.thread)) == count and board.components
                 used["carried"] += k > 0
             used["draft_rounds"] += 1
         else:
@@ -329,22 +331,23 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
         after = await table.game() or game
         if trick is not None and kind == "play" and ADAPTER.message_group(after) == trick:
             # a trick is one message, edited as its cards are played (issue 13)
-            assert len(fd.messages(table.thread)) == count and f"{actor} plays" in board.content
+            assert len(turn_messages(fd, table.thread)) == count and f"{actor} plays" in board.content
             used["trick_edits"] += 1
         figure = rounds.setdefault(round_no, {"messages": 0, "changes": 0, "scorings": 0})
-        figure["messages"] += len(fd.messages(table.thread)) - count
+        figure["messages"] += len(turn_messages(fd, table.thread)) - count
         figure["changes"] += after.is_over or sorted(after.acting_seats()) != sorted(game_seats) \
             or after.s["pending"]["kind"] != kind and len(acting) > 1
         figure["scorings"] += after.is_over or after.s["round"] != round_no
+        turns.observe()
         if after.is_over:
             break
         game = after
 
-    final = fd.messages(table.thread)[-1].content
+    final = turn_messages(fd, table.thread)[-1].content
     assert "Final scoring:" in final and re.search(r"Game over\. The winners?: ", final)
     winners = [USERS[w] for w in game.winners()]
     assert all(w in final.split("Game over.")[1] for w in winners)
-    assert not [m for m in fd.messages(table.thread) if m.components] and await table.game() is None
+    assert not [m for m in turn_messages(fd, table.thread) if m.components] and await table.game() is None
     assert used["draft_rounds"] == 3 * 3 and used["carried"] == 3 * 3 * 2  # 3 rounds × 3 passes (B-13, B-14)
     assert used["private"] > 30 and used["public"] > 30 and used["slash"] > 20 and used["hand"] > 3, used
     assert used["trick_edits"] > 10, used
@@ -352,8 +355,11 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
     assert table.checked["private"] > 100 and table.checked["images"] > 30 and table.checked["hands"] > 50
     for figure in rounds.values():  # at most one new message per change of who acts, plus one per scoring
         assert figure["messages"] <= figure["changes"] + figure["scorings"], rounds
-    FIGURES["brian-boru"] = {"steps": steps, "messages": len(fd.messages(table.thread)),
-                             "round 1": rounds[1]}
+    turns.observe()
+    assert turns.silent == [], turns.silent  # no person's turn is silent (an edit notifies nobody)
+    assert turns.figures()["pings_remaining"] == 0  # a ping goes once its people have acted
+    FIGURES["brian-boru"] = {"steps": steps, "messages": len(turn_messages(fd, table.thread)),
+                             "round 1": rounds[1], **turns.figures(), **discord_figures(fd)}
     print("issue 13 figures:", FIGURES["brian-boru"])  # shown with pytest -s; docs quote them
     start_line, result = fd.messages("general")[-2:]
     assert "thread below" in start_line.content and f"<#{table.thread.id}>" in result.content

@@ -22,6 +22,7 @@ from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
 from bot.host.service import HostService
 from bot.storage import Storage
+from tests.discord.turn_notifications import TurnWatch, discord_figures, turn_messages
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 
 SEED = 7
@@ -179,6 +180,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
     key = str(thread.id)
     assert await host.svc.table(str(fd.channel.id)) is None  # the table is keyed by its thread
 
+    turns = TurnWatch(fd, thread)  # issue 24: every person's turn notifies them
     rng = random.Random(SEED)
     moves = clicks = selects = edits = 0
     checked: set[str] = set()
@@ -190,7 +192,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         actor = table.record.seats[seat].user
         actor = user_of(fd, int(actor))
         other = "bob" if actor == "alice" else "alice"
-        live = [m for m in fd.messages(thread) if usable(m)]
+        live = [m for m in turn_messages(fd, thread) if usable(m)]
         assert len(live) == 1, [m.content for m in live]  # no stale controls anywhere
         [msg] = live
         everything = offered(msg)
@@ -204,7 +206,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         if trips and "trip" not in checked:  # the sailor dialog: a whole trip, once
             kind, cid, value = trips[0]
         text = action_text(kind, cid, value)
-        before = len(fd.messages(thread))
+        before = len(turn_messages(fd, thread))
         version_before, history_before = table.record.version, len(msg.history)
 
         if "exchange" not in checked and moves == 5:
@@ -214,7 +216,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
                           for o in c["options"] if o["value"] == "exchange 2")
             assert option["label"] == "exchange 2 VP for 2 gold"
             r = await press(fd, actor, ekind, ecid, evalue, msg)
-            assert "exchanges 2 VP" in msg.content and len(fd.messages(thread)) == before and r.public_messages == []
+            assert "exchanges 2 VP" in msg.content and len(turn_messages(fd, thread)) == before and r.public_messages == []
             continue
 
         if "refusals" not in checked and moves == 3:
@@ -226,7 +228,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
             await refused(await press(fd, other, kind, cid, value, msg), "not your turn")
             # exchange is a free action: the other player's exchange edits the live message
             r = await fd.slash(other, "exchange", {"choice": "1"}, channel=thread)
-            assert r.public_messages == [] and len(fd.messages(thread)) == before
+            assert r.public_messages == [] and len(turn_messages(fd, thread)) == before
             assert "exchanges 1 VP" in msg.content and usable(msg) and msg.custom_ids != [cid for _, cid, _ in choices]
             continue
 
@@ -255,7 +257,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
             # a buy that spends VP (V-16) or a sailor's whole trip (V-34) asks first, privately;
             # nothing has changed yet
             [question] = r.ephemeral_messages
-            assert len(fd.messages(thread)) == before
+            assert len(turn_messages(fd, thread)) == before
             assert (await host.svc.table(key)).record.version == version_before
             [yes] = question.custom_ids
             r = await fd.click(actor, yes, message=question)
@@ -274,7 +276,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
         assert r.response_time is not None and r.response_time < 3
         # a click answers with at most one new message: the next player's, when who acts changed
         assert len([m for m in r.messages if m.public]) <= 1
-        new = fd.messages(thread)[before:]
+        new = turn_messages(fd, thread)[before:]
         if not new:
             edits += 1
             assert len(msg.history) > history_before  # the live message was edited instead
@@ -283,18 +285,19 @@ async def test_whole_vikings_game_through_discord(fd, host):
             assert fd.users[actor].id not in m.notified or "restart" in checked and moves == 60
         if new and stripped is None and (await host.svc.table(key)) is not None:
             stripped = msg
-        for m in fd.messages(thread):
+        for m in turn_messages(fd, thread):
             for a in m.attachments:
                 if a.id not in seen_attachments:
                     seen_attachments.add(a.id)
                     assert a.data != pictures[-1], "an unchanged picture was attached again"
                     pictures.append(a.data)
+        turns.observe()
         moves += 1
         assert moves < 400
 
     assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm", "trip"}
     assert clicks > 20 and selects > 20, (clicks, selects)
-    public = fd.messages(thread)
+    public = turn_messages(fd, thread)
     assert len(public) <= 90, len(public)
     assert not [m for m in public if usable(m)]  # at the end no message carries usable controls
     assert "Game over" in public[-1].content
@@ -315,8 +318,11 @@ async def test_whole_vikings_game_through_discord(fd, host):
     start_line, result = fd.messages("general")[-2:]
     assert "thread below" in start_line.content and f"<#{thread.id}>" in result.content and "winner" in result.content
     assert stripped is not None and stripped.components == []  # an outdated message's controls are gone
+    turns.observe()
+    assert turns.silent == [], turns.silent  # no person's turn is silent (an edit notifies nobody)
+    assert turns.figures()["pings_remaining"] == 0
     FIGURES["vikings"] = {"moves": moves, "messages": len(public), "edits": edits, "pictures": len(pictures),
-                          "pings": sum(len(m.notified) for m in public)}
+                          "pings": sum(len(m.notified) for m in public), **turns.figures(), **discord_figures(fd)}
     print("issue 13 figures:", FIGURES["vikings"])  # shown with pytest -s; docs/discord.md quotes them
 
     # after the end: the log as a file

@@ -103,3 +103,28 @@ def test_a_group_of_decisions_stays_on_one_message_as_the_player_to_act_changes(
     nxt = step("2", "trick 1.1", message_id=51)
     assert nxt.edit is None and nxt.strip.message_id == 50 and nxt.ping == ["2"]
     assert step("3", None, message_id=52).edit is None  # outside a group: the usual rule
+
+
+def test_people_who_become_to_act_in_an_edit_are_notified_and_their_ping_goes_when_they_acted():
+    """Issue 24: an edit notifies nobody, so the plan names the people newly to act (never a computer
+    player), and the pings whose people no longer act are deleted; a new message or the end deletes all."""
+    policy = MessagePolicy()
+
+    def step(r: Reply, message_id: int = 0, ping: int | None = None):
+        plan = policy.plan(KEY, r, picture=None, group="trick 1.1")
+        policy.done(KEY, plan, r, message_id or (plan.edit.message_id if plan.edit else 0), 5, controls=True,
+                    picture=None, group="trick 1.1", ping=ping if plan.notify else None)
+        return plan
+
+    lead = step(reply("1", text="lead"), message_id=10)
+    assert lead.edit is None and lead.ping == ["1"] and lead.notify == []
+    second = step(reply("2", text="play"), ping=20)
+    assert second.edit is not None and second.notify == ["2"] and second.unping == []
+    bot = step(reply("bot:random:1", text="play"))
+    assert bot.edit is not None and bot.notify == [] and bot.unping == [20]  # bob played: his ping goes
+    third = step(reply("3", text="play"), ping=21)
+    assert third.notify == ["3"] and policy.pings(KEY) == [21]
+    same = step(reply("3", text="option"))
+    assert same.notify == [] and same.unping == []  # carol still decides: no new ping, hers stays
+    end = policy.plan(KEY, reply(status="finished"), picture=None)
+    assert end.final and end.unping == [21]

@@ -19,7 +19,7 @@ import pytest
 
 from tests.discord.test_discord_bots import Host, answer, since
 from tests.discord.test_discord_e2e import offered, press, slash_move
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, InteractionNotAnswered
 from tests.fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_MESSAGES
 
 CHANNEL_POSTS = r"^/channels/\d+/messages$"
@@ -231,10 +231,14 @@ async def test_missing_permissions_at_start_up_are_logged_and_told_to_the_next_p
         await host.stop()
 
 
-async def test_a_refused_defer_still_commits_the_move_and_tells_the_actor(fd, tmp_path, caplog):
+async def test_a_refused_defer_is_a_dead_token_and_the_move_goes_out_through_the_channel(fd, tmp_path, caplog):
+    """Issue 24: 10062 Unknown interaction on the defer says the token is dead, not that the channel
+    refused (receiving-and-responding.mdx "Interaction Callback"): the move is committed and
+    published through the channel, logged once, and nobody is told of a refusal."""
     host = Host(fd, tmp_path / "defer.db")
     await host.start()
     try:
+        caplog.set_level(logging.INFO)
         await fd.slash("alice", "join", {"game": "vikings"})
         await fd.slash("bob", "join")
         msg = answer(await fd.slash("alice", "start"))
@@ -243,10 +247,14 @@ async def test_a_refused_defer_still_commits_the_move_and_tells_the_actor(fd, tm
         table = await host.table()
         version = table.record.version
         kind, cid, value = offered(msg)[0]
-        r = await press(fd, user_of_seat(fd, table, table.game.acting_seats()[0]), kind, cid, value, msg)
+        with pytest.raises(InteractionNotAnswered):  # what Discord shows for a dead token
+            await press(fd, user_of_seat(fd, table, table.game.acting_seats()[0]), kind, cid, value, msg)
+        await host.bot.bots_idle()
+        await asyncio.sleep(0.2)
         assert (await host.table()).record.version > version  # the move ran to its end
-        [told] = r.ephemeral_messages
-        assert "Unknown interaction" in told.content and "Your move was made and is saved" in told.content
-        assert "Where the table stands:" in told.content
+        assert len(msg.history) >= 1  # the live message was edited through the channel
+        assert [m for m in fd.messages(ephemeral=True) if "refused" in m.content] == []
+        assert refusals(caplog) == [] and not host.bot.watch.halted(str(fd.channel.id))
+        assert len([r for r in caplog.records if "token is gone" in r.getMessage()]) == 1
     finally:
         await host.stop()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from typing import Any
@@ -34,8 +35,8 @@ from bot.discord.publishing.messages import (
     sendable,
     split_content,
 )
-from bot.discord.publishing.posting import Publisher
-from bot.discord.refusals import reason
+from bot.discord.publishing.posting import Publisher, defer_privately, thinking
+from bot.discord.refusals import gone, reason, token_dead, token_lost
 from bot.games.widgets import widgets_for
 from bot.host.service import Reply, Table
 from bot.host.undo import UNDO_WAITING
@@ -64,6 +65,17 @@ class Answering(Publisher):
         Issue 16: a private or personal answer speaks the asker's language; a table's public
         messages its language (:meth:`table_language`); a refusal, and the lines of a public
         reply meant for the actor alone, are said again in the asker's language."""
+        self.unanswered.add(interaction)  # deferred by any REST work of ours meanwhile (answer_waiting)
+        try:
+            return await self._run(interaction, call, time.time(), private=private, widgets=widgets, game=game,
+                                   opening=opening, ending=ending, personal=personal)
+        finally:
+            self.unanswered.discard(interaction)
+
+    async def _run(
+        self, interaction: discord.Interaction, call: Callable[[], Awaitable[Reply]], started: float, *,
+        private: bool, widgets: bool, game: bool, opening: bool, ending: bool, personal: bool,
+    ) -> Reply | None:
         asker = asker_language(interaction)
         key = str(interaction.channel_id)
         lang = asker if private or personal else await self.table_language(key, interaction)
@@ -72,12 +84,17 @@ class Answering(Publisher):
             try:
                 task = asyncio.ensure_future(call())
                 try:
-                    reply = await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
-                    deferred = False
+                    reply = await asyncio.wait_for(asyncio.shield(task), self.answer_budget(interaction, started))
                 except TimeoutError:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                    deferred = True
+                    if not interaction.response.is_done():
+                        try:
+                            await defer_privately(interaction)
+                        except discord.HTTPException as error:
+                            if not token_dead(error):
+                                raise
+                            token_lost(interaction, error)  # too late: the move goes out through the channel
                     reply = await task
+                deferred = thinking(interaction)
                 ending = ending and reply.status == "abandoned"
                 # an undo request or an answer that leaves the table as it is: a message of its own
                 moved = reply.code not in UNDO_WAITING
@@ -116,6 +133,14 @@ class Answering(Publisher):
             if reply.status == "active":
                 self.bot.schedule_bots(key, lang)  # computer players answer later
         return reply
+
+    def answer_budget(self, interaction: discord.Interaction, started: float) -> float:
+        """Seconds left before the answer must be deferred: ``defer_after`` counted from the
+        interaction's arrival (its snowflake's time, or when its handling started if earlier:
+        receiving-and-responding.mdx, "you must send an initial response within 3 seconds of
+        receiving the event"), not from when the service call started (issue 24)."""
+        arrived = min(started, discord.utils.snowflake_time(interaction.id).timestamp())
+        return max(0.0, self.bot.defer_after - (time.time() - arrived))
 
     async def refused(
         self, interaction: discord.Interaction, channel: str, reply: Reply, error: discord.HTTPException
@@ -161,7 +186,7 @@ class Answering(Publisher):
             if told:
                 extra.append(_("I lack these permissions in this channel: {names}. Ask a server admin to grant "
                                "them (see the README), or moves may fail to show here.", names=", ".join(told)))
-        if extra:
+        if extra and not gone(interaction):
             try:
                 await self.say_privately(interaction, "\n".join(extra), deferred=True)
             except discord.HTTPException as error:
@@ -198,6 +223,11 @@ class Answering(Publisher):
         self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
     ) -> None:
         asker = asker_language(interaction)
+        if gone(interaction):  # the token is gone (issue 24): what is public goes to the channel
+            if reply.ok and not private:
+                for kw in await self.public_messages(str(interaction.channel_id), reply, widgets=widgets):
+                    await sendable(interaction.channel).send(**kw)
+            return
         if not reply.ok:  # a refusal: the asker's language, whatever the table speaks
             with use_language(asker):
                 await self.say_privately(interaction, escape_names("\n".join(said_to(reply.private, asker)),
@@ -209,7 +239,9 @@ class Answering(Publisher):
             await self.say_privately(interaction, "\n".join([text, *prompt_lines(reply)]).strip("\n"),
                                      deferred=deferred, files=files_of(reply))
             return
-        for i, kw in enumerate(await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)):
+        messages = await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)
+        deferred = deferred or thinking(interaction)  # deferred meanwhile (answer_waiting)
+        for i, kw in enumerate(messages):
             if deferred:
                 await sendable(interaction.channel).send(**kw)
             elif i == 0:

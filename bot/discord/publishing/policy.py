@@ -20,6 +20,13 @@ each successful reply to a move the policy decides (pure logic, no discord impor
   within it);
 * **post** a closing message when the game ends (no controls; the live message is stripped).
 
+Every turn notifies its player (issue 24): Discord notifies nobody of an edit, so when people
+(digit ids, never computer players) become players to act in an *edit* (a trick's next card, a
+draft's next pass, …) the plan names them (``plan.notify``) and the transport posts one short
+ping message for them (``done(…, ping=id)``); the policy keeps the users to act per table and the
+outstanding pings, and names those to delete (``plan.unping``) once none of their people is still
+to act, and all of them when a new live message (which pings by itself) is posted or the game ends.
+
 A picture is attached only when it differs from the last one attached for this table
 (``plan.attach``; pictures are compared by a hash of their bytes, so an unchanged table is never
 sent twice). Narration accumulates on the live message while it is edited; the oldest lines give
@@ -64,6 +71,8 @@ class Plan:
     lines: list[str]  # the narration it carries
     attach: bool  # the picture changed since the last one attached
     final: bool  # the game ended (or was abandoned): no controls, nothing stays live
+    notify: list[str] = field(default_factory=list)  # people newly to act on an edit: one ping message
+    unping: list[int] = field(default_factory=list)  # ping messages whose people no longer act: delete
 
 
 def _prompts(reply: Reply) -> dict[str, str]:
@@ -92,6 +101,16 @@ class MessagePolicy:
     def __init__(self) -> None:
         self._live: dict[str, Live] = {}
         self._picture: dict[str, str] = {}  # table key → hash of the last picture attached
+        self._acting: dict[str, tuple[int | None, frozenset[str]]] = {}  # key → (match, users to act)
+        self._pings: dict[str, list[tuple[int, frozenset[str]]]] = {}  # key → outstanding pings, their users
+
+    def acting(self, key: str, match_id: int | None) -> frozenset[str]:
+        """The users to act after the table's last published reply (of this match)."""
+        match, users = self._acting.get(key, (None, frozenset()))
+        return users if match == match_id else frozenset()
+
+    def pings(self, key: str) -> list[int]:
+        return [m for m, _users in self._pings.get(key, [])]
 
     def live(self, key: str) -> Live | None:
         return self._live.get(key)
@@ -105,14 +124,19 @@ class MessagePolicy:
             live = None  # a message of an earlier game at this table: not ours to edit
         prompts = _prompts(reply)
         attach = picture is not None and picture != self._picture.get(key)
+        every_ping = self.pings(key)
         if reply.status != "active":
-            return Plan(None, live, [], list(reply.public), attach, final=True)
+            return Plan(None, live, [], list(reply.public), attach, final=True, unping=every_ping)
         if live is not None and prompts and (self._continues(live, prompts)
                                              or group is not None and live.group == group):
-            return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False)
+            before = self.acting(key, reply.match_id)
+            notify = [u for u in prompts if u.isdigit() and u not in before]
+            unping = [m for m, users in self._pings.get(key, []) if not users & set(prompts)]
+            return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False, notify=notify,
+                        unping=unping)
         sole = live.actors[0] if live is not None and len(live.actors) == 1 else None
         ping = [u for u in prompts if u != sole]
-        return Plan(None, live, ping, list(reply.public), attach, final=False)
+        return Plan(None, live, ping, list(reply.public), attach, final=False, unping=every_ping)
 
     @staticmethod
     def _continues(live: Live, prompts: dict[str, str]) -> bool:
@@ -123,10 +147,23 @@ class MessagePolicy:
         return set(prompts) <= set(live.prompts) and all(live.prompts[u] == t for u, t in prompts.items())
 
     def done(self, key: str, plan: Plan, reply: Reply, message_id: int | None, channel_id: int, *,
-             controls: bool, picture: str | None, group: str | None = None) -> None:
-        """What the transport did with ``plan``: ``message_id`` is the message edited or posted."""
+             controls: bool, picture: str | None, group: str | None = None, ping: int | None = None) -> None:
+        """What the transport did with ``plan``: ``message_id`` is the message edited or posted;
+        ``ping`` the message that pinged ``plan.notify`` (the ``plan.unping`` ones are gone)."""
         if plan.attach and picture is not None:
             self._picture[key] = picture
+        gone = set(plan.unping)
+        pings = [(m, users) for m, users in self._pings.get(key, []) if m not in gone]
+        if ping is not None:
+            pings.append((ping, frozenset(plan.notify)))
+        if pings:
+            self._pings[key] = pings
+        else:
+            self._pings.pop(key, None)
+        if plan.final:
+            self._acting.pop(key, None)
+        else:
+            self._acting[key] = (reply.match_id, frozenset(_prompts(reply)))
         if plan.final or message_id is None:
             self._live.pop(key, None)
             return
@@ -146,3 +183,5 @@ class MessagePolicy:
     def forget(self, key: str) -> None:
         self._live.pop(key, None)
         self._picture.pop(key, None)
+        self._acting.pop(key, None)
+        self._pings.pop(key, None)

@@ -20,6 +20,7 @@ import hashlib
 import io
 import logging
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -38,8 +39,10 @@ from bot.discord.publishing.messages import (
     thread_name,
 )
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
+from bot.discord.refusals import gone, token_dead, token_lost
 from bot.games import table_language
 from bot.games.widgets import widgets_for
+from bot.host.replies import Attachment
 from bot.host.seats import bot_level
 from bot.host.service import Reply
 from bot.i18n import _, use_language
@@ -58,6 +61,43 @@ class Publisher(commands.Cog):
         self.parents: dict[str, str] = {}  # a game's thread → the channel it was opened in
         self._publishing: dict[str, asyncio.Lock] = {}
         self._scoring: dict[str, dict[str, Any]] = {}  # a table's scoring message still collecting seats
+        # interactions being handled and not answered yet (issue 24): deferred before any other REST call
+        self.unanswered: set[discord.Interaction] = set()
+
+    async def cog_load(self) -> None:
+        """Every REST call of the bot (discord.py's HTTPClient; interaction callbacks and follow-ups
+        go through its webhook adapter instead) first defers the interactions still waiting for an
+        answer (:meth:`answer_waiting`)."""
+        http = getattr(self.bot, "http", None)
+        request = getattr(http, "request", None)
+        if request is None or getattr(request, "answer_first", False):
+            return
+
+        async def answer_first(route: Any, **kwargs: Any) -> Any:
+            if self.unanswered:
+                await self.answer_waiting()
+            return await request(route, **kwargs)
+
+        answer_first.answer_first = True  # type: ignore[attr-defined]
+        setattr(http, "request", answer_first)  # noqa: B010  (an instance attribute over the method)
+
+    async def answer_waiting(self) -> None:
+        """Answer first (issue 24), for the others: Discord gives each interaction 3 s for its
+        initial response, and nothing else of ours should go before it. So before the bot's REST
+        calls for a move (a person's or a computer player's), every interaction still waiting for
+        its service call (another table's lock, a slow move) is deferred privately; its move is then
+        published through the channel when its reply comes."""
+        for waiting in list(self.unanswered):
+            self.unanswered.discard(waiting)
+            if waiting.response.is_done() or gone(waiting):
+                continue
+            try:
+                await defer_privately(waiting)
+            except discord.HTTPException as error:
+                if not token_dead(error):
+                    log.warning("deferring interaction %s failed: %s", waiting.id, error)
+                    continue
+                token_lost(waiting, error)
 
     @property
     def svc(self):
@@ -86,117 +126,122 @@ class Publisher(commands.Cog):
     ) -> None:
         """A move's reply into the table's messages (the policy of bot.discord.publishing.policy): edit the
         live message while the same player keeps deciding, else post a new one (pinging only who
-        was not already the one to act) and strip the former one's controls. The interaction is
-        answered by the edit of the clicked message, or a short private "Done"."""
-        async with self._publish_lock(key):
-            await self.post_scorings(key, target, reply)
+        was not already the one to act) and strip the former one's controls.
+
+        Answer first (issue 24): the interaction gets its initial response before any other REST
+        call of the move: the clicked message edited (the live message's new content, "Done." on a
+        private message, its controls stripped) or the new turn message itself, else a defer; when
+        another move is being published at this table the interaction is deferred before waiting
+        for it. A dead or used token (``token_dead``) is no refusal: the move is published through
+        the channel's routes."""
+        answer = _Answer(None if interaction is None or gone(interaction) else interaction,
+                         thinking=deferred or interaction is not None and thinking(interaction))
+        lock = self._publish_lock(key)
+        if answer.open and lock.locked():
+            await answer.defer()  # another move of this table is being published: answer now, then wait
+        async with lock:
+            scorings = await self.scorings(key, reply)
             image = reply.image
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             group = await self.message_group(key, reply)
             plan = self.policy.plan(key, reply, picture=picture, group=group)
             view, complete = (None, True) if plan.final else await self.components(key, reply)
-            tail = [f"{mention(p.user, p.name)}: {escape_names(await self.prompt_text(key, reply, p), reply.names)}"
-                    for p in reply.prompts]
+            prompts = [(p.user, f"{mention(p.user, p.name)}: "
+                                f"{escape_names(await self.prompt_text(key, reply, p), reply.names)}")
+                       for p in reply.prompts]
+            tail = [line for _user, line in prompts]
             if not complete:
                 tail.append(_("Not every choice fits on buttons here: type the move with its slash command."))
             narration = [escape_names(line, reply.names) for line in plan.lines]  # names are people's input
             content = "\n".join(fit_lines(narration, tail)) or _("Done.")
-            files = ([discord.File(io.BytesIO(image.data), filename=image.filename)]
-                     if plan.attach and image is not None else [])
-            source = interaction.message if interaction is not None else None
-            answered = interaction is None or deferred or interaction.response.is_done()
-            message_id: int | None = None
-            if plan.edit is not None:
-                kw: dict[str, Any] = {"content": content, "view": view,
-                                      "allowed_mentions": discord.AllowedMentions.none()}
+
+            def pictures() -> list[discord.File]:  # a fresh File per send: a sent one has been read
+                return ([discord.File(io.BytesIO(image.data), filename=image.filename)]
+                        if plan.attach and image is not None else [])
+
+            def edit_kw() -> dict[str, Any]:
+                kw: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+                files = pictures()
                 if files:
                     kw["attachments"] = files
-                try:
-                    if interaction is not None and not answered and source is not None \
-                            and source.id == plan.edit.message_id:
-                        await interaction.response.edit_message(**kw)
-                        answered = True
-                    else:
-                        await target.get_partial_message(plan.edit.message_id).edit(**kw)
-                    message_id = plan.edit.message_id
-                except discord.NotFound:  # the live message was deleted: post a new one
-                    plan = Plan(None, None, [p.user for p in reply.prompts], plan.lines, image is not None, False)
-                    files = [discord.File(io.BytesIO(image.data), filename=image.filename)] if image else []
-            if plan.edit is None:
-                if plan.strip is not None and plan.strip.controls:
-                    if interaction is not None and not answered and source is not None \
-                            and source.id == plan.strip.message_id:
-                        await interaction.response.edit_message(view=None)
-                        answered = True
-                    else:
-                        with suppress(discord.HTTPException):
-                            await target.get_partial_message(plan.strip.message_id).edit(view=None)
-                kw = {"content": content, "allowed_mentions": allowed_for(plan.ping)}
+                return kw
+
+            def post_kw() -> dict[str, Any]:
+                kw: dict[str, Any] = {"content": content, "allowed_mentions": allowed_for(plan.ping)}
                 if welcome is not None:  # the game's first message: how it is played here
-                    kw["embed"] = self.welcome_embed(welcome, "\n".join(tail), in_thread=isinstance(target, discord.Thread))
+                    kw["embed"] = self.welcome_embed(welcome, "\n".join(tail),
+                                                     in_thread=isinstance(target, discord.Thread))
+                files = pictures()
                 if files:
                     kw["files"] = files
                 if view is not None:
                     kw["view"] = view
-                # a person's move rides on their interaction (it needs no channel permission and
-                # cannot be lost to one); a computer player's, a deferred answer's or a new
-                # thread's message is a channel post
-                in_place = interaction is not None and not deferred and interaction.channel_id == getattr(
-                    target, "id", None)
-                if (interaction is not None and in_place and not answered
-                        and interaction.type == discord.InteractionType.application_command):
-                    await interaction.response.send_message(**kw)
-                    message_id = (await interaction.original_response()).id
-                    answered = True
-                elif interaction is not None and in_place:  # (in_place implies the interaction)
-                    if not answered and source is not None:  # the clicked message's decision is made
-                        if source.flags.ephemeral:
-                            await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
-                        else:
-                            await interaction.response.edit_message(view=None)
-                        answered = True
-                    elif not answered:
-                        await interaction.response.defer()
-                        answered = True
-                    message_id = (await interaction.followup.send(wait=True, **kw)).id
-                else:
-                    message_id = (await target.send(**kw)).id
+                return kw
+
+            in_place = answer.interaction is not None and answer.interaction.channel_id == getattr(target, "id", None)
+            message_id: int | None = None
+            if answer.interaction is not None:
+                self.unanswered.discard(answer.interaction)  # answered now, by the plan
+                answer.thinking = answer.thinking or thinking(answer.interaction)  # deferred meanwhile
+            if answer.open:
+                message_id = await answer.first(plan, edit_kw, post_kw, new_first=in_place and not scorings)
+            await self.post_scorings(key, target, reply, scorings)
+            if plan.edit is not None and message_id is None:
+                try:
+                    await target.get_partial_message(plan.edit.message_id).edit(**edit_kw())
+                    message_id = plan.edit.message_id
+                except discord.NotFound:  # the live message was deleted: post a new one
+                    plan = Plan(None, None, [p.user for p in reply.prompts], plan.lines, image is not None, False,
+                                unping=self.policy.pings(key))
+            if plan.edit is None:
+                if plan.strip is not None and plan.strip.controls and plan.strip.message_id != answer.stripped:
+                    with suppress(discord.HTTPException):
+                        await target.get_partial_message(plan.strip.message_id).edit(view=None)
+                if message_id is None:
+                    message_id = await answer.follow_up(post_kw) if in_place else None
+                if message_id is None:  # a computer player's move, a deferred answer's, a new thread's
+                    message_id = (await target.send(**post_kw())).id
+            ping = await self.ping(target, plan, prompts, message_id)
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
-                             controls=view is not None, picture=picture, group=group)
+                             controls=view is not None, picture=picture, group=group, ping=ping)
         if plan.final:
             await self.tell_parent(key, reply)
-        if interaction is None:
+        if answer.interaction is None:
             return
-        asker = asker_language(interaction)
+        asker = asker_language(answer.interaction)
         with use_language(asker):  # what the actor alone sees
-            await self._answer_actor(interaction, reply, source, answered=answered, deferred=deferred, asker=asker)
+            await answer.finish(reply, asker)
 
-    async def _answer_actor(self, interaction: discord.Interaction, reply: Reply, source: Any, *, answered: bool,
-                            deferred: bool, asker: str | None) -> None:
-        """The end of a published move for whoever made it: "Done" where Discord needs an answer,
-        and the reply's lines for them alone (in their language)."""
-        if not answered:
-            if source is not None and source.flags.ephemeral:
-                await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
-            elif source is not None:
-                await interaction.response.edit_message(view=None)  # an older message: its decision is made
-            else:
-                await interaction.response.send_message(_("Done."), ephemeral=True)
-        elif deferred:
-            await interaction.edit_original_response(content=_("Done."))
-        if reply.private:  # a success may carry lines for the actor alone
-            for chunk in split_content(said_to(reply.private, asker)):
-                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    async def ping(self, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
+        """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
+        who became players to act in an edit of the live message get one short message that pings
+        them (their prompts, as the live message words them, and a link to it); earlier pings whose
+        people no longer act are deleted. Returns the new ping's id. The prompts are public words,
+        so the ping tells nothing the live message does not."""
+        for old in plan.unping:
+            with suppress(discord.HTTPException):
+                await target.get_partial_message(old).delete()
+        if not plan.notify or plan.edit is None or live is None:
+            return None
+        lines = [line for user, line in prompts if user in plan.notify]
+        lines.append(target.get_partial_message(live).jump_url)
+        try:
+            sent = await target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
+                                     allowed_mentions=allowed_for(plan.notify))
+        except discord.HTTPException as error:  # the live message shows the turn all the same
+            log.warning("pinging %s in channel %s failed: %s", plan.notify, getattr(target, "id", "?"), error)
+            return None
+        return int(sent.id)
 
-    async def post_scorings(self, key: str, target: Any, reply: Reply) -> None:
+    async def scorings(self, key: str, reply: Reply) -> list[_Scoring]:
         """Every scoring in the reply (an adapter's ``scoring_events``: Vikings' small, major and
-        final scorings) as one message of its own, with its breakdown per player, for everybody
-        (issue 13); its lines leave the reply's narration. No controls, nobody pinged."""
+        final scorings), each to be one message of its own (:meth:`post_scorings`); their lines leave
+        the reply's narration and the scoring picture its image. Nothing is sent here."""
         adapter = self.svc.games.get(reply.game) if reply.game else None
         kinds = set(adapter.scoring_events) if adapter is not None else set()
         events = [e for e in reply.events if e.kind in kinds]
         if adapter is None or not events:
-            return
+            return []
         table = await self.svc.table(key)
         game = table.game if table is not None and table.game is not None else await self.svc.replay(reply.match_id)
         groups: list[list[Any]] = []
@@ -206,21 +251,31 @@ class Publisher(commands.Cog):
                 groups[-1].append(e)
             else:
                 groups.append([e])
-        quiet = discord.AllowedMentions.none()
         picture = None
         if reply.image is not None and adapter.scoring_pictured(game, reply.events):
             picture, reply.image = reply.image, None  # the scoring picture goes with the scoring's message
+        out: list[_Scoring] = []
         for index, group in enumerate(groups):
-            last = index == len(groups) - 1
-            files = ([discord.File(io.BytesIO(picture.data), filename=picture.filename)]
-                     if last and picture is not None else [])
             lines = adapter.narrate(game, group)
             for line in lines:
                 if line in reply.public:
                     reply.public.remove(line)
-            lines = [escape_names(line, reply.names) for line in lines]
-            label = group[0].data.get("scoring")
-            seats = {e.seat for e in group if e.kind == group[0].kind}
+            out.append(_Scoring([escape_names(line, reply.names) for line in lines], group[0].data.get("scoring"),
+                                {e.seat for e in group if e.kind == group[0].kind},
+                                picture if index == len(groups) - 1 else None))
+        return out
+
+    async def post_scorings(self, key: str, target: Any, reply: Reply, scorings: list[_Scoring]) -> None:
+        """The scorings of :meth:`scorings`, one message each, with its breakdown per player, for
+        everybody (issue 13). No controls, nobody pinged."""
+        quiet = discord.AllowedMentions.none()
+        for scoring in scorings:
+            lines, label, seats, picture = scoring.lines, scoring.label, scoring.seats, scoring.picture
+
+            def files(picture: Attachment | None = picture) -> list[discord.File]:
+                # a fresh File per attempt: one already sent has been read to its end
+                return [discord.File(io.BytesIO(picture.data), filename=picture.filename)] if picture else []
+
             open_ = self._scoring.get(key)
             # a scoring reached seat by seat (Vikings' major scoring: each player after their
             # sailors) stays one message, edited, until a seat scores again
@@ -229,7 +284,7 @@ class Publisher(commands.Cog):
                 open_["lines"] += lines
                 open_["seats"] |= seats
                 text = "\n".join(fit_lines(open_["lines"][:-1], open_["lines"][-1:]))
-                extra: dict[str, Any] = {"attachments": files} if files else {}
+                extra: dict[str, Any] = {"attachments": files()} if picture else {}
                 with suppress(discord.HTTPException):
                     await target.get_partial_message(open_["message"]).edit(content=text, allowed_mentions=quiet,
                                                                             **extra)
@@ -237,7 +292,7 @@ class Publisher(commands.Cog):
             sent = None
             chunks = split_content(lines)
             for i, chunk in enumerate(chunks):
-                extra = {"files": files} if files and i == len(chunks) - 1 else {}
+                extra = {"files": files()} if picture and i == len(chunks) - 1 else {}
                 sent = await target.send(chunk, allowed_mentions=quiet, **extra)
             if sent is not None:
                 self._scoring[key] = {"match": reply.match_id, "label": label, "seats": seats, "lines": list(lines),
@@ -279,7 +334,8 @@ class Publisher(commands.Cog):
                 first = escape_names(reply.public[0], reply.names)
                 line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
-                if deferred:
+                deferred = deferred or thinking(interaction)
+                if deferred or gone(interaction):
                     opening = await sendable(channel).send(line, allowed_mentions=quiet)
                 else:
                     await interaction.response.send_message(line, allowed_mentions=quiet)
@@ -360,3 +416,124 @@ class Publisher(commands.Cog):
             "/hand shows your own cards and choices privately; /rules explains a rule by number or topic "
             "(e.g. /rules V-14); /help lists everything."))
         return embed
+
+
+@dataclass(slots=True)
+class _Scoring:
+    """One scoring's message to post: its lines, the scoring's label and seats, its picture."""
+
+    lines: list[str]
+    label: Any
+    seats: set[int]
+    picture: Attachment | None
+
+
+_THINKING = "meadhall_thinking"
+
+
+async def defer_privately(interaction: discord.Interaction) -> None:
+    """Defer ``interaction`` with a private "thinking…" (remembered: :func:`thinking`)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    interaction.extras[_THINKING] = True
+
+
+def thinking(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` was answered by :func:`defer_privately` (then "Done." completes it)."""
+    return bool(interaction.extras.get(_THINKING))
+
+
+class _Answer:
+    """The interaction of a published move and how it was answered (issue 24: answer first).
+    ``interaction`` None: nothing to answer (a computer player's move) or its token is gone; then
+    every step takes the channel's routes."""
+
+    def __init__(self, interaction: discord.Interaction | None, *, thinking: bool) -> None:
+        self.interaction = interaction
+        self.thinking = thinking  # answered by an ephemeral "thinking…" defer: "Done." completes it
+        self.stripped: int | None = None  # the clicked message whose controls the answer removed
+
+    @property
+    def open(self) -> bool:
+        return self.interaction is not None and not self.interaction.response.is_done()
+
+    def lost(self, error: discord.HTTPException) -> None:
+        if not token_dead(error):
+            raise error
+        assert self.interaction is not None
+        token_lost(self.interaction, error)
+        self.interaction = None
+
+    async def defer(self) -> None:
+        """Answer before knowing the plan: a private "thinking…", completed by "Done." at the end."""
+        assert self.interaction is not None
+        try:
+            await defer_privately(self.interaction)
+            self.thinking = True
+        except discord.HTTPException as error:
+            self.lost(error)
+
+    async def first(self, plan: Plan, edit_kw: Any, post_kw: Any, *, new_first: bool) -> int | None:
+        """The initial response, by the plan: returns the live message's id when the answer edited
+        it or was the new live message itself (``new_first``: nothing must come before it)."""
+        interaction = self.interaction
+        assert interaction is not None
+        source = interaction.message
+        try:
+            if interaction.type == discord.InteractionType.component and source is not None:
+                if plan.edit is not None and source.id == plan.edit.message_id:
+                    await interaction.response.edit_message(**edit_kw())
+                    return plan.edit.message_id
+                if (plan.edit is None and new_first and not plan.final and plan.strip is not None
+                        and plan.strip.message_id == source.id):
+                    # the new turn message is the answer itself (it needs no channel permission);
+                    # the clicked message loses its controls afterwards
+                    await interaction.response.send_message(**post_kw())
+                    return await self._original()
+                if source.flags.ephemeral:  # a private choice is made
+                    await interaction.response.edit_message(content=_("Done."), view=None, attachments=[])
+                else:  # the clicked message's decision is made: its controls go
+                    await interaction.response.edit_message(view=None)
+                    self.stripped = source.id
+                return None
+            if plan.edit is None and new_first:
+                await interaction.response.send_message(**post_kw())
+                return await self._original()
+        except discord.HTTPException as error:
+            self.lost(error)
+            return None
+        await self.defer()
+        return None
+
+    async def _original(self) -> int | None:
+        assert self.interaction is not None
+        try:
+            return (await self.interaction.original_response()).id
+        except discord.HTTPException as error:
+            self.lost(error)
+            return None
+
+    async def follow_up(self, post_kw: Any) -> int | None:
+        """The new turn message as a follow-up of the answered interaction (not after a private
+        defer: then it is a channel post); None: post it in the channel."""
+        if self.interaction is None or self.thinking:
+            return None
+        try:
+            return int((await self.interaction.followup.send(wait=True, **post_kw())).id)
+        except discord.HTTPException as error:
+            self.lost(error)  # its webhook is gone: a channel post instead
+            return None
+
+    async def finish(self, reply: Reply, asker: str | None) -> None:
+        """The end of a published move for whoever made it: "Done" after a private defer, and the
+        reply's lines for them alone (in their language)."""
+        interaction = self.interaction
+        assert interaction is not None
+        try:
+            if self.thinking:
+                await interaction.edit_original_response(content=_("Done."))
+            if reply.private:  # a success may carry lines for the actor alone
+                for chunk in split_content(said_to(reply.private, asker)):
+                    await interaction.followup.send(chunk, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            self.lost(error)  # nothing more reaches the actor: the table's messages show the move

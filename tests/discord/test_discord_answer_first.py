@@ -1,0 +1,105 @@
+"""Discord as it behaves (issue 24), through the real discord.py client and the fake: an interaction
+is answered before any other REST call of ours, a dead token is no refusal (the move goes out
+through the channel and computer players go on), and a scoring that falls back from an edit to a
+post still carries its picture."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.discord.publishing.posting import _Scoring
+from bot.host.replies import Attachment
+from tests.discord.test_discord_bots import Host, answer, live
+from tests.discord.test_discord_e2e import offered, press
+from tests.fakediscord import InteractionNotAnswered
+
+
+async def wait_until(predicate, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "condition not met"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_click_answered_after_3_s_on_the_clock_is_published_through_the_channel(fd, tmp_path, caplog):
+    """receiving-and-responding.mdx "Interaction Callback": after 3 s the token is invalidated
+    (10062). The move is saved and public in the table's channel all the same, the computer player
+    moves after it, nothing says "refused", and the lost token is logged once."""
+    host = Host(fd, tmp_path / "dead.db")
+    await host.start()
+    try:
+        caplog.set_level(logging.INFO)
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("alice", "table addbot", {"level": "random"})
+        answer(await fd.slash("alice", "start"))
+        await host.bot.bots_idle()
+        act = host.svc.act
+        dead = 0
+        for _attempt in range(4):  # alice's dead clicks until one hands the turn to the computer player
+            msg = live(fd)
+            assert f"<@{fd.users['alice'].id}>: " in msg.content, msg.content
+            version = (await host.table()).record.version
+            entered, release = asyncio.Event(), asyncio.Event()
+
+            async def slow_act(*args, entered=entered, release=release, **kwargs):  # the clock passes 3 s meanwhile
+                entered.set()
+                await release.wait()
+                return await act(*args, **kwargs)
+
+            host.svc.act = slow_act  # type: ignore[method-assign]
+            kind, cid, value = offered(msg)[0]
+            click = asyncio.create_task(press(fd, "alice", kind, cid, value, msg))
+            await wait_until(entered.is_set)
+            await fd.advance(3.5)
+            with pytest.raises(InteractionNotAnswered):  # Discord's client says the interaction failed
+                await click
+            host.svc.act = act  # type: ignore[method-assign]
+            dead += 1
+            release.set()
+            await wait_until(lambda: not host.bot.cog.unanswered)
+            await asyncio.sleep(0.3)
+            await host.bot.bots_idle()
+            assert fd.interactions[-1].callback is None  # the dead token was not used again
+            assert (await host.table()).record.version > version  # alice's move is saved
+            assert len(msg.history) >= 1 or live(fd).id != msg.id  # ... and public in the channel
+            if any(a.seat == 1 for a in await host.svc.storage.actions(1)):
+                break
+        assert any(a.seat == 1 for a in await host.svc.storage.actions(1))  # the computer player moved after it
+        said = [m.content for m in fd.messages(ephemeral=True)]
+        assert not [t for t in said if "refused" in t or "went wrong" in t], said
+        assert not host.bot.watch.halted(str(fd.channel.id))
+        assert len([r for r in caplog.records if "token is gone" in r.getMessage()]) == dead  # once each
+        assert fd.late_answers == []
+    finally:
+        await host.stop()
+
+
+async def test_a_scoring_that_falls_back_from_a_failed_edit_posts_its_whole_picture(fd, tmp_path):
+    """Issue 24: the scoring message reached seat by seat is edited; when Discord refuses the edit
+    it is posted anew, with a fresh file: the picture's bytes, not an already-read stream."""
+    host = Host(fd, tmp_path / "scoring.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("bob", "join")
+        await fd.slash("alice", "start")
+        cog = host.bot.cog
+        key = str(fd.channel.id)
+        channel = host.bot.get_channel(fd.channel.id)
+        first = await channel.send("Major scoring — alice: 3 VP")
+        cog._scoring[key] = {"match": 1, "label": "major", "seats": {0}, "lines": ["Major scoring — alice: 3 VP"],
+                             "message": first.id}
+        png = (await host.table()).adapter.picture((await host.table()).game)
+        reply = type("R", (), {"match_id": 1})()
+        fd.fail_next("PATCH", rf"/messages/{first.id}$", 404, code=10008, message="Unknown Message")
+        await cog.post_scorings(key, channel, reply, [
+            _Scoring(["Major scoring — bob: 4 VP"], "major", {1}, Attachment(png, "scoring-1.png"))])
+        posted = fd.last_message()
+        assert posted.id != first.id and "bob: 4 VP" in posted.content
+        assert posted.attachment("scoring-1.png").data == png  # the whole picture, not an empty file
+    finally:
+        await host.stop()
