@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # openapi.json ThreadAutoArchiveDuration: 60, 1440, 4320, 10080 minutes; 10080 = 7 days, the longest
-ARCHIVE_MINUTES = 10080
+ARCHIVE_MINUTES: Literal[10080] = 10080
 THREAD_ARCHIVED = 50083  # opcodes-and-status-codes.mdx "JSON Error Codes"
 THREAD_LOCKED = 160005
 

@@ -41,7 +41,7 @@ from bot.storage import Storage, effective_actions
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, RateLimits
 from tests.fakediscord.models import iter_components
 
-PUBLISH_MERGED = False  # the lead: True once the publish branch (answer first, a ping per turn) is merged
+PUBLISH_MERGED = True  # the lead: True once the publish branch (answer first, a ping per turn) is merged
 
 HOUR = 3600.0
 REMINDER_DELAY = 4 * HOUR

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import io
 import logging
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ from bot.discord.publishing.messages import (
 )
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.refusals import gone, token_dead, token_lost
+from bot.discord.threads import ARCHIVE_MINUTES, unarchived
 from bot.games import table_language
 from bot.games.widgets import widgets_for
 from bot.host.replies import Attachment
@@ -187,16 +189,18 @@ class Publisher(commands.Cog):
                 message_id = await answer.first(plan, edit_kw, post_kw, new_first=in_place and not scorings)
             await self.post_scorings(key, target, reply, scorings)
             if plan.edit is not None and message_id is None:
-                try:
-                    await target.get_partial_message(plan.edit.message_id).edit(**edit_kw())
-                    message_id = plan.edit.message_id
+                live_id = plan.edit.message_id
+                try:  # issue 24: an edit in a thread that archived meanwhile un-archives it and tries again
+                    await unarchived(target, lambda: target.get_partial_message(live_id).edit(**edit_kw()))
+                    message_id = live_id
                 except discord.NotFound:  # the live message was deleted: post a new one
                     plan = Plan(None, None, [p.user for p in reply.prompts], plan.lines, image is not None, False,
                                 unping=self.policy.pings(key))
             if plan.edit is None:
                 if plan.strip is not None and plan.strip.controls and plan.strip.message_id != answer.stripped:
+                    stripped = plan.strip.message_id
                     with suppress(discord.HTTPException):
-                        await target.get_partial_message(plan.strip.message_id).edit(view=None)
+                        await unarchived(target, lambda: target.get_partial_message(stripped).edit(view=None))
                 if message_id is None:
                     message_id = await answer.follow_up(post_kw) if in_place else None
                 if message_id is None:  # a computer player's move, a deferred answer's, a new thread's
@@ -284,10 +288,17 @@ class Publisher(commands.Cog):
                 open_["lines"] += lines
                 open_["seats"] |= seats
                 text = "\n".join(fit_lines(open_["lines"][:-1], open_["lines"][-1:]))
-                extra: dict[str, Any] = {"attachments": files()} if picture else {}
+
+                async def edit_scoring(message: int = open_["message"], text: str = text,
+                                       fresh: Callable[[], list[discord.File]] = files) -> Any:
+                    # a fresh picture each try: a discord.File is read once (issue 24)
+                    attached = fresh()
+                    extra: dict[str, Any] = {"attachments": attached} if attached else {}
+                    return await target.get_partial_message(message).edit(content=text, allowed_mentions=quiet,
+                                                                          **extra)
+
                 with suppress(discord.HTTPException):
-                    await target.get_partial_message(open_["message"]).edit(content=text, allowed_mentions=quiet,
-                                                                            **extra)
+                    await unarchived(target, edit_scoring)
                     continue
             sent = None
             chunks = split_content(lines)
@@ -345,7 +356,7 @@ class Publisher(commands.Cog):
                 names = table.record.names if table is not None else []
                 title = table.adapter.title if table is not None else (reply.game or "meadhall")
                 try:
-                    thread = await opening.create_thread(name=thread_name(title, names), auto_archive_duration=1440)
+                    thread = await opening.create_thread(name=thread_name(title, names), auto_archive_duration=ARCHIVE_MINUTES)
                 except discord.HTTPException as e:
                     log.warning("opening a thread in channel %s failed: %s", key, e)
                 if thread is not None and await self.svc.move(key, str(thread.id)):
