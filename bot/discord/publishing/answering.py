@@ -35,7 +35,7 @@ from bot.discord.publishing.messages import (
     sendable,
     split_content,
 )
-from bot.discord.publishing.posting import Publisher, defer_privately, thinking
+from bot.discord.publishing.posting import Publisher, defer_privately, settled, thinking
 from bot.discord.refusals import gone, reason, token_dead, token_lost
 from bot.games.widgets import widgets_for
 from bot.host.service import Reply, Table
@@ -94,6 +94,7 @@ class Answering(Publisher):
                                 raise
                             token_lost(interaction, error)  # too late: the move goes out through the channel
                     reply = await task
+                await settled(interaction)  # a private defer made for another table's REST call, in flight
                 deferred = thinking(interaction)
                 ending = ending and reply.status == "abandoned"
                 # an undo request or an answer that leaves the table as it is: a message of its own

@@ -184,6 +184,7 @@ class Publisher(commands.Cog):
             message_id: int | None = None
             if answer.interaction is not None:
                 self.unanswered.discard(answer.interaction)  # answered now, by the plan
+                await settled(answer.interaction)  # a defer for another table's REST call in flight
                 answer.thinking = answer.thinking or thinking(answer.interaction)  # deferred meanwhile
             if answer.open:
                 message_id = await answer.first(plan, edit_kw, post_kw, new_first=in_place and not scorings)
@@ -440,12 +441,35 @@ class _Scoring:
 
 
 _THINKING = "meadhall_thinking"
+_DEFERRING = "meadhall_deferring"  # the future of a private defer in flight
+ALREADY_ANSWERED = 40060  # opcodes-and-status-codes.mdx: "Interaction has already been acknowledged"
 
 
 async def defer_privately(interaction: discord.Interaction) -> None:
-    """Defer ``interaction`` with a private "thinking…" (remembered: :func:`thinking`)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    interaction.extras[_THINKING] = True
+    """Defer ``interaction`` with a private "thinking…" (remembered: :func:`thinking`). Another task
+    deferring the same interaction meanwhile (:meth:`Publisher.answer_waiting` for another table's
+    REST call) is waited for, never raced: two initial responses would be refused 40060."""
+    pending = interaction.extras.get(_DEFERRING)
+    if pending is not None:
+        await asyncio.shield(pending)
+        return
+    if interaction.response.is_done():
+        return
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    interaction.extras[_DEFERRING] = done
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        interaction.extras[_THINKING] = True
+    finally:
+        done.set_result(None)
+
+
+async def settled(interaction: discord.Interaction) -> None:
+    """Wait until a private defer of ``interaction`` made by another task has reached Discord, so
+    that :func:`thinking` and ``response.is_done()`` tell the truth before the answer is chosen."""
+    pending = interaction.extras.get(_DEFERRING)
+    if pending is not None:
+        await asyncio.shield(pending)
 
 
 def thinking(interaction: discord.Interaction) -> bool:
@@ -471,6 +495,9 @@ class _Answer:
         if not token_dead(error):
             raise error
         assert self.interaction is not None
+        if error.code == ALREADY_ANSWERED and thinking(self.interaction):
+            self.thinking = True  # answered meanwhile by a private defer: "Done." completes it
+            return
         token_lost(self.interaction, error)
         self.interaction = None
 
