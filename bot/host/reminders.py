@@ -24,7 +24,8 @@ class RemindersMixin(PlayMixin):
         out: list[Reminder] = []
         for made in await turns.due_deadlines(self, now):  # issue 17: moves made for late seats
             out.append(Reminder(channel=made.channel, match_id=made.match_id, user=made.user, seat=made.seat,
-                                name=made.name, text="\n".join(made.lines), count=0, names=made.names))
+                                name=made.name, text="\n".join(made.lines), count=0, names=made.names,
+                                reply=made.reply))
         owns = self.shards.owns if self.shards is not None else None
         for timer in await self.storage.take_due_timers(now, kind="reminder", guilds=owns):
             record = await self.storage.get_match(timer.match)

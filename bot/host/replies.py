@@ -66,6 +66,9 @@ class Reminder:
     text: str
     count: int
     names: tuple[str, ...] = ()  # the table's player names (``text`` may show them; see Reply.names)
+    # moves made after a deadline (count 0): the last move's reply, whose prompts say who acts next
+    # (issue 24: a transport publishes it like a computer player's move, so the next person is told)
+    reply: Reply | None = None
 
 
 @dataclass(slots=True)

@@ -124,6 +124,7 @@ class DeadlineMoves:
     name: str
     lines: list[str]
     names: tuple[str, ...]
+    reply: Reply | None = None  # the last move's reply (who acts next, the picture): published like a move
 
 
 async def due_deadlines(service: PlayingHost, now: float) -> list[DeadlineMoves]:
@@ -138,17 +139,19 @@ async def due_deadlines(service: PlayingHost, now: float) -> list[DeadlineMoves]
             continue
         async with service._lock(record.channel):
             with use_language(table_language(record.options) or current_language()):  # issue 16: said in the table's language
-                lines = await _deadline(service, record.channel, timer, now)
+                made = await _deadline(service, record.channel, timer, now)
+        lines, last = made if made is not None else (None, None)
         if lines is None:
             await service.storage.take_timer(timer.id)  # moot (the seat no longer acts): drop it
         elif lines:
             seat = timer.payload["seat"]
             out.append(DeadlineMoves(record.channel, record.id, timer.payload["user"], seat,
-                                     record.seats[seat].name, lines, tuple(record.names)))
+                                     record.seats[seat].name, lines, tuple(record.names), last))
     return out
 
 
-async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float) -> list[str] | None:
+async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float
+                    ) -> tuple[list[str], Reply | None] | None:
     table = await service.table(channel)
     seat, user = timer.payload["seat"], timer.payload["user"]
     if (table is None or table.game is None or table.record.id != timer.match
@@ -157,6 +160,7 @@ async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float
     level = host_options(table.record.options)["level"]
     name = table.record.seats[seat].name
     lines: list[str] = []
+    last: Reply | None = None
     for _i in range(MAX_DEADLINE_MOVES):
         table = await service.table(channel)
         if table is None or table.game is None or table.game.is_over or seat not in table.game.acting_seats():
@@ -167,6 +171,7 @@ async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float
         reply = await service._forced_moves(channel, await _act(service, channel, user, str(action), rec.version))
         if not reply.ok:
             break
+        last = reply
         lines.append(_("Move made by the computer for {name} after the deadline: {choice}.",
                        name=name, choice=label))
         lines += reply.public
@@ -175,7 +180,7 @@ async def _deadline(service: PlayingHost, channel: str, timer: Timer, now: float
     table = await service.table(channel)
     if table is not None and table.game is not None and table.record.seats[seat].user == user:
         lines += await _count_missed(service, table, seat, now)
-    return lines
+    return lines, last
 
 
 async def _act(service: PlayingHost, channel: str, user: str, text: str, version: int) -> Reply:

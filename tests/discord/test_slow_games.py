@@ -238,7 +238,9 @@ class Driver:
         await self.host.bot.bots_idle()
         posted = self.fd.messages(self.thread)[before:]
         self.figures.reminders += sum("Reminder:" in m.content for m in posted)
-        self.figures.deadline_moves += sum("after the deadline" in m.content for m in posted)
+        # a move made after a deadline is published like a computer player's: a new message, or
+        # narrated on the live message when the same decision goes on (a Brian Boru trick)
+        self.figures.deadline_moves = sum("after the deadline" in m.content for m in self.fd.messages(self.thread))
         if archived:
             end = time.monotonic() + 5
             while fake_thread.archived:
