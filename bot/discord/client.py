@@ -20,6 +20,7 @@ class TableBot(Protocol):
     threads: bool  # a thread per game (issue 13)
     defer_after: float  # seconds before an answer is deferred
     watch: ChannelWatch
+    http: Any  # discord.py's HTTPClient: the Cog's REST calls first answer waiting interactions (issue 24)
 
     def wake_reminders(self) -> None: ...
 

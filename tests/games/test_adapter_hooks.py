@@ -27,9 +27,6 @@ ALLOWED = {
     ("discord/publishing/answering.py", "interaction.command", "name"),
     ("discord/commands/lobby.py", "interaction.namespace", "game"),
     ("discord/publishing/posting.py", "target", "id"),    # a posted discord message
-    ("discord/publishing/posting.py", "self.bot", "http"),   # discord.py's HTTP client (issue 24:
-    ("discord/publishing/posting.py", "http", "request"),    # every REST call first answers the
-    ("discord/publishing/posting.py", "request", "answer_first"),  # interactions still waiting)
     ("discord/threads.py", "where", "_state"),            # a Thread or PartialMessageable to un-archive
     ("discord/threads.py", "where", "id"),
     ("discord/permissions.py", "permissions", None),

@@ -42,7 +42,10 @@ class HelpCommands(Answering):
     async def help(self, interaction: discord.Interaction) -> None:
         """An embed grouped by purpose (issue 13), privately."""
         with use_language(asker_language(interaction)):
-            await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
+            if interaction.response.is_done():  # deferred meanwhile (issue 24: answer first)
+                await interaction.followup.send(embed=self.help_embed(), ephemeral=True)
+            else:
+                await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
 
     def help_embed(self) -> discord.Embed:
         games = ", ".join(a.title for a in self.svc.games)

@@ -172,8 +172,12 @@ class MovesCommands(Answering):
         # issue 16: what only the presser sees here (a question before a buy that spends VP, a
         # sailor's trip, "the table has changed") in their client's language; ``run`` sets the
         # table's for the move itself
-        with use_language(language_for(interaction.locale)):
-            await self._component_action(interaction, match, version, text, confirmed=confirmed)
+        self.unanswered.add(interaction)  # waiting for its answer from now on (issue 24: answer first)
+        try:
+            with use_language(language_for(interaction.locale)):
+                await self._component_action(interaction, match, version, text, confirmed=confirmed)
+        finally:
+            self.unanswered.discard(interaction)
 
     async def _component_action(self, interaction: discord.Interaction, match: int, version: int, text: str, *,
                                 confirmed: bool = False) -> None:

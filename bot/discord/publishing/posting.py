@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import io
 import logging
+import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -70,18 +71,24 @@ class Publisher(commands.Cog):
         """Every REST call of the bot (discord.py's HTTPClient; interaction callbacks and follow-ups
         go through its webhook adapter instead) first defers the interactions still waiting for an
         answer (:meth:`answer_waiting`)."""
-        http = getattr(self.bot, "http", None)
-        request = getattr(http, "request", None)
-        if request is None or getattr(request, "answer_first", False):
+        http = self.bot.http
+        if http in _ANSWERING_FIRST:
             return
+        request = http.request
 
         async def answer_first(route: Any, **kwargs: Any) -> Any:
             if self.unanswered:
                 await self.answer_waiting()
             return await request(route, **kwargs)
 
-        answer_first.answer_first = True  # type: ignore[attr-defined]
-        setattr(http, "request", answer_first)  # noqa: B010  (an instance attribute over the method)
+        http.request = answer_first
+        _ANSWERING_FIRST.add(http)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every command of the Cog waits for its answer from the moment it arrives (issue 24)."""
+        if interaction.type == discord.InteractionType.application_command:
+            self.unanswered.add(interaction)
+        return True
 
     async def answer_waiting(self) -> None:
         """Answer first (issue 24), for the others: Discord gives each interaction 3 s for its
@@ -206,7 +213,7 @@ class Publisher(commands.Cog):
                     message_id = await answer.follow_up(post_kw) if in_place else None
                 if message_id is None:  # a computer player's move, a deferred answer's, a new thread's
                     message_id = (await target.send(**post_kw())).id
-            ping = await self.ping(target, plan, prompts, message_id)
+            ping = await self.ping(key, target, plan, prompts, message_id)
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
                              controls=view is not None, picture=picture, group=group, ping=ping)
         if plan.final:
@@ -217,7 +224,7 @@ class Publisher(commands.Cog):
         with use_language(asker):  # what the actor alone sees
             await answer.finish(reply, asker)
 
-    async def ping(self, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
+    async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
         """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
         who became players to act in an edit of the live message get one short message that pings
         them (their prompts, as the live message words them, and a link to it); earlier pings whose
@@ -234,7 +241,7 @@ class Publisher(commands.Cog):
             sent = await target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
                                      allowed_mentions=allowed_for(plan.notify))
         except discord.HTTPException as error:  # the live message shows the turn all the same
-            log.warning("pinging %s in channel %s failed: %s", plan.notify, getattr(target, "id", "?"), error)
+            log.warning("pinging %s in channel %s failed: %s", plan.notify, key, error)
             return None
         return int(sent.id)
 
@@ -443,6 +450,7 @@ class _Scoring:
 _THINKING = "meadhall_thinking"
 _DEFERRING = "meadhall_deferring"  # the future of a private defer in flight
 ALREADY_ANSWERED = 40060  # opcodes-and-status-codes.mdx: "Interaction has already been acknowledged"
+_ANSWERING_FIRST: weakref.WeakSet[Any] = weakref.WeakSet()  # HTTP clients whose requests answer first
 
 
 async def defer_privately(interaction: discord.Interaction) -> None:
