@@ -13,6 +13,7 @@ import contextlib
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,18 +34,20 @@ COMMAND_OF = {verb: word for word, verb in VikingsAdapter.verbs.items() if word 
 class Host:
     """The bot over a service over one database file; ``restart`` is a new process on it."""
 
-    def __init__(self, fd: FakeDiscord, path: Path, **service_kw) -> None:
-        self.fd, self.path, self.kw = fd, path, service_kw
+    def __init__(self, fd: FakeDiscord, path: Path, *, seed: int = SEED, **service_kw) -> None:
+        self.fd, self.path, self.seed, self.kw = fd, path, seed, service_kw
         self.config_kw: dict[str, object] = {}
+        self.bot_kw: dict[str, Any] = {}  # MeadhallBot's own keywords (bot_pause, reminder_poll, …)
         self.store: Storage | None = None
         self.svc: HostService | None = None
         self.bot: MeadhallBot | None = None
 
     async def start(self) -> MeadhallBot:
         self.store = await Storage.open(self.path)
-        self.svc = HostService(self.store, default_registry(), seed_source=lambda: SEED, **self.kw)
+        self.svc = HostService(self.store, default_registry(), seed_source=lambda: self.seed, **self.kw)
         await self.svc.load()
-        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path, **self.config_kw), self.svc)
+        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path, **self.config_kw), self.svc,
+                               **self.bot_kw)
         await self.fd.start_bot(self.bot)
         return self.bot
 

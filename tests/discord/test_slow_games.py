@@ -33,11 +33,11 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.games.registry import default_registry
 from bot.host.service import HostService
-from bot.storage import Storage, effective_actions
+from bot.storage import effective_actions
+from tests.discord.test_discord_brianboru import action_of, choose_button
+from tests.discord.test_discord_e2e import Host
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, RateLimits
 from tests.fakediscord.models import iter_components
 
@@ -48,40 +48,20 @@ REMINDER_DELAY = 4 * HOUR
 DEADLINE = "12h"
 
 
-class SlowHost:
-    """The bot over a service over one database file, on the fake's clock; ``restart`` is a new
-    process on the same database (as tests/discord/test_discord_e2e.py's Host)."""
+class SlowHost(Host):
+    """The e2e tests' Host on the fake's clock: reminders every 4 h, two of them, the deadline's
+    take-over after 3 misses; its ``start`` waits until the start-up look at the tables is done."""
 
     def __init__(self, fd: FakeDiscord, path: Path, seed: int) -> None:
-        self.fd, self.path, self.seed = fd, path, seed
-        self.store: Storage | None = None
-        self.svc: HostService | None = None
-        self.bot: MeadhallBot | None = None
-        self.restarts = 0
+        super().__init__(fd, path, seed=seed, clock=fd.wall_clock, reminder_delay=REMINDER_DELAY,
+                         reminder_limit=2, deadline_takeover=3)
+        # reminder_poll: the test sends due reminders itself after each jump of the clock
+        self.bot_kw = {"bot_pause": 0.0, "reminder_poll": 3600.0}
 
     async def start(self) -> MeadhallBot:
-        self.store = await Storage.open(self.path)
-        self.svc = HostService(self.store, default_registry(), seed_source=lambda: self.seed, clock=self.fd.wall_clock,
-                               reminder_delay=REMINDER_DELAY, reminder_limit=2, deadline_takeover=3)
-        await self.svc.load()
-        # reminder_poll: the test sends due reminders itself after each jump of the clock
-        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path), self.svc,
-                               bot_pause=0.0, reminder_poll=3600.0)
-        await self.fd.start_bot(self.bot)
-        await self.bot.bots_idle()
-        return self.bot
-
-    async def stop(self) -> None:
-        if self.bot is not None:
-            await self.fd.stop_bot(self.bot)
-        if self.store is not None:
-            await self.store.close()
-        self.bot = self.store = None
-
-    async def restart(self) -> None:
-        await self.stop()
-        self.restarts += 1
-        await self.start()
+        bot = await super().start()
+        await bot.bots_idle()
+        return bot
 
 
 def user_of(fd: FakeDiscord, uid: str) -> str | None:
@@ -105,16 +85,6 @@ def choices_on(msg: Message) -> list[tuple[str, str, list[str]]]:
             else:
                 out += [("select", cid, [v]) for v in values]
     return out
-
-
-def action_of(kind: str, custom_id: str, values: list[str]) -> str:
-    if kind == "button":
-        return custom_id.split(":b:", 1)[1]
-    return custom_id.split(":", 4)[4].format(*values)
-
-
-def choose_button(msg: Message) -> str | None:
-    return next((c for c in msg.custom_ids if c.endswith(":me")), None)
 
 
 @dataclass
