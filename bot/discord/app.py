@@ -332,18 +332,20 @@ class MeadhallBot(commands.Bot):
             if bot_level(r.user):
                 self.schedule_bots(r.channel)  # a computer player never needs reminding: let it move
                 continue
-            if r.count == 0:  # moves made after a deadline (bot.host.turns): a computer player may be next
+            if r.count == 0 and r.reply is not None and self.cog is not None:
+                # moves made after a deadline (bot.host.turns), published like a computer player's
+                # move (issue 24): the live message moves on, the stale one loses its controls and
+                # whoever acts next is pinged; then a computer player may be next
+                r.reply.public = [f"{mention(r.user, r.name)} {r.text}"]
+                try:
+                    await self._post_bot_reply(r.channel, r.reply)
+                    sent += 1
+                except _PostRefused:
+                    continue  # logged once by the watch; the bots wait for a person there
                 self.schedule_bots(r.channel)
-                if r.reply is not None and self.cog is not None:
-                    # published like a computer player's move (issue 24): the live message moves on,
-                    # the stale one loses its controls and whoever acts next is pinged
-                    r.reply.public = [f"{mention(r.user, r.name)} {r.text}"]
-                    try:
-                        await self._post_bot_reply(r.channel, r.reply)
-                        sent += 1
-                    except _PostRefused:
-                        pass  # logged once by the watch; the next person there is told
-                    continue
+                continue
+            if r.count == 0:  # moves made after a deadline with nothing to publish: a computer player may be next
+                self.schedule_bots(r.channel)
             channel = self.get_channel(int(r.channel)) or self.get_partial_messageable(int(r.channel))
             try:
                 await sendable(channel).send(f"{mention(r.user, r.name)} {escape_names(r.text, r.names)}",
