@@ -112,7 +112,9 @@ class Answering(Publisher):
                     try:
                         reply = await task
                     except Exception:
-                        await self.failed(interaction, asker)
+                        log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
+                        with use_language(asker):
+                            await self.fail(interaction)
                         return None
                 # never silent (issue 12): Discord refused a post, the reply (a committed move?) stands
                 with use_language(asker):
@@ -121,7 +123,9 @@ class Answering(Publisher):
                     self.bot.wake_reminders()
                 return reply
             except Exception:
-                await self.failed(interaction, asker)
+                log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
+                with use_language(asker):
+                    await self.fail(interaction)
                 return None
             with use_language(asker):
                 await self.after_answer(interaction, key, reply)
@@ -130,12 +134,6 @@ class Answering(Publisher):
             if reply.status == "active":
                 self.bot.schedule_bots(key, lang)  # computer players answer later
         return reply
-
-    async def failed(self, interaction: discord.Interaction, asker: str | None) -> None:
-        """An unexpected error while answering: logged with its traceback, a private apology."""
-        log.exception("answering /%s failed", getattr(interaction.command, "name", "component"))
-        with use_language(asker):
-            await self.fail(interaction)
 
     def answer_budget(self, interaction: discord.Interaction, started: float) -> float:
         """Seconds left before the answer must be deferred: ``defer_after`` counted from the
