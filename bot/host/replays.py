@@ -72,7 +72,8 @@ def walk(adapter: GameAdapter[Any], record: MatchRecord, moves: Sequence[tuple[i
     current = _round(game)
     rounds = [(current, 0)] if current >= 1 else []
     kept: dict[str, Any] | None = game.to_json() if target == 0 and steps else None
-    at, seat, label, narration = current, None, None, ()
+    at, seat, label = current, None, None
+    narration: tuple[str, ...] = ()
     for i, (who, text) in enumerate(moves, start=1):
         if i == target:
             seat, label = who, adapter.describe_action(game, game.parse_action(text))

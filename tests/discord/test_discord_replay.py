@@ -58,7 +58,7 @@ async def test_replay_steps_through_a_finished_vikings_game_and_survives_a_resta
         host = Host(fd, path)
         await host.start()
         try:
-            steps = len((await host.store.actions(match)))
+            steps = len(await host.store.actions(match))
             rounds = dict((await host.svc.replay_position(match, guild=str(fd.guild_id))).position.rounds)
             assert sorted(rounds) == [1, 2, 3, 4, 5, 6]  # V-4: six rounds to jump to
             # carol did not play: any member of the server may watch a finished game, privately
@@ -171,6 +171,12 @@ async def test_replay_refusals_are_private_and_change_nothing(tmp_path):
             await refused(await fd.select("carol", f"mh:replay-round:{match}:0", ["round one"], message=msg),
                           "cannot be read")
             assert msg.content == before
+            # what only the asker sees speaks their client's language (issue 16)
+            fd.users["dave"].locale = "pl"
+            r = await fd.slash("dave", "records replay", {"id": match})
+            assert r.messages[0].content.startswith(f"Powtórka gry {match} (Vikings).\nKrok 0 z "), r.text
+            assert await refused(await fd.slash("dave", "records replay", {"id": 99})) == (
+                "Na tym serwerze nie ma gry 99 do powtórki.")
             # the game is gone (the bot now runs on another database): its buttons say so
             r = await fd.slash("carol", "records replay", {"id": match})
             [msg] = r.messages

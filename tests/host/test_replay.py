@@ -10,7 +10,7 @@ from bot.games import engine_options
 from bot.host.replays import walk
 from bot.i18n import use_language
 from bot.storage import effective_actions
-from tests.host_helpers import CH, open_service, start_game
+from tests.host_helpers import CH, open_service
 
 GUILD = "g-1"
 
