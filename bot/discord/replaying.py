@@ -144,11 +144,19 @@ def replay_view(match: int, where: ReplayPosition) -> ui.View:
     return view
 
 
-def content(reply: Reply) -> str:
-    """The reply's lines as one message (a replay is one message, edited in place): cut at Discord's
-    limit with an ellipsis, names escaped."""
-    text = escape_names("\n".join(reply.private), reply.names)
-    return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 1] + "…"
+def content(reply: Reply, limit: int = MAX_CONTENT) -> str:
+    """The reply's lines as one message (a replay is one message, edited in place), names escaped.
+    Over Discord's limit the longest lines are shortened first (with an ellipsis), so that every line
+    (the step, each narrated event, each hidden thing) keeps its beginning."""
+    lines = [escape_names(line, reply.names) for line in reply.private]
+    while (over := len("\n".join(lines)) - limit) > 0:
+        longest = max(range(len(lines)), key=lambda i: len(lines[i]))
+        keep = max(60, len(lines[longest]) - over - 1)
+        if keep >= len(lines[longest]) - 1:
+            break  # every line is short already: cut the end below
+        lines[longest] = lines[longest][:keep] + "…"
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _files(reply: Reply) -> list[discord.File]:

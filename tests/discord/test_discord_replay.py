@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.discord.replaying import content
 from bot.games.registry import default_registry
-from bot.host.service import HostService
+from bot.host.service import HostService, Reply
 from bot.storage import Storage
 from tests.discord.test_discord_e2e import Host, refused
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
@@ -236,3 +237,15 @@ async def test_replay_answers_after_a_defer_when_drawing_is_slow(tmp_path):
         finally:
             await host.stop()
         assert fd.internal_errors == [] and fd.unhandled == []
+
+
+def test_replay_message_fits_discord_keeping_every_line_s_beginning():
+    """A replay is one message of at most 2,000 characters: the longest lines give way first."""
+    lines = ["Replay of game 1 (Vikings).", "Step 9 of 99 · round 1 · *Ann*: buy 3", "Major scoring — " + "x" * 1500,
+             "Hidden at this point (shown now that the game is over):", "Next tile stack: " + "y" * 900]
+    text = content(Reply(private=lines, names=["*Ann*"]))
+    assert len(text) <= 2000 and text.count("\n") == 4 and text.count("…") >= 1
+    shown = text.split("\n")
+    assert shown[0] == lines[0] and shown[1] == "Step 9 of 99 · round 1 · \\*Ann\\*: buy 3"  # the name escaped
+    assert all(s.startswith(line[:16]) for s, line in zip(shown, lines, strict=True))
+    assert content(Reply(private=lines[:2])) == "\n".join(lines[:2])  # short: as it is
