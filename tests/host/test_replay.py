@@ -140,3 +140,38 @@ async def test_replay_speaks_the_asked_language(tmp_path):
         assert german.private[0] != english.private[0] and german.private[1] != english.private[1]
     finally:
         await store.close()
+
+
+def test_replay_reveals_what_the_next_round_truly_brings_V6_V1_B12():
+    """The hidden lines tell the truth: the next stack's tiles are the next wheel's tiles (V-6, V-9),
+    the vikings drawn next are the next wheel's vikings (V-1, V-11); Brian Boru's next marriage card
+    is the one the next round turns up (B-12)."""
+    from collections import Counter
+
+    from bot.games.registry import default_registry
+    from bot.games.vikings_words import kind_text, tile_text
+    from engine.vikings.data import KINDS
+
+    registry = default_registry()
+    vikings = registry["vikings"]
+    game = vikings.game_cls.new(["Ann", "Bob"], seed=11)
+    stack_line, bag_line = vikings.revealed(game)[:2]
+    while game.view(None)["round"] == 1:
+        seat = game.acting_seats()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    wheel = [c for c in game.view(None)["wheel"] if c]
+    assert stack_line.startswith("Next tile stack, face down (round 2): ")
+    assert sorted(stack_line.split(": ", 1)[1].rstrip(".").split(", ")) == sorted(tile_text(c["tile"]) for c in wheel)
+    drawn = Counter(c["viking"] for c in wheel)
+    assert bag_line == "The next vikings drawn from the bag: {}.".format(
+        ", ".join(f"{kind_text(k)} ×{drawn[k]}" for k in KINDS if drawn[k]))
+
+    boru = registry["brian-boru"]
+    game = boru.game_cls.new(["Ann", "Bob", "Cid"], seed=11)
+    [marriages, viking_cards] = boru.revealed(game)
+    while game.view(None)["round"] == 0:
+        seat = game.acting_seats()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    offer = game.view(None)["marriage"]["revealed"]
+    assert marriages.startswith("Marriage cards still in the stack, next first: " + offer["title"])
+    assert viking_cards.startswith(f"Viking cards still face down, next first: {game.view(None)['battle']}")
