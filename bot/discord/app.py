@@ -54,6 +54,7 @@ from bot.discord.languages import MeadhallTranslator, language_for
 from bot.discord.login import LoginPlan, ScheduledIdentify, serve
 from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
 from bot.discord.refusals import ChannelWatch
+from bot.discord.replaying import REPLAY_ITEMS
 from bot.discord.sync import sync_if_changed
 from bot.discord.threads import ThreadKeeper
 from bot.games import table_language
@@ -148,7 +149,7 @@ class MeadhallBot(commands.Bot):
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         self.cog = MeadhallCog(self)
         await self.add_cog(self.cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)  # issue 25: a replay's buttons too
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="meadhall-reminders")
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)

@@ -14,6 +14,7 @@ only you may see, and your choices, privately), the Vikings verbs ``/buy /place 
 ``bot.discord.commands.looking``       ``/board``, ``/hand``
 ``bot.discord.commands.help``          ``/rules``, ``/help``
 ``bot.discord.commands.records``       the ``/records`` group
+``bot.discord.replaying``              ``/records replay``'s answers and its persistent buttons (issue 25)
 ``bot.discord.commands.moves``         the verbs, ``/move``, and the moves made by components
 ``bot.discord.publishing.answering``   ``run``: a service call answered (defer, refusals, languages)
 ``bot.discord.publishing.posting``     ``publish``: a move's reply into the table's messages

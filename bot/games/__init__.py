@@ -57,6 +57,9 @@ events, replay, focus)``           with ``board`` the full table (``focus``: one
 ``option_words``                   table option words offered while ``/start`` is typed (default:
                                    the engine's declared ``game_cls.INFO.options``)
 ``describe_verb(word)``            a verb command's own description, or ``None`` (default)
+``revealed(game)``                 lines saying what was hidden at this position (hands, the order
+                                   of stacks), for the replay of a *finished* game only (issue 25);
+                                   default ``[]``
 =================================  ===========================================================
 
 Table options that are the host's, not the game's (:data:`HOST_OPTION_WORDS`, e.g. ``manual``),
@@ -260,6 +263,8 @@ class GameAdapter(Protocol[G]):
 
     def describe_verb(self, word: str) -> str | None: ...
 
+    def revealed(self, game: G) -> list[str]: ...
+
 
 class BaseAdapter(Generic[G]):
     """Plain defaults for every :class:`GameAdapter` member except ``game_cls`` and ``title``."""
@@ -373,6 +378,9 @@ class BaseAdapter(Generic[G]):
 
     def describe_verb(self, word: str) -> str | None:
         return None
+
+    def revealed(self, game: G) -> list[str]:
+        return []
 
 
 class GameRegistry:

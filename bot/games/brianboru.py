@@ -27,6 +27,7 @@ from bot.games.brianboru_words import (
     extra_what,
     princess_word,
     region_name,
+    revealed_lines,
     symbols_text,
     town_info,
 )
@@ -544,6 +545,10 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
 
     def notation(self, game: BrianBoruGame) -> str | None:
         return game.notation()
+
+    def revealed(self, game: BrianBoruGame) -> list[str]:
+        """Issue 25: the hands, the draft and the stacks' order, for a finished game's replay."""
+        return revealed_lines(game)
 
     def public_action(self, text: str) -> str:
         """B-14: the two cards a player keeps are face down; while the game runs the log shows only

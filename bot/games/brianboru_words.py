@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, tr_msg
 from engine.brianboru import DATA
+from engine.brianboru.data import marriage_title
 from engine.core import Action
 
 COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
@@ -77,3 +78,35 @@ def card_label(value: int) -> str:
 
 def card_colour(value: int) -> str:
     return ("red", "blue", "yellow", "white")[DATA.cards[value].colour]
+
+
+def revealed_lines(game: Any) -> list[str]:
+    """What was hidden at a position of ``game`` (a ``BrianBoruGame``), said in the replay of a finished
+    game only (issue 25): every player's hand, the cards in front of them in the draft and the two they
+    chose (B-14, face down), the marriage cards and Viking cards still in their stacks, next first
+    (B-11, B-12: each round turns the top one)."""
+    lines = []
+    for seat, name in enumerate(game.names):
+        you = game.view(seat)["you"]
+        if you["hand"]:
+            lines.append(_("Hand of {name}: {cards}.", name=name, cards=", ".join(_card(c) for c in sorted(you["hand"]))))
+        if you["draft"]:
+            line = _("In front of {name} in the draft: {cards}", name=name,
+                     cards=", ".join(_card(c) for c in sorted(you["draft"])))
+            if you["choice"]:
+                line += "; " + _("keeps {a} and {b}", a=_card(you["choice"][0]), b=_card(you["choice"][1]))
+            lines.append(line + ".")
+    state = game.to_json()
+    marriages = state["marriage_stack"][::-1]  # the top (next) card is the last
+    if marriages:
+        lines.append(_("Marriage cards still in the stack, next first: {titles}.", titles=", ".join(
+            tr_msg(marriage_title(m, DATA.marriage[m].title)) for m in marriages)))
+    vikings = state["viking_deck"][::-1]
+    if vikings:
+        lines.append(_("Viking cards still face down, next first: {cards}.", cards=", ".join(map(str, vikings))))
+    return lines
+
+
+def _card(value: int) -> str:
+    """``"11 red"``: a card by its number and colour."""
+    return _("{value} {colour}", value=value, colour=colour_word(card_colour(value)))

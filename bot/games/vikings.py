@@ -6,45 +6,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games import BaseAdapter
+from bot.games.vikings_words import KIND_TEXT_PLURAL, SPECIAL_TEXT, kind_text, revealed_lines, tile_text
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.i18n.rulebook import lookup
 from engine.core import Action, Event
 from engine.vikings import VikingsGame, normalise_options
 from engine.vikings import actions as A
 from engine.vikings.data import (
-    KIND_NAME,
-    KIND_PLURAL,
-    KIND_WORD,
-    KIND_WORDS,
     SAILOR,
     SCORING_AFTER,
-    SHIPS,
-    SPECIAL_WORD,
     cell_name,
 )
 from engine.vikings.view import VikingsView
 
-TILE_NAMES = {
-    "L": N_("a left island end"),
-    "R": N_("a right island end"),
-    "Ma": N_("a middle tile (longhouse)"),
-    "Mb": N_("a middle tile (smithy)"),
-    "Mc": N_("a middle tile (temple)"),
-    "Md": N_("a middle tile (market)"),
-}
-KIND_TEXT = {k: KIND_WORD[k].id for k in KIND_NAME}  # the engine's marked words (in the catalogs)
-KIND_TEXT_PLURAL = {k: KIND_WORDS[k].id for k in KIND_PLURAL}
-SPECIAL_TEXT = {k: w.id for k, w in SPECIAL_WORD.items()}  # the engine's marked names (V-45..V-49)
 OPTION_WORDS = {o.word: o.sets for o in VikingsGame.INFO.options}  # the engine's declared options
-
-
-def tile_text(tile: str) -> str:
-    if tile.startswith("^"):
-        ship = SHIPS[tile[1]]
-        reward = _("{n} gold", n=ship["amount"]) if ship["reward"] == "gold" else _("{n} VP", n=ship["amount"])
-        colour = ship["colour"]  # marked in data; bound first so Babel extracts no stray words
-        return _("a ship with a {colour} sail ({reward})", colour=_(colour), reward=reward)
-    return _(TILE_NAMES.get(tile, tile))
 
 
 ROW_LABELS = ("ships", "W", "N", "S", "G", "F")
@@ -78,10 +53,6 @@ def homeland_grid(rows: Sequence[Sequence[str]]) -> list[str]:
         cells = [*row, *["."] * (width - len(row))]
         out.append(f"   {label:>{pad}} " + "".join(f"{t:<4}" for t in cells).rstrip())
     return out
-
-
-def kind_text(kind: str) -> str:
-    return _(KIND_TEXT[kind])
 
 
 class VikingsAdapter(BaseAdapter[VikingsGame]):
@@ -535,6 +506,10 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
 
     def notation(self, game: VikingsGame) -> str | None:
         return game.to_notation()
+
+    def revealed(self, game: VikingsGame) -> list[str]:
+        """Issue 25: what lay face down (the next stack, the bag's next draw), for a finished game's replay."""
+        return revealed_lines(game.to_json())
 
     # ------------------------------------------------------------------ rules
 

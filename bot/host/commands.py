@@ -9,13 +9,14 @@ from bot.host.lobby import LobbyMixin
 from bot.host.looking import LookingMixin
 from bot.host.records import RecordsMixin
 from bot.host.refusals import Refusal, RefusalCode
+from bot.host.replays import ReplaysMixin
 from bot.host.replies import Reply
 from bot.host.undo import ANSWERS as UNDO_ANSWERS
 from bot.i18n import _
 from bot.i18n.text import quote
 
 
-class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
+class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, ReplaysMixin):
     """The text front (offline table, typed lines): reads a line and calls the other concerns."""
 
     @host_call()
@@ -68,6 +69,8 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin):
             if args and not (len(args) == 1 and args[0].isascii() and args[0].isdigit()):
                 raise Refusal(RefusalCode.RECAP_USAGE)
             return await self._recap_here(channel, int(args[0]) if args else None, guild)
+        if word == "replay":  # issue 25
+            return await self._replay_here(channel, args, guild)
         if word == "undo":
             if len(args) > 1 or args and args[0].lower() not in UNDO_ANSWERS:
                 raise Refusal(RefusalCode.UNDO_USAGE)

@@ -26,7 +26,7 @@ MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display 
 
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "undo", "replace",
                  "help")
-RECORD_COMMANDS = ("leaderboard", "profile", "history", "recap")  # issue 17: what the table remembers
+RECORD_COMMANDS = ("leaderboard", "profile", "history", "recap", "replay")  # issues 17, 25: what the table remembers
 SCOPES = ("server", "all")  # /leaderboard scope: this server's games, or every server's
 
 

@@ -142,6 +142,19 @@ class RefusalCode(Enum):
     UNDO_ALREADY_AGREED = "already_voted", N_("You have already agreed to take back that move."), ()
     # undo with another word than yes or no
     UNDO_USAGE = "unknown_command", N_("Write undo, undo yes or undo no."), ()
+    # issue 25 (bot.host.replays): no such game of this server (unknown, deleted or another server's)
+    REPLAY_UNKNOWN = "no_table", N_("There is no game {id} of this server to replay."), ("id",)
+    # replay of a game that is not finished (running, abandoned, a lobby): said the same whatever it hides
+    REPLAY_NOT_FINISHED = "not_finished", N_(
+        "Game {id} is not finished: only a finished game can be replayed, since a replay shows everything "
+        "that was hidden."), ("id",)
+    REPLAY_NO_STEP = "bad_step", N_("Game {id} has steps 0 to {last}; there is no step {step}."), (
+        "id", "last", "step")
+    REPLAY_BROKEN = "storage_failed", N_("The action log of game {id} does not replay, so it cannot be shown."), ("id",)
+    REPLAY_USAGE = "unknown_command", N_("Write /replay ID or /replay ID STEP (a finished game of this server)."), ()
+    # a replay button whose custom id cannot be read (damaged, or from another version of the bot)
+    REPLAY_BAD_BUTTON = "malformed", N_(
+        "This replay button cannot be read. Open the replay again with /records replay."), ()
 
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:

@@ -29,6 +29,18 @@ class Attachment:
     filename: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayPosition:
+    """Where a replay stands (issue 25, :mod:`bot.host.replays`): position ``step`` of ``steps`` (0: the
+    set-up, k: after the k-th move in force), in ``round`` (0: before the first), and each round's first
+    position as ``(round, step)`` pairs, for a transport's buttons and its jump to a round."""
+
+    step: int
+    steps: int
+    round: int
+    rounds: tuple[tuple[int, int], ...] = ()
+
+
 @dataclass(slots=True)
 class Reply:
     ok: bool = True
@@ -48,6 +60,7 @@ class Reply:
     # markup, like Discord, escapes them in every line; the offline table prints them plain)
     names: list[str] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)  # /leaderboard rows (issue 17)
+    position: ReplayPosition | None = None  # a replay's position (issue 25)
 
     def lines(self, mention: Callable[[Prompt], str] = lambda p: f"@{p.name}") -> list[str]:
         """Public lines then one ``"<mention>: <prompt>"`` line per prompt (the offline table)."""

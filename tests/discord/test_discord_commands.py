@@ -35,7 +35,7 @@ from tests.toygame import ToyAdapter, ToyGame
 
 HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records"}
 TABLE = {"abandon", "status", "export", "addbot", "undo", "replace"}  # under /table
-RECORDS = {"leaderboard", "profile", "history"}  # under /records (issue 17)
+RECORDS = {"leaderboard", "profile", "history", "replay"}  # under /records (issues 17, 25)
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:
@@ -464,11 +464,12 @@ def created(r) -> list:
 
 def test_the_discord_package_has_no_import_circle():
     """bot/discord/: login ← threads ← sync ← permissions ← refusals ← languages ← components ← client ← publishing ←
-    commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
+    replaying (issue 25) ← commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
     the app, not even for a type); bot.games.widgets stays outside, transport-neutral."""
     import ast
 
-    order = ["login", "threads", "sync", "permissions", "refusals", "languages", "components", "client", "publishing", "commands", "cog", "app"]
+    order = ["login", "threads", "sync", "permissions", "refusals", "languages", "components", "client", "publishing",
+             "replaying", "commands", "cog", "app"]
     root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))

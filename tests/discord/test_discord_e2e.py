@@ -384,7 +384,8 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("dave", "help", channel=thread)  # an embed grouped by purpose, privately
     [shown] = r.ephemeral_messages
     [embed] = shown.embeds
-    assert [f["name"] for f in embed["fields"]] == ["Open a table", "Play", "Look", "Learn", "End", "Mend", "Records"]
+    assert [f["name"] for f in embed["fields"]] == ["Open a table", "Play", "Look", "Learn", "End", "Mend", "Records",
+                                                      "Replays"]
     assert "Vikings" in embed["description"] and "/move" in embed["fields"][1]["value"]
     # autocomplete offers nothing to somebody without a seat, or for another phase's verb
     assert await fd.autocomplete("carol", "move", focused="choice", value="", channel=thread) == []

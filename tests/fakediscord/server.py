@@ -1414,6 +1414,10 @@ class FakeDiscord:
             inter.original_id = msg.id
             inter.messages.append(msg)
             await self._announce("MESSAGE_CREATE", msg)
+        elif ctype == 6 and inter.source_message is not None:
+            # receiving-and-responding.mdx, DEFERRED_UPDATE_MESSAGE: "ACK an interaction and edit the
+            # original message later": the original response is then the clicked message
+            inter.original_id = inter.source_message.id
         elif msg is not None:
             await self._announce("MESSAGE_UPDATE", msg)
         if msg is not None and ctype in (4, 7):  # the schema's resources: CreateMessage (4), UpdateMessage (7)

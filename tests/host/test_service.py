@@ -572,7 +572,7 @@ async def test_typed_commands_drive_a_game(svc):
     assert (await say("bob", "help")).public == [
         "Table commands: join, leave, start, abandon, status, board, rules, export, undo, replace, help.",
         "Take-away moves: take, taunt.",
-        "Records: leaderboard, profile, history, recap."]
+        "Records: leaderboard, profile, history, recap, replay."]
     second = await to_move(svc)
     r = await say(second, "take 1")
     assert r.status == "finished"

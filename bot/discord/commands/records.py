@@ -1,17 +1,18 @@
 """The group ``/records`` (issue 17): ``leaderboard``, ``profile``, ``history``, answered in public
-in the asker's language."""
+in the asker's language; ``replay`` (issue 25, :mod:`bot.discord.replaying`) privately."""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 
+from bot.discord.components import MAX_CHOICES
 from bot.discord.languages import T
-from bot.discord.publishing.answering import Answering
+from bot.discord.replaying import Replaying
 from bot.i18n import N_
 
 
-class RecordsCommands(Answering):
+class RecordsCommands(Replaying):
     records_group = app_commands.Group(
         name="records", description=T(N_("Ratings, profiles and the finished games of this server")),
         guild_only=True)
@@ -44,3 +45,24 @@ class RecordsCommands(Answering):
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.game_history(guild=str(interaction.guild_id)),
                            widgets=False, personal=True)
+
+    @records_group.command(name="replay", description=T(N_("Step through a finished game of this server, privately")))
+    @app_commands.describe(match_id=T(N_("The game's number, as /records history lists it; recent games are offered")))
+    @app_commands.rename(match_id="id")
+    async def replay(self, interaction: discord.Interaction, match_id: app_commands.Range[int, 1, None]) -> None:
+        await self.replay_open(interaction, match_id)
+
+    @replay.autocomplete("match_id")
+    async def replay_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's recent finished games (issue 13: every option offers its choices)."""
+        if interaction.guild_id is None:
+            return []
+        ended = await self.svc.history(guild=str(interaction.guild_id), limit=50)
+        out = []
+        for record in ended:
+            adapter = self.svc.games.get(record.game)
+            label = f"{record.id}: {adapter.title if adapter else record.game} — {', '.join(record.names)}"
+            if record.status == "finished" and (current.strip() in str(record.id) or
+                                                current.strip().lower() in label.lower()):
+                out.append(app_commands.Choice(name=label[:100], value=record.id))
+        return out[:MAX_CHOICES]
