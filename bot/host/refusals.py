@@ -142,6 +142,12 @@ class RefusalCode(Enum):
     UNDO_ALREADY_AGREED = "already_voted", N_("You have already agreed to take back that move."), ()
     # undo with another word than yes or no
     UNDO_USAGE = "unknown_command", N_("Write undo, undo yes or undo no."), ()
+    # issue 25: /hint on a table started without the option hints
+    HINTS_OFF = "hints_off", N_(
+        "This table was started without hints: a rated game is not coached unless everyone agreed. "
+        "A table started with the option hints allows /hint."), ()
+    # /hint after the game's end
+    HINT_GAME_OVER = "game_over", N_("The game is over; a hint is for a decision still to make."), ()
 
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:
