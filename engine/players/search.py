@@ -28,8 +28,8 @@ extras, raids …) are left to the heuristic: they are short-term choices it val
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.core import Action, Event, Game, Msg
