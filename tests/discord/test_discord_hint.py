@@ -38,11 +38,11 @@ class Table:
     def channel(self) -> str:
         return str(self.fd.channel.id)
 
-    async def open(self, game: str, players: tuple[str, ...], options: str | None) -> None:
+    async def open(self, game: str, players: tuple[str, ...], options: str | None, starter: str | None = None) -> None:
         for name in players:
             r = await self.fd.slash(name, "join", {"game": game})
             assert not r.ephemeral or "joined" in r.text, r.text
-        r = await self.fd.slash(players[0], "start", {"options": options} if options else {})
+        r = await self.fd.slash(starter or players[0], "start", {"options": options} if options else {})
         assert r.public_messages, r.text
 
     async def acting(self) -> tuple[str, int]:
@@ -80,10 +80,24 @@ async def test_hint_answers_the_player_on_their_turn_privately_with_a_legal_move
     assert fd.internal_errors == [] and fd.unhandled == []
 
 
-async def test_hint_refused_on_a_table_started_without_hints(tmp_path):
+async def test_hint_is_deferred_privately_when_the_search_outlasts_the_answer_window(tmp_path):
+    """Discord's 3-second window: ``run()`` defers ephemerally (here at once) and the hint follows."""
+    async with FakeDiscord() as fd, Table(fd, tmp_path / "slow.db") as t:
+        await t.open("vikings", ("alice", "bob"), "hints")
+        t.bot.defer_after = 0.0
+        user, _seat = await t.acting()
+        r = await fd.slash(user, "hint")
+        assert r.deferred and "Hint (only you see this): " in privately(r)
+    assert fd.internal_errors == [] and fd.unhandled == []
+
+
+async def test_hint_option_is_offered_at_start_and_refused_on_a_table_started_without_hints(tmp_path):
     async with FakeDiscord() as fd, Table(fd, tmp_path / "plain.db") as t:
         assert "no table" in privately(await fd.slash("alice", "hint"))
-        await t.open("vikings", ("alice", "bob"), None)
+        await fd.slash("alice", "join", {"game": "vikings"})
+        offered = [c["value"] for c in await fd.autocomplete("alice", "start", focused="options", value="hi")]
+        assert offered == ["hints"]
+        await t.open("vikings", ("bob",), None, starter="alice")
         user, _seat = await t.acting()
         assert "not coached unless everyone agreed" in privately(await fd.slash(user, "hint"))
     assert fd.internal_errors == [] and fd.unhandled == []
