@@ -80,6 +80,19 @@ async def test_hint_answers_the_player_on_their_turn_privately_with_a_legal_move
     assert fd.internal_errors == [] and fd.unhandled == []
 
 
+async def test_hint_speaks_the_askers_language(tmp_path):
+    """A private answer: in the asker's client language (here Polish), the why's words too."""
+    async with FakeDiscord() as fd, Table(fd, tmp_path / "pl.db") as t:
+        await t.open("vikings", ("alice", "bob"), "hints")
+        user, _seat = await t.acting()
+        fd.user(user).locale = "pl"
+        text = privately(await fd.slash(user, "hint"))
+        assert text.startswith("Podpowiedź (widzisz ją tylko ty): "), text
+        assert "PZ nad najlepszym rywalem" in text and "Dlaczego: " in text and "Drugi wybór: " in text
+        assert "runner-up" not in text and "Mostly" not in text
+    assert fd.internal_errors == [] and fd.unhandled == []
+
+
 async def test_hint_is_deferred_privately_when_the_search_outlasts_the_answer_window(tmp_path):
     """Discord's 3-second window: ``run()`` defers ephemerally (here at once) and the hint follows."""
     async with FakeDiscord() as fd, Table(fd, tmp_path / "slow.db") as t:
