@@ -102,3 +102,20 @@ async def test_hint_brianboru_ignores_the_other_players_hands_B14(svc):
     assert variant.view(seat) == game.view(seat)
     game.s = variant.s  # the live table now holds the other deal (in memory only)
     assert await svc.hint(CH, user) == first
+
+
+async def test_hint_in_a_cpu_pool_worker_is_the_same_as_in_a_thread(tmp_path):
+    """Off the event loop either way: a worker process (the view and the analysis pickled) or a thread."""
+    from bot.processes.cpu import CpuPool
+
+    answers = []
+    for name, size in (("thread", 0), ("worker", 1)):
+        with CpuPool(size=size) as cpu:
+            svc, store = await open_service(tmp_path / f"{name}.db", cpu=cpu if size else None)
+            try:
+                await start_game(svc, "vikings", seed=8, options=("hints",))
+                user, _seat = await asker(svc)
+                answers.append((await svc.hint(CH, user)).private)
+            finally:
+                await store.close()
+    assert answers[0] == answers[1] and answers[0][0].startswith("Hint (only you see this): ")
