@@ -14,6 +14,7 @@ is not coached unless everyone agreed.
   ``DECISIONS_PER_SECOND``) and no wall-clock cut: the same position gives the same hint.
 * **Off the event loop.** In the service's CPU pool (``bot.processes.cpu``) when it has one, else
   a thread; the transport's answering defers the interaction when it takes longer than its window.
+  The last :data:`REMEMBERED` analyses are kept, so asking again about a position is instant.
 
 API (a mixin of :class:`bot.host.service.HostService`)::
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,6 +43,8 @@ from engine.players.search import SearchPlayer
 
 HINT_BUDGET = 1.0  # seconds of the search level's work (a fixed amount, not a clock: see search.py)
 HINT_OPTIONS: dict[str, Any] = {"budget": HINT_BUDGET, "wall_limit": None}
+REMEMBERED = 256  # analyses kept: asking again about the same position costs nothing (a bound, not a rule)
+_analyses: OrderedDict[tuple[str, int], Analysis] = OrderedDict()  # (game, position seed) → analysis
 
 
 def position_seed(view: Mapping[str, Any], legal: Sequence[Action]) -> int:
@@ -119,10 +123,22 @@ class HintsMixin(HostBase):
         return self._hint_reply(table, position, found)
 
     async def _analyse(self, game_id: str, view: Mapping[str, Any], legal: Sequence[Action]) -> Analysis:
+        """The analysis of this position: remembered (it is deterministic, so asking again — or a
+        player pressing /hint repeatedly — does not run the search again), else computed."""
         seed = position_seed(view, legal)
+        key = (game_id, seed)
+        found = _analyses.get(key)
+        if found is not None:
+            _analyses.move_to_end(key)
+            return found
         if self.cpu is not None:  # a worker process: the event loop (and other tables) stay free
-            return await self.cpu.analyse(game_id, seed, HINT_OPTIONS, view, legal)
-        return await asyncio.to_thread(analyse, game_id, seed, HINT_OPTIONS, view, legal)
+            found = await self.cpu.analyse(game_id, seed, HINT_OPTIONS, view, legal)
+        else:
+            found = await asyncio.to_thread(analyse, game_id, seed, HINT_OPTIONS, view, legal)
+        _analyses[key] = found
+        while len(_analyses) > REMEMBERED:
+            _analyses.popitem(last=False)
+        return found
 
     @staticmethod
     def _hint_reply(table: Table, position: Game, found: Analysis) -> Reply:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.host import hints
 from bot.host.hints import HINT_OPTIONS, analyse, position_seed, signed
 from bot.host.service import REFUSALS, HostService, Reply
 from engine.core import Rng
@@ -101,6 +102,7 @@ async def test_hint_brianboru_ignores_the_other_players_hands_B14(svc):
                for q in others)
     assert variant.view(seat) == game.view(seat)
     game.s = variant.s  # the live table now holds the other deal (in memory only)
+    hints._analyses.clear()  # searched again, not remembered
     assert await svc.hint(CH, user) == first
 
 
@@ -110,6 +112,7 @@ async def test_hint_in_a_cpu_pool_worker_is_the_same_as_in_a_thread(tmp_path):
 
     answers = []
     for name, size in (("thread", 0), ("worker", 1)):
+        hints._analyses.clear()  # each computes it
         with CpuPool(size=size) as cpu:
             svc, store = await open_service(tmp_path / f"{name}.db", cpu=cpu if size else None)
             try:
@@ -119,3 +122,19 @@ async def test_hint_in_a_cpu_pool_worker_is_the_same_as_in_a_thread(tmp_path):
             finally:
                 await store.close()
     assert answers[0] == answers[1] and answers[0][0].startswith("Hint (only you see this): ")
+
+
+async def test_hint_asked_again_is_remembered_not_searched_again(svc, monkeypatch):
+    await start_game(svc, "vikings", seed=6, options=("hints",))
+    user, _seat = await asker(svc)
+    hints._analyses.clear()
+    first = await svc.hint(CH, user)
+
+    def no_search(*args):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(hints, "analyse", no_search)
+    assert await svc.hint(CH, user) == first
+    hints._analyses.clear()
+    with pytest.raises(AssertionError, match="searched again"):
+        await svc.hint(CH, user)
