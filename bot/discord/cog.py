@@ -1,6 +1,6 @@
 """The one Cog of meadhall's slash commands (:class:`MeadhallCog`), composed of one mixin per group.
 
-Commands (issue 13: 13 top-level, servers only): ``/join``, ``/leave``, ``/start`` (games and
+Commands (issue 13: 13 top-level, servers only; issue 25 adds ``/hint``, the 15th): ``/join``, ``/leave``, ``/start`` (games and
 table options completed), ``/board`` (never with controls), ``/rules`` (rule numbers and topics
 completed; ``/rules sailors`` finds V-34), ``/help`` (an embed grouped by purpose), ``/hand`` (what
 only you may see, and your choices, privately), the Vikings verbs ``/buy /place /sail /exchange``
@@ -15,6 +15,7 @@ only you may see, and your choices, privately), the Vikings verbs ``/buy /place 
 ``bot.discord.commands.help``          ``/rules``, ``/help``
 ``bot.discord.commands.records``       the ``/records`` group
 ``bot.discord.replaying``              ``/records replay``'s answers and its persistent buttons (issue 25)
+``bot.discord.commands.hint``          ``/hint`` (issue 25): the search's advice, privately
 ``bot.discord.commands.moves``         the verbs, ``/move``, and the moves made by components
 ``bot.discord.publishing.answering``   ``run``: a service call answered (defer, refusals, languages)
 ``bot.discord.publishing.posting``     ``publish``: a move's reply into the table's messages
@@ -27,7 +28,7 @@ only you may see, and your choices, privately), the Vikings verbs ``/buy /place 
 discord.py collects a Cog's app commands from its classes in reverse method resolution order: the
 mixins are listed last-registered first, so that the commands register in the order they always
 had (the ``/table`` group, join, leave, start, board, hand, rules, help, the ``/records`` group,
-move), then the verb commands of the games.
+hint, move), then the verb commands of the games.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from discord import app_commands
 
 from bot.discord.client import TableBot
 from bot.discord.commands.help import HelpCommands
+from bot.discord.commands.hint import HintCommands
 from bot.discord.commands.lobby import LobbyCommands
 from bot.discord.commands.looking import LookingCommands
 from bot.discord.commands.moves import MovesCommands, verb_commands
@@ -43,7 +45,7 @@ from bot.discord.commands.records import RecordsCommands
 from bot.discord.commands.table import TableCommands
 
 
-class MeadhallCog(MovesCommands, RecordsCommands, HelpCommands, LookingCommands, LobbyCommands, TableCommands,
+class MeadhallCog(MovesCommands, HintCommands, RecordsCommands, HelpCommands, LookingCommands, LobbyCommands, TableCommands,
                   name="meadhall"):
     def __init__(self, bot: TableBot) -> None:
         super().__init__(bot)

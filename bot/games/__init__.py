@@ -94,11 +94,13 @@ class OptionError(ValueError):
 
 HOST_KEY = "host"
 HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "heuristic",
-                                        "language": None}
+                                        "language": None, "hints": False}
 HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
     # every decision is asked, even one with a single legal choice (issue 13: "a table option
     # may turn this off")
     "manual": {"forced_moves": False},
+    # issue 25: /hint is allowed (the players agreed to be coached by the search computer player)
+    "hints": {"hints": True},
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.host.common import HOST_COMMANDS, RECORD_COMMANDS, SCOPES, names_text
 from bot.host.export import ExportMixin
 from bot.host.guard import host_call
+from bot.host.hints import HintsMixin
 from bot.host.lobby import LobbyMixin
 from bot.host.looking import LookingMixin
 from bot.host.records import RecordsMixin
@@ -16,7 +17,7 @@ from bot.i18n import _
 from bot.i18n.text import quote
 
 
-class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, ReplaysMixin):
+class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, ReplaysMixin, HintsMixin):
     """The text front (offline table, typed lines): reads a line and calls the other concerns."""
 
     @host_call()
@@ -77,6 +78,8 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, Replays
             return await self.undo(channel, user, UNDO_ANSWERS[args[0].lower()] if args else None)
         if word == "replace":
             return await self.replace(channel, user, args)
+        if word == "hint":  # issue 25
+            return await self.hint(channel, user)
         if word == "help":
             return await self._help(channel)
         table = await self._open_table(channel)

@@ -25,7 +25,7 @@ MAX_FORCED_MOVES = 100  # forced moves made in a row after one change (a bound, 
 MAX_NAME = 32  # characters of a player's name (Discord allows 32 for a display name)
 
 HOST_COMMANDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "undo", "replace",
-                 "help")
+                 "hint", "help")
 RECORD_COMMANDS = ("leaderboard", "profile", "history", "recap", "replay")  # issues 17, 25: what the table remembers
 SCOPES = ("server", "all")  # /leaderboard scope: this server's games, or every server's
 

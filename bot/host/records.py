@@ -12,6 +12,7 @@ from typing import Any
 from bot.games import GameAdapter
 from bot.host.common import SCOPES, names_text
 from bot.host.guard import host_call
+from bot.host.hints import hints_note
 from bot.host.ratings import Standing, result_of
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Reply, Table
@@ -132,6 +133,7 @@ class RecordsMixin(HostBase):
             line = _("game {id} ({game}, {date}): {players}; won by {winners}; export: /export {id}",
                      id=rec.id, game=adapter.title if adapter else rec.game, date=when, players=players,
                      winners=names_text(e.winners))
+            line += hints_note(rec.options)  # issue 25
             lines.append(line + (f" {rec.link}" if rec.link else ""))
             names += rec.names
             rows.append("\t".join([str(rec.id), rec.game, when, players, names_text(e.winners), rec.link or ""]))
@@ -157,6 +159,7 @@ class RecordsMixin(HostBase):
         if all(vp is not None for vp in result.vps):
             line += " " + _("Final VP: {scores}.", scores=names_text(
                 [f"{s.name} {vp}" for s, vp in zip(record.seats, result.vps, strict=True)]))
+        line += hints_note(record.options)  # issue 25
         if record.link:
             line += f" {record.link}"
         image = await self._image(Table(record, adapter, game), game, record.version, events=events)

@@ -155,6 +155,12 @@ class RefusalCode(Enum):
     # a replay button whose custom id cannot be read (damaged, or from another version of the bot)
     REPLAY_BAD_BUTTON = "malformed", N_(
         "This replay button cannot be read. Open the replay again with /records replay."), ()
+    # issue 25: /hint on a table started without the option hints
+    HINTS_OFF = "hints_off", N_(
+        "This table was started without hints: a rated game is not coached unless everyone agreed. "
+        "A table started with the option hints allows /hint."), ()
+    # /hint after the game's end
+    HINT_GAME_OVER = "game_over", N_("The game is over; a hint is for a decision still to make."), ()
 
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:

@@ -26,6 +26,7 @@ terminal names — and ``name`` is how people see a player)::
     await svc.recap(match_id) -> Reply                    # result line + final scoring picture with VP chart
     await svc.replay_position(match_id, step=0, *, last=False, guild=None, channel=None, as_text=False) -> Reply
                                                           # issue 25: a finished game's position (.position)
+    await svc.hint(channel, user) -> Reply                # issue 25: the search's advice, privately (bot.host.hints)
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
     await svc.move(channel, new_channel) -> bool          # the open table continues elsewhere
@@ -73,6 +74,7 @@ table cache, pieces of replies):
 ``bot.host.protocol``      what turns and undo need of the service (protocols, not the mixins)
 ``bot.host.ratings``       ratings, profiles and history of finished games (issue 17)
 ``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
+``bot.host.hints``         ``/hint``: the search computer player's advice on a table with ``hints``
 =========================  ====================================================================
 """
 

@@ -221,6 +221,8 @@ class HostBase:
         text = adapter.describe_options(engine_options(options))
         if not host_options(options)["forced_moves"]:
             text += "; " + _("every decision asked, even with one choice")
+        if host_options(options)["hints"]:  # issue 25
+            text += "; " + _("hints allowed (/hint)")
         lang = table_language(options)
         if lang is not None and lang != SOURCE_LANGUAGE:  # issue 16 (an English table says nothing)
             text += "; " + _("language: {language}", language=language_name(lang))

@@ -8,6 +8,7 @@ Lines look like chat messages::
     /as bob                 # from now on plain lines are bob's; /as alone: the player to act again
     /board                  # the table as text, and the image written to the output folder
     /hand                   # what only the speaker may see (Brian Boru's hand)
+    /hint                   # the search's advice for the speaker's decision (a table started with hints)
     /addbot heuristic       # seat a computer player (random, heuristic or search)
     /quit
 

@@ -11,6 +11,7 @@ API::
     png = await cpu.render(adapter, game, seat=None)        # adapter.render in a worker
     png = await cpu.picture(adapter, game, **kwargs)        # adapter.picture in a worker
     action = await cpu.choose(game_id, level, seed, options, view, legal)   # player.choose in a worker
+    found = await cpu.analyse(game_id, seed, options, view, legal)        # the search's analysis (/hint)
     cpu.close()
 
 Work crosses to a worker as plain data: the adapter's class (instantiated once per worker), the
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from bot.games import GameAdapter
     from engine.core import Action, Game
+    from engine.players.analysis import Analysis
 
 R = TypeVar("R")
 
@@ -68,6 +70,13 @@ def _choose_in_worker(game_id: str, level: str, seed: int, options: dict[str, An
     return make_player(game_id, level, seed=seed, **options).choose(view, legal)
 
 
+def _analyse_in_worker(game_id: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
+                       legal: Sequence[Action]) -> Analysis:
+    from engine.players.search import SearchPlayer
+
+    return SearchPlayer(game_id, seed, **options).analyse(view, legal)
+
+
 def _language() -> str:
     """The language the caller's pictures are drawn in (a worker process draws in it too)."""
     from bot.i18n import current_language
@@ -103,6 +112,11 @@ class CpuPool:
     async def choose(self, game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
                      legal: Sequence[Action]) -> Action:
         return await self._run(_choose_in_worker, game_id, level, seed, options, view, legal)
+
+    async def analyse(self, game_id: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
+                      legal: Sequence[Action]) -> Analysis:
+        """The search player's analysis of a decision (issue 25, ``/hint``) in a worker."""
+        return await self._run(_analyse_in_worker, game_id, seed, options, view, legal)
 
     def close(self) -> None:
         if self._pool is not None:

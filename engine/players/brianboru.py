@@ -43,7 +43,7 @@ class Board:
     """The public position as arrays, built from a view (or a full game, for rollouts)."""
 
     __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
-                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage")
+                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains")
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
@@ -83,6 +83,7 @@ class Board:
                 regions_of[o].add(r)
         self.counts = counts
         self.regions_of = regions_of
+        self._gains: dict[tuple[int, int], float] = {}  # town_gain (t ≥ 0), town_value (-1 - t); until recount
 
     # -- what a region and a town are worth to a seat
 
@@ -111,6 +112,12 @@ class Board:
 
     def town_gain(self, t: int, seat: int) -> float:
         """VP ``seat`` expects from one more disc on town ``t`` (a disc it controls)."""
+        gain = self._gains.get((t, seat))
+        if gain is None:
+            gain = self._gains[t, seat] = self._town_gain(t, seat)
+        return gain
+
+    def _town_gain(self, t: int, seat: int) -> float:
         r = D.town_region[t]
         c = self.counts[r]
         before = self.region_value(r, seat, c)
@@ -126,6 +133,12 @@ class Board:
 
     def town_value(self, t: int, seat: int) -> float:
         """Gain for ``seat`` plus what taking the town denies the best rival."""
+        value = self._gains.get((-1 - t, seat))  # remembered beside town_gain (negative keys)
+        if value is None:
+            value = self._gains[-1 - t, seat] = self._town_value(t, seat)
+        return value
+
+    def _town_value(self, t: int, seat: int) -> float:
         own = self.town_gain(t, seat)
         deny = max((self.town_gain(t, q) for q in range(self.n) if q != seat), default=0.0)
         return own + 0.5 * deny
@@ -173,6 +186,7 @@ class Values:
         self.max_church_other = max((p["church"] for p in others), default=0)
         self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
         self._empty_best: dict[int, float] = {}
+        self._secondary: dict[int, float] = {}  # best_secondary by card (the board does not change)
 
     def best_empty(self, region: int | None = None) -> float:
         key = -1 if region is None else region
@@ -267,7 +281,10 @@ class Values:
         return v
 
     def best_secondary(self, card: int) -> float:
-        return max(self.symbols(s) for s in D.cards[card].secondary)
+        best = self._secondary.get(card)
+        if best is None:
+            best = self._secondary[card] = max(self.symbols(s) for s in D.cards[card].secondary)
+        return best
 
 
 # --------------------------------------------------------------------------- the heuristic player

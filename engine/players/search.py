@@ -13,7 +13,13 @@ identically. The budget in seconds is therefore turned into a fixed amount of wo
 decisions, at ``DECISIONS_PER_SECOND`` (measured on the development machine, see
 ``docs/performance-players.md``); a sweep's rollouts share what is left of it equally, so a small
 budget gives shorter rollouts rather than unequal ones. ``max_rollouts`` caps the sweeps (tests use
-tiny values). Only as a safety net, a decision stops at ``3 × budget`` of wall-clock time.
+tiny values). Only as a safety net, a decision stops at ``wall_limit × budget`` of wall-clock time
+(3 by default; ``None``: never, so that the result depends on the position and the seed alone, as
+``/hint`` needs).
+
+**Analysis.** :meth:`SearchPlayer.analyse` returns what the search found
+(:class:`~engine.players.analysis.Analysis`: the choice, each candidate's mean VP margin and the
+parts of it, the runner-up, one sentence of why); :meth:`SearchPlayer.choose` is its choice.
 
 Decisions whose engine continuation ``determinize`` cannot rebuild (Brian Boru's secondary actions,
 extras, raids …) are left to the heuristic: they are short-term choices it values directly.
@@ -23,11 +29,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from engine.core import Action, Event, Game
+from engine.core import Action, Event, Game, Msg
 
+from .analysis import Analysis, Candidate, heuristic_why, leaf, static, why
 from .base import Player
+
+Leaf = tuple[float, float, float, dict[str, float]]  # analysis.leaf: value, margin, rival, own parts
 
 # Rollout decisions per second of budget (heuristic players, one core of the development machine).
 DECISIONS_PER_SECOND = {"vikings": 1300, "brian-boru": 3000}
@@ -45,6 +55,7 @@ class SearchPlayer(Player):
         max_rollouts: int | None = None,
         top_k: int = 4,
         horizon: str | int = "round",
+        wall_limit: float | None = 3.0,
     ) -> None:
         super().__init__(seed)
         if budget <= 0:
@@ -58,30 +69,52 @@ class SearchPlayer(Player):
         self.max_rollouts = max_rollouts
         self.top_k = top_k
         self.horizon = horizon
+        if wall_limit is not None and wall_limit <= 0:
+            raise ValueError("wall_limit is a positive multiple of the budget, or None (no limit)")
+        self.wall_limit = wall_limit
         self.work = max(1, int(budget * DECISIONS_PER_SECOND[game_id]))
         self.heuristic = _heuristic(game_id, self.rng.next64())
         self.last_stats: dict[str, Any] = {}
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return self._search(view, legal).best
+
+    def analyse(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Analysis:
+        """What the search finds at this decision (issue 25, ``/hint``): the action :meth:`choose`
+        would pick (the same, from the same seed), every candidate's mean margin and parts, the
+        runner-up and one sentence of why. Where no rollout is played (a single legal action, or a
+        Brian Boru decision left to the heuristic) the margin is the position's as it stands."""
+        found = self._search(view, legal)
+        if found.searched:
+            return found
+        margin, parts = static(self.game_id, view)
+        cands = tuple(replace(c, margin=margin, parts=parts) for c in found.candidates)
+        return replace(found, margin=margin, candidates=cands)
+
+    def _search(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Analysis:
         legal = list(legal)
         if self.game_id == "brian-boru":
             self.heuristic.remember(view)
         if len(legal) == 1:
-            return legal[0]
+            return _unsearched(legal, [0.0], None)
         scores = self.heuristic.score_actions(view, legal)
         ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
         if self.game_id == "brian-boru" and legal[0].text.split(" ", 1)[0] not in BB_SEARCHED:  # its verb
-            return legal[ranked[0]]
+            order = [legal[i] for i in ranked]
+            return _unsearched(order, [scores[i] for i in ranked], heuristic_why(scores[ranked[0]] - scores[ranked[1]]))
         cands = [legal[i] for i in ranked[: self.top_k]]
         if len(cands) == 1:
-            return cands[0]
+            return _unsearched(cands, [scores[ranked[0]]], None)
         seat = _seat(view)
         totals = [0.0] * len(cands)
+        margins = [0.0] * len(cands)
+        rivals = [0.0] * len(cands)
+        parts: list[dict[str, float]] = [{} for _ in cands]
         counts = [0] * len(cands)
         used = 0
         sweeps = 0
         start = time.perf_counter()
-        deadline = start + 3 * self.budget
+        deadline = start + self.wall_limit * self.budget if self.wall_limit is not None else None
         k = len(cands)
         while used < self.work and (self.max_rollouts is None or sweeps < self.max_rollouts):
             # every candidate of a sweep gets the same rollout length: what is left of the work, shared
@@ -92,12 +125,16 @@ class SearchPlayer(Player):
             for i, a in enumerate(cands):
                 g = world.copy()
                 events = g.apply(seat, a)
-                value, steps = self._rollout(g, seat, max(0, cap), _new_round(events))
+                (value, margin, rival, own), steps = self._rollout(g, seat, max(0, cap), _new_round(events))
                 totals[i] += value
+                margins[i] += margin
+                rivals[i] += rival
+                for key, x in own.items():
+                    parts[i][key] = parts[i].get(key, 0.0) + x
                 counts[i] += 1
                 used += steps + 1
             sweeps += 1
-            if time.perf_counter() > deadline:
+            if deadline is not None and time.perf_counter() > deadline:
                 break
         means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(cands))]
         best = 0
@@ -105,7 +142,13 @@ class SearchPlayer(Player):
             if means[i] > means[best] + 1e-9:
                 best = i
         self.last_stats = {"sweeps": sweeps, "work": used, "means": means, "candidates": [str(a) for a in cands]}
-        return cands[best]
+        tried = [Candidate(a, means[i], margins[i] / counts[i], rivals[i] / counts[i],
+                           {key: x / counts[i] for key, x in parts[i].items()}, counts[i])
+                 for i, a in enumerate(cands) if counts[i]]
+        # best first, then the others by mean (ties: the heuristic's order, as the choice)
+        tried.sort(key=lambda c: (c.action != cands[best], -c.value))
+        return Analysis(cands[best], tried[0].margin, tuple(tried), True, why(tried[0], tried[1]) if len(tried) > 1
+                        else None, sweeps, used)
 
     # -- per game
 
@@ -118,8 +161,9 @@ class SearchPlayer(Player):
 
         return bb_determinize(view, self.rng, self.heuristic._played)
 
-    def _rollout(self, g: Game, seat: int, cap: int, new_round: bool = False) -> tuple[float, int]:
-        """Play on with heuristic players for at most ``cap`` decisions; return (value, decisions made).
+    def _rollout(self, g: Game, seat: int, cap: int, new_round: bool = False) -> tuple[Leaf, int]:
+        """Play on with heuristic players for at most ``cap`` decisions; return (the end position's
+        :func:`~engine.players.analysis.leaf` value, decisions made).
         ``new_round``: the move just made began the next round (a ``round`` event)."""
         players: dict[int, Player] = {}
         steps = 0
@@ -136,7 +180,7 @@ class SearchPlayer(Player):
             a = legal[0] if len(legal) == 1 else p.choose(g.view(s), legal)
             new_round = _new_round(g.apply(s, a))
             steps += 1
-        return _value(self.game_id, g, seat), steps
+        return leaf(self.game_id, g, seat), steps
 
 
 def _heuristic(game_id: str, seed: int) -> Any:
@@ -158,26 +202,8 @@ def _new_round(events: Sequence[Event]) -> bool:
     return any(e.kind == "round" for e in events)
 
 
-def _value(game_id: str, g: Any, seat: int) -> float:
-    """Seat's expected final VP minus the best rival's (real VP once the game is over)."""
-    if g.is_over:
-        from .arena import final_vp
-
-        vp = final_vp(g)
-        win = 5.0 if seat in g.winners() else 0.0
-        return vp[seat] - max(v for q, v in enumerate(vp) if q != seat) + win
-    if game_id == "vikings":
-        from .vikings import Context, home_value, purse_value
-
-        view = g.view(None)
-        vals = []
-        for q in range(len(view["players"])):
-            ctx = Context(view, q)
-            p = view["players"][q]
-            vals.append(purse_value(p["gold"], p["vp"], ctx) + home_value(g.homeland(q), ctx))
-    else:
-        from .brianboru import Board
-
-        board = Board(g.view(None))
-        vals = [board.projected(q) for q in range(board.n)]
-    return vals[seat] - max(v for q, v in enumerate(vals) if q != seat)
+def _unsearched(order: Sequence[Action], scores: Sequence[float], reason: Msg | None) -> Analysis:
+    """The heuristic's ranking as an analysis (no rollout; :meth:`SearchPlayer.analyse` adds the
+    position's margin)."""
+    cands = tuple(Candidate(a, s, 0.0, 0.0) for a, s in zip(order, scores))
+    return Analysis(order[0], 0.0, cands[:2], False, reason)

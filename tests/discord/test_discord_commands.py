@@ -33,7 +33,7 @@ from engine.vikings import VikingsGame
 from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
-HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records"}
+HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records", "hint"}  # hint: issue 25
 TABLE = {"abandon", "status", "export", "addbot", "undo", "replace"}  # under /table
 RECORDS = {"leaderboard", "profile", "history", "replay"}  # under /records (issues 17, 25)
 

@@ -570,7 +570,7 @@ async def test_typed_commands_drive_a_game(svc):
     assert (await say("bob", "board private")).private == ["pile: 1"]
     assert (await say("bob", "rules")).ok and (await say("bob", "export")).file is not None
     assert (await say("bob", "help")).public == [
-        "Table commands: join, leave, start, abandon, status, board, rules, export, undo, replace, help.",
+        "Table commands: join, leave, start, abandon, status, board, rules, export, undo, replace, hint, help.",
         "Take-away moves: take, taunt.",
         "Records: leaderboard, profile, history, recap, replay."]
     second = await to_move(svc)

@@ -62,7 +62,9 @@ class HelpCommands(Answering):
             "/board shows the table (private: from your seat, only to you); /table status says who must act; "
             "/table export posts the game's log."))
         embed.add_field(name=_("Learn"), inline=False, value=_(
-            "/rules gives a summary, one rule by number (V-14) or by topic (sailors); /help shows this."))
+            "/rules gives a summary, one rule by number (V-14) or by topic (sailors); /help shows this. "
+            "/hint tells you privately what the strongest computer player would do in your place, on a table "
+            "started with the option hints."))
         embed.add_field(name=_("End"), inline=False, value=_(
             "/table abandon: the table's creator or an admin ends the game; other players vote."))
         embed.add_field(name=_("Mend"), inline=False, value=_(

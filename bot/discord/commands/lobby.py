@@ -9,7 +9,7 @@ from discord import app_commands
 from bot.discord.components import MAX_CHOICES
 from bot.discord.languages import T
 from bot.discord.publishing.answering import Answering
-from bot.games import language_name, table_languages
+from bot.games import HOST_OPTION_WORDS, language_name, table_languages
 from bot.i18n import N_
 
 
@@ -53,11 +53,12 @@ class LobbyCommands(Answering):
 
     @start.autocomplete("options")
     async def start_options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """The game's table options (an adapter's ``option_words``), completing the last word typed."""
+        """The game's table options (an adapter's ``option_words``), then the host's (``manual``,
+        ``hints`` of issue 25), completing the last word typed."""
         table = await self.svc.table(str(interaction.channel_id))
         game_id = getattr(interaction.namespace, "game", None) or (table.record.game if table else None)
         adapter = self.svc.games.get(game_id or self.svc.games.default or "")
-        words = list(adapter.option_words) if adapter is not None else []
+        words = [*(adapter.option_words if adapter is not None else ()), *HOST_OPTION_WORDS]
         parts = current.replace(",", " ").split()
         finished = not parts or current.endswith((" ", ","))
         chosen, partial = (parts, "") if finished else (parts[:-1], parts[-1].lower())
