@@ -10,6 +10,7 @@ database (read-only, disk full, I/O); the transaction is rolled back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -190,6 +191,10 @@ class SqliteStorage(Storage):
                 await self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise self._unavailable(e, writing=True) from e
+            except BaseException:  # cancelled while BEGIN ran in aiosqlite's thread: end what it began
+                with contextlib.suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
+                raise
             try:
                 yield _SqliteTx(self)
                 await self._conn.execute("COMMIT")

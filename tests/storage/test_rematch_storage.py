@@ -3,6 +3,9 @@ PostgreSQL (the ``database`` fixture runs each test on both)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 import pytest
 
 from bot.storage import NewTimer, Seat, Storage, StorageConflict
@@ -64,3 +67,19 @@ async def test_a_rematch_into_a_channel_with_an_open_table_writes_nothing(store)
         await rematch(store, match_id, channel="busy")
     assert await store.rematch_of(match_id) is None
     assert (await store.open_match("busy")).status == "lobby"
+
+
+async def test_a_rematch_vote_cancelled_while_its_write_begins_leaves_the_database_usable(tmp_path):
+    """A press's task cancelled (the bot stopping) while SQLite's BEGIN runs in aiosqlite's thread
+    must not leave the connection inside a transaction: every later write would fail with "cannot
+    start a transaction within a transaction" (seen as a flaky command-sync test, issue 25)."""
+    async with await Storage.open(tmp_path / "cancel.db") as store:
+        match_id = await finished(store)
+        for spins in range(6):  # cancel at each step of the write, BEGIN included
+            task = asyncio.create_task(store.add_rematch_vote(match_id, f"u{spins}", "x", now=1.0))
+            for _ in range(spins):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            assert await store.add_rematch_vote(match_id, f"v{spins}", "y", now=2.0)  # the next write works
