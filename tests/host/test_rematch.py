@@ -36,7 +36,7 @@ async def test_rematch_votes_then_the_same_seats_and_options_start_once(tmp_path
                                                                          "deadline:2h", "lang:de", "level:random"])
         r = await svc.rematch_vote(match_id, "u2", "Bobby", guild="g")
         assert (r.ok, r.code) == (True, "rematch_waiting")
-        assert r.public == ["U2 wants a rematch — waiting for U1."], r.public  # GERMAN
+        assert r.public == ["U2 will eine Revanche – wir warten auf U1."], r.public  # the table speaks lang:de
         again = await svc.rematch_vote(match_id, "u2", "Bobby", guild="g")
         assert (again.ok, again.code) == (False, "already_voted")
         assert (await svc.rematch_vote(match_id, "u9", "Eve", guild="g")).code == "not_player"
