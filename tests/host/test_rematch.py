@@ -96,3 +96,33 @@ async def test_a_computer_that_took_a_seat_over_gives_it_back_to_its_person_in_t
         assert "missed" not in (await store.get_match(r.match_id)).options["host"]
     finally:
         await store.close()
+
+
+async def test_rematch_of_an_unknown_game_or_with_a_database_that_cannot_write_changes_nothing(tmp_path):
+    from bot.storage import StorageUnavailable
+
+    svc, store = await service(tmp_path)
+    try:
+        assert (await svc.rematch_vote(999, "u1", "Ann", guild="g")).code == "no_table"
+        assert (await svc.rematch_vote(2**70, "u1", "Ann", guild="g")).code == "no_table"  # a forged custom id
+        assert (await svc.rematch_start(999, "t9", guild="g")).code == "no_table"
+        match_id = await finish(svc, "c", ["u1", "u2"], ["pile=2"])
+        assert (await svc.rematch_vote(match_id, "u1", "Ann", guild="g")).ok
+
+        async def cannot_write(*args, **kwargs):
+            raise StorageUnavailable("could not write to the database: disk full", writing=True)
+
+        store.add_rematch_vote = cannot_write  # type: ignore[method-assign]
+        r = await svc.rematch_vote(match_id, "u2", "Bob", guild="g")
+        assert (r.ok, r.code) == (False, "storage_failed") and await store.rematch_votes(match_id) == [("u1", "Ann")]
+        del store.add_rematch_vote
+        assert (await svc.rematch_vote(match_id, "u2", "Bob", guild="g")).code == "rematch_agreed"
+        store.create_rematch = cannot_write  # type: ignore[method-assign]
+        r = await svc.rematch_start(match_id, "t", guild="g")
+        assert (r.ok, r.code) == (False, "storage_failed") and await svc.table("t") is None
+        assert await store.rematch_of(match_id) is None
+        del store.create_rematch
+        assert (await svc.rematch_start(match_id, "t", guild="g")).ok  # tried again, it starts
+        assert (await svc.table("t")).record.names == ["Ann", "Bob"]  # as they asked
+    finally:
+        await store.close()
