@@ -89,6 +89,9 @@ async def test_rematch_everybody_presses_and_a_new_thread_starts_with_the_same_s
                   "You have already asked for this rematch; waiting for bob, carol.")
     await refused(await fd.click("dave", REMATCH, message=final),
                   "Only the people who played game 1 can ask for its rematch.")
+    fd.users["dave"].locale = "de"  # issue 16: what only the presser sees speaks their language
+    await refused(await fd.click("dave", REMATCH, message=final),
+                  "Nur wer Partie 1 gespielt hat, kann eine Revanche verlangen.")
     # the finished thread is archived (issue 25, another helper's): nobody can press there any more,
     # and the result line in the channel carries the same button
     await fd.archive_thread(thread)
