@@ -17,6 +17,7 @@ only you may see, and your choices, privately), the Vikings verbs ``/buy /place 
 ``bot.discord.replaying``              ``/records replay``'s answers and its persistent buttons (issue 25)
 ``bot.discord.commands.hint``          ``/hint`` (issue 25): the search's advice, privately
 ``bot.discord.commands.moves``         the verbs, ``/move``, and the moves made by components
+``bot.discord.commands.rematch``       the Rematch button of a finished game (issue 25)
 ``bot.discord.publishing.answering``   ``run``: a service call answered (defer, refusals, languages)
 ``bot.discord.publishing.posting``     ``publish``: a move's reply into the table's messages
 ``bot.discord.publishing.policy``      which message a reply goes to (edit the live one or post)
@@ -42,11 +43,12 @@ from bot.discord.commands.lobby import LobbyCommands
 from bot.discord.commands.looking import LookingCommands
 from bot.discord.commands.moves import MovesCommands, verb_commands
 from bot.discord.commands.records import RecordsCommands
+from bot.discord.commands.rematch import RematchCommands
 from bot.discord.commands.table import TableCommands
 
 
-class MeadhallCog(MovesCommands, HintCommands, RecordsCommands, HelpCommands, LookingCommands, LobbyCommands, TableCommands,
-                  name="meadhall"):
+class MeadhallCog(RematchCommands, MovesCommands, HintCommands, RecordsCommands, HelpCommands, LookingCommands,
+                  LobbyCommands, TableCommands, name="meadhall"):
     def __init__(self, bot: TableBot) -> None:
         super().__init__(bot)
         for word, adapters in verb_commands(bot.service.games).items():

@@ -14,6 +14,8 @@ on an old message is recognised as stale by the host service::
                                              spends VP, issue 13), shown privately to its player
     mh:{match}:{version}:u:yes|no            "Agree to undo" / "Refuse" on an undo request (issue 17):
                                              answered by the players whose agreement it needs
+    mh:{match}:rematch                       "Rematch" on a finished game's result (issue 25): no
+                                             version, the finished game never changes
 
 The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
 ``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
@@ -49,6 +51,7 @@ SELECT_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):s(?P<in
 CHOOSE_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):me")
 CONFIRM_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):ok:(?P<text>.+)")
 UNDO_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):u:(?P<answer>yes|no)")
+REMATCH_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):rematch")
 
 
 class ComponentHandler(Protocol):
@@ -61,6 +64,8 @@ class ComponentHandler(Protocol):
     async def component_error(self, interaction: discord.Interaction, message: str) -> None: ...
 
     async def undo_answer(self, interaction: discord.Interaction, match: int, version: int, agree: bool) -> None: ...
+
+    async def rematch_pressed(self, interaction: discord.Interaction, match: int) -> None: ...
 
 
 def _handler(interaction: discord.Interaction) -> ComponentHandler:
@@ -85,6 +90,10 @@ def confirm_id(match: int, version: int, text: str) -> str:
 
 def undo_id(match: int, version: int, agree: bool) -> str:
     return f"{PREFIX}:{match}:{version}:u:{'yes' if agree else 'no'}"
+
+
+def rematch_id(match: int) -> str:
+    return f"{PREFIX}:{match}:rematch"
 
 
 def _label(item: ui.Item[Any]) -> str:
@@ -202,8 +211,25 @@ class UndoButton(ui.DynamicItem[ui.Button], template=UNDO_TEMPLATE):
         await _handler(interaction).undo_answer(interaction, self.match, self.version, self.agree)
 
 
+class RematchButton(ui.DynamicItem[ui.Button], template=REMATCH_TEMPLATE):
+    """"Rematch" on a finished game's result (issue 25); the service judges who may press."""
+
+    def __init__(self, match: int, label: str = "") -> None:
+        self.match = match
+        super().__init__(ui.Button(label=(label or _("Rematch"))[:MAX_BUTTON_LABEL], style=discord.ButtonStyle.success,
+                                   custom_id=rematch_id(match)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), _label(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).rematch_pressed(interaction, self.match)
+
+
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton, ConfirmButton,
-                                                        UndoButton)
+                                                        UndoButton, RematchButton)
 
 
 def _buttons_fit(match: int, version: int, widget: Widget) -> bool:
@@ -273,6 +299,16 @@ def undo_view(match: int, version: int) -> ui.View:
     view = ui.View(timeout=None)
     view.add_item(UndoButton(match, version, True))
     view.add_item(UndoButton(match, version, False))
+    return view
+
+
+def rematch_view(match: int | None, status: str | None = "finished") -> ui.View | None:
+    """The Rematch button of a finished game's result (issue 25: in its thread, and on the result
+    line in the channel, which no archiving takes away); None for any other end (abandoned)."""
+    if match is None or status != "finished":
+        return None
+    view = ui.View(timeout=None)
+    view.add_item(RematchButton(match))
     return view
 
 

@@ -162,6 +162,16 @@ class RefusalCode(Enum):
     # /hint after the game's end
     HINT_GAME_OVER = "game_over", N_("The game is over; a hint is for a decision still to make."), ()
 
+    # issue 25 (bot.host.rematch): the Rematch button of a finished game
+    REMATCH_NO_GAME = "no_table", N_("There is no finished game {id} to play again here."), ("id",)
+    REMATCH_NOT_PLAYER = "not_player", N_("Only the people who played game {id} can ask for its rematch."), ("id",)
+    REMATCH_ASKED = "already_voted", N_("You have already asked for this rematch; waiting for {names}."), ("names",)
+    REMATCH_STARTED = "already_started", N_("The rematch has already started: {place}."), ("place",)
+    REMATCH_WAITING = "not_started", N_("The rematch starts when everybody has asked; waiting for {names}."), (
+        "names",)
+    REMATCH_TABLE_OPEN = "already_started", N_(
+        "This channel has a table already: the rematch can start here once it is finished or abandoned."), ()
+
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:
         """The first member with string ``code`` (e.g. an undo blocker's code); ``KeyError`` if none."""

@@ -28,6 +28,9 @@ terminal names — and ``name`` is how people see a player)::
                                                           # issue 25: a finished game's position (.position)
     await svc.hint(channel, user) -> Reply                # issue 25: the search's advice, privately (bot.host.hints)
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
+    await svc.rematch_vote(match_id, user, name, *, guild=None, place=str) -> Reply  # issue 25 (bot.host.rematch)
+    await svc.rematch_start(match_id, channel, *, guild=None, place=str, seed=None) -> Reply
+    await svc.rematch_here(channel, user, *, seed=None) -> Reply  # the offline table: the last game again
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
     await svc.move(channel, new_channel) -> bool          # the open table continues elsewhere
     await svc.history(channel=None, guild=None, limit=20) -> list[MatchRecord]
@@ -62,6 +65,7 @@ table cache, pieces of replies):
 ``bot.host.records``       leaderboard, profile, game_history, recap (issue 17)
 ``bot.host.replays``       replay_position: a finished game step by step (issue 25)
 ``bot.host.commands``      command: a typed line to one of the calls above
+``bot.host.rematch``       rematch_vote, rematch_start, rematch_here (issue 25)
 ``bot.host.reminders``     due_reminders, next_reminder_due
 ``bot.host.refusals``      :class:`RefusalCode`, :class:`Refusal`, :data:`REFUSALS`
 ``bot.host.guard``         ``@host_call(lock=...)``: lock the table, run, refusal → reply,
@@ -93,6 +97,7 @@ from bot.host.common import (
 )
 from bot.host.guard import host_call, refused
 from bot.host.refusals import REFUSALS, Refusal, RefusalCode
+from bot.host.rematch import RematchMixin
 from bot.host.reminders import RemindersMixin
 from bot.host.replies import Attachment, Prompt, Reminder, Reply, Table
 
@@ -105,6 +110,6 @@ __all__ = [
 ]
 
 
-class HostService(CommandsMixin, RemindersMixin):
+class HostService(RematchMixin, CommandsMixin, RemindersMixin):
     """The host service (see the module's docstring): lobby, play, looking, export, records, text
-    commands and reminders, one concern per :mod:`bot.host` module."""
+    commands, rematches and reminders, one concern per :mod:`bot.host` module."""

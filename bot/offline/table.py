@@ -42,6 +42,11 @@ PICTURE_TAGS = ("board", "recap")  # commands whose picture is named apart from 
 MAX_LISTED = 40  # more choices than this are listed in part; the rest can be typed
 
 
+def rematch_hint() -> str:
+    """Said when a game ends at the offline table (issue 25)."""
+    return _("/rematch plays the same game again: the same players and options, a new deal.")
+
+
 def only_sees(name: str) -> str:
     """The mark of a line meant for one player (outside an f-string, so Babel extracts it)."""
     return _("(only {name} sees)", name=name)
@@ -163,6 +168,9 @@ class OfflineTable:
 
             reply = await add_bot(self.service, self.channel, words[1] if len(words) > 1 else "heuristic")
             return self._lines(reply, user)
+        if word == "rematch" and len(words) == 1:  # issue 25: every seat is at this keyboard, nobody is asked
+            reply = await self.service.rematch_here(self.channel, user)
+            return await self._after(reply, user, show_table=True)
         if word == "help" and len(words) == 1:
             out = self._lines(await self.service.command(self.channel, user, "help", name=user), user)
             out.append(_("Offline table: plain lines speak for whoever must act (a hot seat); "
@@ -170,6 +178,7 @@ class OfflineTable:
                          "sees numbered choices: type the number. /choices shows them again, /hand "
                          "your hidden cards; /addbot LEVEL seats a computer player (random, "
                          "heuristic, search); /quit leaves (the game is saved)."))
+            out.append(rematch_hint())
             return out
         reply = await self.service.command(self.channel, user, line, name=user)
         return await self._after(reply, user, show_table=word == "start" or bool(reply.events),
@@ -192,6 +201,7 @@ class OfflineTable:
 
     async def _after_in_language(self, reply: Reply, user: str, *, show_table: bool, tag: str = "") -> list[str]:
         out = self._lines(reply, user, tag)
+        moved: list[str] = []
         if reply.ok:
             moved = await self._bots_move()
             out += moved
@@ -202,6 +212,8 @@ class OfflineTable:
                 out.append(f"@{r.name}: {r.text}")
         if reply.ok and (reply.prompts or show_table):
             out += await self._choices()
+        if reply.ok and (reply.status == "finished" or moved) and await self.service.table(self.channel) is None:
+            out.append(rematch_hint())  # the game just ended (a computer player's move may have ended it)
         return out
 
     async def _bots_move(self) -> list[str]:

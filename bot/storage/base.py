@@ -19,6 +19,9 @@ Tables (schema version 1):
 * schema version 3 adds ``meta`` (``key`` text primary key, ``value`` text): small facts of the
   deployment, e.g. ``commands:APP:guild:ID`` → the hash of the slash commands last synced there
   (bot.discord.sync). ``migrate-db`` does not copy it (a new database syncs once more).
+* schema version 4 adds ``rematch_votes`` (``match``, ``voter``, ``name`` as the voter asked,
+  ``at``; one row per person and match) and ``rematches`` (``match`` → the ``rematch`` match it
+  became, at most one): issue 25's Rematch button, durable across restarts.
 * ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 
 API (all coroutines unless noted; every write is one transaction)::
@@ -48,6 +51,11 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.get_meta(key) -> str | None                        # the meta table (schema 3)
     await store.set_meta(key, value)
     await store.actions(match_id) -> list[LoggedAction]
+    await store.add_rematch_vote(match_id, user, name, now=) -> bool   # False: had voted (schema 4)
+    await store.rematch_votes(match_id) -> list[tuple[str, str]]       # (user, name) as they voted
+    await store.rematch_of(match_id) -> int | None                     # the match its rematch became
+    await store.create_rematch(match_id, channel=, guild=, game=, creator=, seats=, options=, seed=,
+                               start_seat=, snapshot=, now=, timers=()) -> MatchRecord   # active, claimed
     await store.timers(match_id=None) -> list[Timer]
     await store.take_due_timers(now, kind=None, guilds=None) -> list[Timer]   # removes, returns them
     await store.add_timers(match_id, timers)
@@ -84,6 +92,7 @@ from bot.storage.records import (
     NewTimer,
     Seat,
     StaleVersionError,
+    StorageConflict,
     StorageError,
     Timer,
 )
@@ -435,6 +444,51 @@ class Storage(ABC):
             "SELECT match, seq, seat, action, at FROM actions WHERE match = ? ORDER BY seq", (match_id,)
         )
         return [LoggedAction(*r) for r in rows]
+
+    async def add_rematch_vote(self, match_id: int, user: str, name: str, *, now: float) -> bool:
+        """``user`` (seen as ``name``) asks for a rematch of ``match_id`` (issue 25); ``False``,
+        writing nothing, when they already had."""
+        async with self._tx() as db:
+            rows = await db.fetchall("INSERT INTO rematch_votes (match, voter, name, at) VALUES (?, ?, ?, ?) "
+                                     "ON CONFLICT (match, voter) DO NOTHING RETURNING voter",
+                                     (match_id, user, name, float(now)))
+        return bool(rows)
+
+    async def rematch_votes(self, match_id: int) -> list[tuple[str, str]]:
+        """``(user, name)`` of everyone who asked for a rematch of ``match_id``, in the order they asked."""
+        rows = await self._fetchall("SELECT voter, name FROM rematch_votes WHERE match = ? ORDER BY at, voter",
+                                    (match_id,))
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    async def rematch_of(self, match_id: int) -> int | None:
+        """The match the rematch of ``match_id`` became (None: not started)."""
+        rows = await self._fetchall("SELECT rematch FROM rematches WHERE match = ?", (match_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def create_rematch(
+        self, match_id: int, *, channel: str, guild: str | None, game: str, creator: str, seats: Sequence[Seat],
+        options: dict[str, Any], seed: int, start_seat: int | None, snapshot: dict[str, Any], now: float,
+        timers: Sequence[NewTimer] = (),
+    ) -> MatchRecord:
+        """The rematch of ``match_id``, started (version 0) in ``channel``, and the claim that it is
+        that match's rematch: one transaction, so a rematch starts once. Raises
+        :class:`StorageConflict`, writing nothing, when ``channel`` has an open match or the rematch
+        of ``match_id`` already exists."""
+        async with self._tx() as db:
+            rows = await db.fetchall(
+                "INSERT INTO matches (guild, channel, game, options, seed, start_seat, status, creator, seats, "
+                f"version, snapshot, created, updated) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?) "
+                f"RETURNING {_MATCH_COLUMNS}",
+                (guild, channel, game, _dumps(options), seed, start_seat, creator, _seats_json(seats),
+                 _dumps(snapshot), float(now), float(now)))
+            record = _match(rows[0])
+            claimed = await db.fetchall("INSERT INTO rematches (match, rematch, at) VALUES (?, ?, ?) "
+                                        "ON CONFLICT (match) DO NOTHING RETURNING rematch",
+                                        (match_id, record.id, float(now)))
+            if not claimed:
+                raise StorageConflict(f"match {match_id} has its rematch already")
+            await self._replace_timers(db, record.id, timers)
+        return record
 
     async def import_match(
         self, record: MatchRecord, actions: Sequence[LoggedAction], timers: Sequence[Timer]

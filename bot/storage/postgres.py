@@ -76,6 +76,21 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE matches ADD COLUMN link TEXT",),
     # 3: small key-value facts of the deployment, e.g. the hash of the slash commands last synced (issue 24)
     ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    # 4: who asked for a rematch of a finished match, and the match that rematch became (issue 25)
+    (
+        """CREATE TABLE rematch_votes (
+            match BIGINT NOT NULL REFERENCES matches(id),
+            voter TEXT NOT NULL,
+            name TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (match, voter)
+        )""",
+        """CREATE TABLE rematches (
+            match BIGINT PRIMARY KEY REFERENCES matches(id),
+            rematch BIGINT NOT NULL REFERENCES matches(id),
+            at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 
 MIGRATION_LOCK = 0x6D65_6164  # pg_advisory_xact_lock key: openers migrate one at a time

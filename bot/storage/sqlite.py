@@ -10,6 +10,7 @@ database (read-only, disk full, I/O); the transaction is rolled back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -72,6 +73,21 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE matches ADD COLUMN link TEXT",),
     # 3: small key-value facts of the deployment, e.g. the hash of the slash commands last synced (issue 24)
     ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    # 4: who asked for a rematch of a finished match, and the match that rematch became (issue 25)
+    (
+        """CREATE TABLE rematch_votes (
+            match INTEGER NOT NULL REFERENCES matches(id),
+            voter TEXT NOT NULL,
+            name TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (match, voter)
+        )""",
+        """CREATE TABLE rematches (
+            match INTEGER PRIMARY KEY REFERENCES matches(id),
+            rematch INTEGER NOT NULL REFERENCES matches(id),
+            at REAL NOT NULL
+        )""",
+    ),
 ]
 
 
@@ -175,6 +191,10 @@ class SqliteStorage(Storage):
                 await self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise self._unavailable(e, writing=True) from e
+            except BaseException:  # cancelled while BEGIN ran in aiosqlite's thread: end what it began
+                with contextlib.suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
+                raise
             try:
                 yield _SqliteTx(self)
                 await self._conn.execute("COMMIT")

@@ -148,8 +148,10 @@ async def host(fd, tmp_path):
 
 
 def usable(msg: Message) -> bool:
-    """Whether a message still carries controls somebody could use."""
-    return any(not c.get("disabled") for row in msg.components for c in row.get("components", []))
+    """Whether a message still carries controls somebody could use for a game (a finished game's
+    Rematch button, issue 25, is none: it makes no move)."""
+    return any(not c.get("disabled") and not c.get("custom_id", "").endswith(":rematch")
+               for row in msg.components for c in row.get("components", []))
 
 
 async def open_thread(fd: FakeDiscord, starter: str) -> tuple[InteractionResult, object, Message]:

@@ -77,8 +77,9 @@ def versions(msg: Message) -> list[int]:
     """Table versions in the custom ids of a message's components (mh:match:version:…), also of
     the components a later edit took away (the decision was made)."""
     rows = [msg.components, *(old["components"] for old in msg.history)]
-    return [int(c["custom_id"].split(":")[2]) for row in rows for c in iter_components(row)
-            if c.get("custom_id", "").startswith(f"{PREFIX}:")]
+    ids = [c.get("custom_id", "") for row in rows for c in iter_components(row)]
+    # a finished game's Rematch button (mh:match:rematch, issue 25) carries no version
+    return [int(i.split(":")[2]) for i in ids if i.startswith(f"{PREFIX}:") and i.split(":")[2].isdigit()]
 
 
 def said(r: InteractionResult) -> list[Message]:

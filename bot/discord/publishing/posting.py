@@ -29,7 +29,14 @@ import discord
 from discord.ext import commands
 
 from bot.discord.client import TableBot
-from bot.discord.components import build_view, choose_view, free_widgets, private_choices, trip_widgets
+from bot.discord.components import (
+    build_view,
+    choose_view,
+    free_widgets,
+    private_choices,
+    rematch_view,
+    trip_widgets,
+)
 from bot.discord.languages import asker_language, language_for, said_to
 from bot.discord.publishing.messages import (
     MAX_CONTENT,
@@ -154,7 +161,8 @@ class Publisher(commands.Cog):
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             group = await self.message_group(key, reply)
             plan = self.policy.plan(key, reply, picture=picture, group=group)
-            view, complete = (None, True) if plan.final else await self.components(key, reply)
+            view, complete = ((rematch_view(reply.match_id, reply.status), True) if plan.final  # issue 25
+                              else await self.components(key, reply))
             prompts = [(p.user, f"{mention(p.user, p.name)}: "
                                 f"{escape_names(await self.prompt_text(key, reply, p), reply.names)}")
                        for p in reply.prompts]
@@ -402,7 +410,10 @@ class Publisher(commands.Cog):
                  result=escape_names(reply.public[-1], reply.names))
         target = self.bot.get_channel(int(parent)) or self.bot.get_partial_messageable(int(parent))
         with suppress(discord.HTTPException):
-            await sendable(target).send(line[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
+            kw: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+            if (rematch := rematch_view(reply.match_id, reply.status)) is not None:
+                kw["view"] = rematch  # issue 25: a Rematch button no archiving of the thread takes away
+            await sendable(target).send(line[:MAX_CONTENT], **kw)
 
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""
