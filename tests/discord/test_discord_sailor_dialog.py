@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord.test_discord_e2e import Host, action_text, offered, open_thread, refused, user_of
 from engine.vikings.actions import parse_action
+from tests.discord.test_discord_e2e import Host, action_text, offered, open_thread, refused, user_of
 from tests.fakediscord import FakeDiscord, Message
 from tests.vikings_helpers import a_whole_plan
 
