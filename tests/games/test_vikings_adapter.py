@@ -168,3 +168,22 @@ def test_sailor_dialog_shows_each_planned_trip_and_the_engines_verdict_V34_V44()
     single.apply(seat, f"sail {two[0]}")
     if single.sailor_under_way(seat):
         assert AD.plan_dialog(single, seat, (), False) is None  # a sailor under way: finish it first
+
+
+def test_sailor_dialog_offers_the_boat_under_single_sailor_V44_V49():
+    from tests.vikings_helpers import new_game
+
+    g = new_game(2, single_sailor=True, specials=True)
+    set_homeland(g, 0, "N: L Ma R\nS: L R\nbase: N3 S1 B2\nspecials: boat")
+    g.round, g.phase, g.turn, g.sail_queue = 2, "sail", 0, [0, 1]
+    dialog = AD.plan_dialog(g, 0, (), False)
+    assert dialog is not None and dialog.extra == "Next sailor with the boat (V-49)"
+    dialog = AD.plan_dialog(g, 0, (), True)
+    assert dialog is not None and dialog.extra == "The next sailor takes the boat (V-49): undo"
+    dialog = AD.plan_dialog(g, 0, [(True, ["N1", "N2", "N3"])], False)
+    assert dialog is not None and "Sailor 1 with the boat: " in dialog.text and "refused" not in dialog.text
+    assert dialog.extra is None  # the boat left the game with its sailor (V-49)
+    assert [v for _l, v in dialog.options] == ["S1", "S2"]
+    assert dialog.action == "sail plan boat N1 N2 N3 / end"
+    g.apply(0, dialog.action)  # the boat's sailor moved all three nobles
+    assert g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]

@@ -1,8 +1,9 @@
 """Moves: the Vikings verbs ``/buy /place /sail /exchange`` (:data:`OWN_COMMAND_VERBS`, each with
 one ``choice`` option whose autocomplete offers the legal actions of the user's seat), ``/move`` for
 every other move, and the moves made by pressing a component (a button or select of
-:mod:`bot.discord.components`: asked to confirm first when the adapter has a question, a sailor's
-whole trip, a seat's own choices when several seats decide at once)."""
+:mod:`bot.discord.components`: asked to confirm first when the adapter has a question, the sailor
+dialog that sends a whole sailing as one move, a seat's own choices when several seats decide at
+once)."""
 
 from __future__ import annotations
 
@@ -291,8 +292,10 @@ class MovesCommands(Answering):
         if seat is None:
             await self.say_privately(interaction, _("You are not a player at this table."))
             return
-        dialog = table.adapter.plan_dialog(game, seat, steps, extra, picture=False) \
-            if game is not None and version == table.record.version else None
+        dialog = None
+        if game is not None and version == table.record.version:  # the picture is drawn off the loop
+            dialog = await asyncio.to_thread(table.adapter.plan_dialog, game, seat, steps, extra,
+                                             picture=self.svc.images)
         if dialog is None:
             await self.say_privately(interaction, _(
                 "The table has changed since that message. Please choose again from the latest one."))
@@ -303,11 +306,8 @@ class MovesCommands(Answering):
         if view is None:
             text += "\n" + _("This plan is too long for the dialog; type it instead: /sail {plan}",
                               plan=dialog.action.removeprefix("sail "))
-        files: list[discord.File] = []
-        if self.svc.images:
-            data = await asyncio.to_thread(table.adapter.plan_dialog, game, seat, steps, extra, picture=True)
-            if data is not None and data.picture:
-                files.append(discord.File(io.BytesIO(data.picture), filename=f"sailing-{record.id}-{version}.png"))
+        files = [discord.File(io.BytesIO(dialog.picture), filename=f"sailing-{record.id}-{version}.png")
+                 ] if dialog.picture else []
         text = escape_names(text, record.names)
         if opening:
             await self.say_privately(interaction, text, files=files, view=view)
