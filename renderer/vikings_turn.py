@@ -258,8 +258,9 @@ def homeland_width(ncols: int, c: int) -> int:
 
 def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int, w: int, h: int,
                   highlights: dict[str, list[str]] | None = None, last: dict[str, Any] | None = None,
-                  min_text: int = 22) -> None:
-    """One homeland cropped to its columns in use (plus one), base counts on the left."""
+                  min_text: int = 22, labels: bool = False) -> None:
+    """One homeland cropped to its columns in use (plus one), base counts on the left; ``labels``:
+    each highlighted cell names itself (``N3``), as the sailor dialog's picker does (V-34)."""
     last_cells = list((last or {}).get("cells") or []) if (last or {}).get("seat") == p.get("seat") else []
     ncols = _homeland_cols(p, highlights, last)
     base_w = BASE_W
@@ -317,7 +318,10 @@ def draw_homeland(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], x
             x0, y0 = gx + (col - 1) * c, gy + r * c
             d.rectangle((x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 2), fill=colour, outline=INK, width=2)
             m = c * 0.22
-            if key == "tile":  # a ring: the viking may stand here
+            if key == "tile" and labels:  # the cell's name instead of the ring, as the picker says it
+                text(d, (x0 + c / 2, y0 + c / 2), cell, max(min_text, int(c * 0.42)), anchor="mm", bold=True,
+                     fill=INK, max_width=c - 6)
+            elif key == "tile":  # a ring: the viking may stand here
                 d.ellipse((x0 + m, y0 + m, x0 + c - m, y0 + c - m), outline=INK, width=max(3, c // 12))
             else:  # a cross: the tile alone, the viking goes to the base
                 lw = max(3, c // 12)
@@ -355,14 +359,14 @@ def _headline_words(view: dict[str, Any]) -> tuple[str, str]:
 
 
 @translated(MIN_TURN_TEXT)
-def draw_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None,
+def draw_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None, labels: bool = False,
                       legal: Iterable[str] | None = None, log: TextLog | None = None) -> Image.Image:
     """The turn picture. ``legal``: the acting seat's legal action texts (marks combos it may not buy,
     e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement;
     ``tr``/``ntr`` (keyword-only): the table's translator, see :func:`renderer.common.translated`."""
     _check(view)
     with recording(log):
-        return _draw(view, highlights, legal)
+        return _draw(view, highlights, legal, labels)
 
 
 STRIP_Y = PICTURE_H - FRAME_W - 6 - STRIP_H
@@ -408,7 +412,8 @@ def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = 
     return TurnLayout(shown, hl, PICTURE_W - PAD - hw - 20 - PAD, hw, hy, home_h, c)
 
 
-def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: Iterable[str] | None) -> Image.Image:
+def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: Iterable[str] | None,
+          labels: bool = False) -> Image.Image:
     img, d = canvas()
     active = view.get("active")
     left, right = _headline_words(view)
@@ -442,7 +447,7 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
     elif shown is not None:
         text(d, (hx, y + 4), tr("{name}'s homeland", name=display_name(shown.get("name"))), 24, bold=True, max_width=hw)
     if shown is not None:
-        draw_homeland(img, d, shown, hx, hy, hw - 4, home_h, hl, view.get("last"))
+        draw_homeland(img, d, shown, hx, hy, hw - 4, home_h, hl, view.get("last"), labels=labels)
     # legend of the marks, only while placing
     if placing:
         lx: float = PAD
@@ -476,6 +481,7 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
 
 @translated(MIN_TURN_TEXT)
 def render_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None,
-                        legal: Iterable[str] | None = None, log: TextLog | None = None) -> bytes:
-    return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log))
+                        legal: Iterable[str] | None = None, log: TextLog | None = None, labels: bool = False) -> bytes:
+    """The turn picture as image bytes; ``labels``: the highlighted cells name themselves (V-34)."""
+    return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log, labels=labels))
 

@@ -36,3 +36,34 @@ def set_wheel(g: VikingsGame, combos: dict[int, tuple[str, str]]) -> None:
 
 def snapshot(g: VikingsGame) -> str:
     return json.dumps(g.to_json(), sort_keys=True)
+
+
+def a_whole_plan(game, seat: int) -> list[list[str]]:
+    """The trips of a legal whole sailing for ``seat`` (the sailor dialog, V-34 … V-35, V-44): each
+    sailor in turn takes one of each kind, else all of one kind, else one viking, whichever the
+    engine accepts; until no sailor of ``seat`` can move a viking."""
+    from engine.vikings.data import KINDS, SAILOR, cell_name
+
+    g = game.copy()
+    trips: list[list[str]] = []
+    while g.phase == "sail" and g.turn == seat:
+        h = g.homeland(seat)
+        kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and h.empty_tiles(k)]
+        candidates = [[cell_name(*h.empty_tiles(k)[0]) for k in kinds]]
+        candidates += [[cell_name(*c) for c in h.empty_tiles(k)[:h.base[k]]] for k in kinds]
+        candidates += [[cell_name(*h.empty_tiles(k)[0])] for k in kinds]
+        for trip in candidates:
+            text = "sail plan " + " ".join(trip)
+            if g.is_legal(seat, text):
+                g.apply(seat, text)
+                trips.append(trip)
+                break
+        else:
+            errors = []
+            for trip in candidates:
+                try:
+                    g.copy().apply(seat, "sail plan " + " ".join(trip))
+                except Exception as e:  # noqa: BLE001 - shown in the failure
+                    errors.append(str(e))
+            raise AssertionError(f"no legal trip for seat {seat} after {trips} (trip {g.trip}, {g.homeland(seat).rows}, {g.homeland(seat).base}): {errors}")
+    return trips

@@ -16,6 +16,10 @@ on an old message is recognised as stale by the host service::
                                              answered by the players whose agreement it needs
     mh:{match}:rematch                       "Rematch" on a finished game's result (issue 25): no
                                              version, the finished game never changes
+    mh:{match}:{version}:p{op}:{state}       the sailor dialog (V-34), privately: ``op`` t = the next
+                                             trip's select, b = boat toggle, u = remove the last trip,
+                                             s = send the plan, x = cancel; ``state`` the trips so far
+                                             (:func:`plan_state`), so the dialog survives a restart
 
 The items know nothing about games: they hand ``(match, version, action text)`` to the bot's
 ``component_handler`` (see :class:`ComponentHandler`), which asks the host service.
@@ -32,7 +36,7 @@ import discord
 from discord import ui
 
 from bot.games import GameAdapter
-from bot.games.widgets import Widget, fill, label_of
+from bot.games.widgets import PlanDialog, Widget, fill, label_of
 from bot.i18n import _
 
 log = logging.getLogger(__name__)
@@ -52,6 +56,8 @@ CHOOSE_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):me")
 CONFIRM_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):ok:(?P<text>.+)")
 UNDO_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):u:(?P<answer>yes|no)")
 REMATCH_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):rematch")
+PLAN_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):p(?P<op>[busx]):(?P<state>[^:]*)")
+PLAN_SELECT_TEMPLATE = re.compile(rf"{PREFIX}:(?P<match>\d+):(?P<version>\d+):pt:(?P<state>[^:]*)")
 
 
 class ComponentHandler(Protocol):
@@ -66,6 +72,8 @@ class ComponentHandler(Protocol):
     async def undo_answer(self, interaction: discord.Interaction, match: int, version: int, agree: bool) -> None: ...
 
     async def rematch_pressed(self, interaction: discord.Interaction, match: int) -> None: ...
+    async def plan_step(self, interaction: discord.Interaction, match: int, version: int, op: str, state: str,
+                        values: Sequence[str]) -> None: ...
 
 
 def _handler(interaction: discord.Interaction) -> ComponentHandler:
@@ -228,8 +236,56 @@ class RematchButton(ui.DynamicItem[ui.Button], template=REMATCH_TEMPLATE):
         await _handler(interaction).rematch_pressed(interaction, self.match)
 
 
+def plan_id(match: int, version: int, op: str, state: str) -> str:
+    return f"{PREFIX}:{match}:{version}:p{op}:{state}"
+
+
+class PlanButton(ui.DynamicItem[ui.Button], template=PLAN_TEMPLATE):
+    """A button of the sailor dialog (boat, remove the last trip, send, cancel); the dialog's
+    state is in its custom id."""
+
+    def __init__(self, match: int, version: int, op: str, state: str, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        self.match, self.version, self.op, self.state = match, version, op, state
+        super().__init__(ui.Button(label=(label or op)[:MAX_BUTTON_LABEL], style=style,
+                                   custom_id=plan_id(match, version, op, state)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        return cls(int(match["match"]), int(match["version"]), match["op"], match["state"], _label(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).plan_step(interaction, self.match, self.version, self.op, self.state, ())
+
+
+class PlanSelect(ui.DynamicItem[ui.Select], template=PLAN_SELECT_TEMPLATE):
+    """The sailor dialog's select of the next trip's vikings ("noble → N2", several)."""
+
+    def __init__(self, match: int, version: int, state: str, *, options: Sequence[tuple[str, str]] = (),
+                 placeholder: str | None = None, select: ui.Select | None = None) -> None:
+        self.match, self.version, self.state = match, version, state
+        if select is None:
+            select = ui.Select(
+                custom_id=plan_id(match, version, "t", state), placeholder=placeholder[:150] if placeholder else None,
+                min_values=1, max_values=max(1, len(options)),
+                options=[discord.SelectOption(label=label[:MAX_OPTION_LABEL], value=value) for label, value in options])
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+                             ) -> Self:
+        if not isinstance(item, ui.Select):
+            raise TypeError(f"a select's custom id on a {type(item).__name__}")
+        return cls(int(match["match"]), int(match["version"]), match["state"], select=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handler(interaction).plan_step(interaction, self.match, self.version, "t", self.state,
+                                              list(self.item.values))
+
+
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, ChooseButton, ConfirmButton,
-                                                        UndoButton, RematchButton)
+                                                        UndoButton, RematchButton, PlanButton, PlanSelect)
 
 
 def _buttons_fit(match: int, version: int, widget: Widget) -> bool:
@@ -339,14 +395,59 @@ def free_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
     return [Widget("select", options, placeholder=_(placeholder) if placeholder else _("At any time"))]
 
 
-TRIP_PREFIX = "trip "  # a sailor's whole trip (the adapter's ``trips``), not an engine action
+TRIP_PREFIX = "trip "  # the sailor dialog's opener on the table's message, not an engine action
+PLAN_OPEN = TRIP_PREFIX + "plan"
 
 
 def trip_widgets(adapter: GameAdapter, game: Any, seat: int) -> list[Widget]:
-    """The sailor dialog's first step (issue 13): the kinds of trip, each with where it sends the
-    vikings, as one select; picking one asks to confirm privately."""
-    plans = adapter.trips(game, seat)
-    if not plans:
+    """The sailor dialog's opener (V-33, V-34): "Plan all sailors" beside the cell-by-cell buttons,
+    when the adapter has a plan dialog for ``seat`` now."""
+    if adapter.plan_dialog(game, seat, (), False) is None:
         return []
-    return [Widget("select", [(label, key) for key, label, _actions in plans][:MAX_CHOICES],
-                   placeholder=_("A sailor's whole trip (V-34): pick one, then confirm"), template=TRIP_PREFIX + "{0}")]
+    return [Widget("buttons", [(_("Plan all sailors"), PLAN_OPEN)])]
+
+
+Steps = list[tuple[bool, list[str]]]
+
+
+def plan_state(steps: Sequence[tuple[bool, Sequence[str]]], extra: bool) -> str:
+    """The dialog's state for a custom id: trips joined by ``/``, a trip's values by ``.``, ``!``
+    before a trip with the boat, a last ``+`` when the next trip takes it (``N1.N2/!S3+``)."""
+    return "/".join(("!" if boat else "") + ".".join(values) for boat, values in steps) + ("+" if extra else "")
+
+
+_VALUE = re.compile(r"[A-Za-z0-9^]{1,8}")
+
+
+def read_plan_state(state: str) -> tuple[Steps, bool]:
+    """:func:`plan_state` read back; ``ValueError`` on anything it would not write."""
+    extra = state.endswith("+")
+    body = state.removesuffix("+")
+    steps: Steps = []
+    for part in body.split("/") if body else []:
+        boat = part.startswith("!")
+        values = part.removeprefix("!").split(".")
+        if not all(_VALUE.fullmatch(v) for v in values):
+            raise ValueError(f"not a dialog state: {state!r}")
+        steps.append((boat, values))
+    return steps, extra
+
+
+def plan_view(match: int, version: int, steps: Sequence[tuple[bool, Sequence[str]]], extra: bool,
+              dialog: PlanDialog) -> ui.View | None:
+    """The dialog's controls: the next trip's select, the boat toggle, "Remove the last sailor",
+    "Send the plan", "Cancel" (None when the state makes too long a custom id)."""
+    state = plan_state(steps, extra)
+    if len(plan_id(match, version, "t", state)) > MAX_CUSTOM_ID:
+        return None
+    view = ui.View(timeout=None)
+    if dialog.options:
+        view.add_item(PlanSelect(match, version, state, options=dialog.options[:MAX_SELECT_OPTIONS],
+                                 placeholder=dialog.placeholder))
+    if dialog.extra:
+        view.add_item(PlanButton(match, version, "b", state, dialog.extra))
+    if steps:
+        view.add_item(PlanButton(match, version, "u", state, _("Remove the last sailor")))
+    view.add_item(PlanButton(match, version, "s", state, _("Send the plan"), discord.ButtonStyle.success))
+    view.add_item(PlanButton(match, version, "x", state, _("Cancel")))
+    return view

@@ -85,7 +85,7 @@ from engine.core import Action, Event, Game
 from engine.players import LEVELS as COMPUTER_LEVELS
 
 if TYPE_CHECKING:
-    from bot.games.widgets import Widget
+    from bot.games.widgets import PlanDialog, Widget
 
 
 class OptionError(ValueError):
@@ -257,7 +257,8 @@ class GameAdapter(Protocol[G]):
 
     def confirm(self, game: G, seat: int, action: Action) -> str | None: ...
 
-    def trips(self, game: G, seat: int) -> list[tuple[str, str, list[str]]]: ...
+    def plan_dialog(self, game: G, seat: int, steps: Sequence[tuple[bool, Sequence[str]]], extra: bool, *,
+                    picture: bool = False) -> PlanDialog | None: ...
 
     def message_group(self, game: G) -> str | None: ...
 
@@ -369,8 +370,11 @@ class BaseAdapter(Generic[G]):
     def confirm(self, game: G, seat: int, action: Action) -> str | None:
         return None
 
-    def trips(self, game: G, seat: int) -> list[tuple[str, str, list[str]]]:
-        return []
+    def plan_dialog(self, game: G, seat: int, steps: Sequence[tuple[bool, Sequence[str]]], extra: bool, *,
+                    picture: bool = False) -> PlanDialog | None:
+        """A decision ``seat`` may build in steps and send whole (:class:`bot.games.widgets.PlanDialog`):
+        ``None`` when there is none now (Vikings: the sailor dialog of a major scoring, V-34)."""
+        return None
 
     def message_group(self, game: G) -> str | None:
         return None

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from bot.games import BaseAdapter
 from bot.games.vikings_words import KIND_TEXT_PLURAL, SPECIAL_TEXT, kind_text, revealed_lines, tile_text
+from bot.games.widgets import PlanDialog
 from bot.i18n import N_, _, ngettext, tr_msg
 from bot.i18n.rulebook import lookup
 from engine.core import Action, Event
@@ -226,8 +227,8 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
                     return _("this sailor may take another viking (/sail CELL) or stop (/sail done)")
                 # V-34 all of one kind, V-35 [D-12] in the last major scoring: the trip goes on
                 return _("this sailor must take another viking while one fits: /sail CELL")
-            return _("major scoring: use your sailors (/sail CELL), or /sail end (you have {n})",
-                     n=me["base"]["B"])
+            return _("major scoring: use your sailors (/sail CELL), or /sail end (you have {n}); or plan them all "
+                     "at once: /sail plan N2 S3 / G4 / end", n=me["base"]["B"])
         if phase == "bid":
             return _("bid for the start player (/bid N) or drop out (/pass); highest bid {n}",
                      n=_high_bid(v))
@@ -291,7 +292,8 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
         if phase == "sail":
             if v["trip"] is not None:
                 return _("this sailor may take another viking, or stop")
-            return _("major scoring: use your sailors, or stop (you have {n})", n=me["base"]["B"])
+            return _("major scoring: use your sailors cell by cell, or plan them all at once (you have {n})",
+                     n=me["base"]["B"])
         if phase == "bid":
             return _("bid for the start player, or drop out; highest bid {n}", n=_high_bid(v))
         if phase == "remove":
@@ -417,49 +419,12 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
         done = _finished_scoring(game, events)
         return done is not None and len({s["seat"] for s in done}) < len(game.names)
 
-    def trips(self, game: VikingsGame, seat: int) -> list[tuple[str, str, list[str]]]:
-        """A sailor's whole trip as one choice (issue 13's sailor dialog, V-34): ``(key, label,
-        actions)`` for "all of one kind" per kind and "one of each kind", offered only when the
-        trip leaves no choice of cells (else the player picks cell by cell) and never under
-        ``single-sailor`` (V-44: one viking a sailor). Each is checked by playing it on a copy."""
-        from engine.vikings.data import KINDS
-        from engine.vikings.determinize import homeland_of
+    def plan_dialog(self, game: VikingsGame, seat: int, steps: Sequence[tuple[bool, Sequence[str]]], extra: bool,
+                    *, picture: bool = False) -> PlanDialog | None:
+        """The sailor dialog (V-33 … V-35): every sailor's trip planned, sent as one ``sail plan``."""
+        from bot.games.vikings_sailing import sailor_dialog
 
-        v = game.view(seat)
-        if v["phase"] != "sail" or v["trip"] is not None or seat not in game.acting_seats():
-            return []
-        if v["options"].get("single_sailor"):
-            return []
-        h = homeland_of(v["players"][seat])
-        kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and h.empty_tiles(k)]
-        plans: list[tuple[str, list[tuple[str, tuple[int, int]]]]] = []
-        for k in kinds:
-            empties = h.empty_tiles(k)
-            if h.base[k] >= len(empties) or len(empties) == 1:  # every empty tile filled: no choice
-                plans.append((f"all-{k}", [(k, cell) for cell in empties[:h.base[k]]]))
-        if len(kinds) > 1 and all(len(h.empty_tiles(k)) == 1 for k in kinds):
-            plans.append(("each", [(k, h.empty_tiles(k)[0]) for k in kinds]))
-        out: list[tuple[str, str, list[str]]] = []
-        seen: set[tuple[str, ...]] = set()
-        for key, moves in plans:
-            actions = [str(A.Sail(r, c)) for _k, (r, c) in moves]
-            copy = VikingsGame.from_json(game.to_json())
-            try:
-                for text in actions:
-                    copy.apply(seat, copy.parse_action(text))
-                if copy.view(seat)["trip"] is not None and copy.is_legal(seat, "sail done"):
-                    actions.append("sail done")
-                    copy.apply(seat, copy.parse_action("sail done"))
-            except Exception:
-                continue  # the rules do not allow this trip as planned: not offered
-            if copy.view(seat)["trip"] is not None or tuple(actions) in seen:
-                continue
-            seen.add(tuple(actions))
-            where = ", ".join(_("{kind} → {cell}", kind=kind_text(k), cell=cell_name(r, c)) for k, (r, c) in moves)
-            label = (_("all of one kind: {where}", where=where) if key != "each"
-                     else _("one of each kind: {where}", where=where))
-            out.append((key, label[:100], actions))
-        return out
+        return sailor_dialog(game, seat, steps, extra, picture=picture, kind_text=kind_text)
 
     def scoring_pictured(self, game: VikingsGame, events: Sequence[Event]) -> bool:
         """Whether this move's picture is the scoring picture (it finished a scoring): Discord then

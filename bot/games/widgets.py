@@ -122,3 +122,21 @@ def widgets_for(adapter: OwnWidgets, game: Game, seat: int) -> list[Widget]:
     if found is not None:
         return list(found)
     return default_widgets(adapter, game, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanDialog:
+    """A decision built in steps and sent as one action (the Vikings sailor dialog, V-33 … V-35):
+    what the adapter's ``plan_dialog(game, seat, steps, extra)`` shows for the steps chosen so far.
+
+    ``steps`` are the values chosen at each step, each with the game's extra flag (Vikings: that
+    sailor takes the boat, V-49); ``options`` the next step's choices (none: nothing more to add),
+    ``extra`` the label of the flag's toggle for the next step (``None``: not offered), ``action``
+    the whole decision's text, ``picture`` the player's picture of it (or ``None``)."""
+
+    text: str
+    options: list[tuple[str, str]]
+    placeholder: str
+    action: str
+    extra: str | None = None
+    picture: bytes | None = None

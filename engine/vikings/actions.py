@@ -7,6 +7,7 @@
 | ``start W1`` | place the start tile (V-24) |
 | ``sail N2`` / ``sail boat N2`` | move one base viking with the current sailor (a new one if none is under way) |
 | ``sail done`` / ``sail end`` | this sailor's trip is over / use no more sailors (V-34, V-35) |
+| ``sail plan N2 S3 / boat G4 / end`` | the whole sailing at once: one trip per sailor, ``/`` between trips, a trip's cells in any order, ``boat`` first for a boat (V-49); a last ``end`` = then use no more sailors (V-33 … V-35) |
 | ``exchange 3`` | VP → gold (V-16), any seat, any time |
 | ``bid 4`` / ``pass`` | auction for the start player (V-41) |
 | ``remove N`` | the auction winner removes a drawn viking (V-42); a kind also by name: ``remove noble`` |
@@ -121,6 +122,35 @@ class SailEnd(Action):
 
     def sort_key(self) -> tuple:
         return (4, 1)
+
+
+Trip = tuple[bool, tuple[tuple[int, int], ...]]
+"""One sailor's trip of a :class:`SailPlan`: ``(boat, cells)``, the cells in board order (V-34)."""
+
+
+def trip_text(trip: Trip) -> str:
+    boat, cells = trip
+    return " ".join((["boat"] if boat else []) + [cell_name(r, c) for r, c in cells])
+
+
+@dataclass(frozen=True, slots=True)
+class SailPlan(Action):
+    """The whole sailing of a major scoring as one decision (the sailor dialog, V-33 … V-35):
+    ``trips`` one per sailor, in order; ``end``: then use no more sailors (``sail end``).
+
+    Applying it is atomic: it is played on a copy first and refused, naming the trip and the
+    rule, if any of its steps would be."""
+
+    trips: tuple[Trip, ...]
+    end: bool = False
+
+    @property
+    def text(self) -> str:
+        parts = [trip_text(t) for t in self.trips] + (["end"] if self.end else [])
+        return "sail plan " + " / ".join(parts)
+
+    def sort_key(self) -> tuple:
+        return (4, 2, self.trips, self.end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +274,26 @@ def _kind(raw: str, word: str) -> str:
     return k
 
 
+def _parse_plan(raw: str, args: list[str]) -> SailPlan:
+    """``sail plan TRIP / TRIP … [/ end]``, a trip ``[boat] CELL …`` (``/`` may touch the words)."""
+    segments = [seg.split() for seg in " ".join(args).split("/")]
+    end = bool(segments) and [w.lower() for w in segments[-1]] == ["end"]
+    if end:
+        segments.pop()
+    if not segments and not end or segments == [[]]:
+        raise ActionSyntaxError(raw, msg("name each sailor's cells: 'sail plan N2 S3 / G4 G5 / end'"))
+    trips: list[Trip] = []
+    for n, words in enumerate(segments, 1):
+        boat = bool(words) and words[0].lower() == "boat"
+        cells = words[1:] if boat else words
+        if not cells:
+            raise ActionSyntaxError(raw, msg("sailor {n} of the plan carries nobody: name its cells", n=n))
+        if any(w.lower() == "end" for w in cells):
+            raise ActionSyntaxError(raw, msg("'end' comes last in a plan, after a '/'"))
+        trips.append((boat, tuple(sorted(_cell(raw, w) for w in cells))))
+    return SailPlan(tuple(trips), end)
+
+
 def parse_action(text: str) -> Action:
     """Read an action's text form (case-insensitive keywords, cells like ``N3`` or ``^2``)."""
     raw = text
@@ -276,6 +326,8 @@ def parse_action(text: str) -> Action:
             raise ActionSyntaxError(raw, msg("the start tile goes in column 1 of an island row (W1 … F1)"))
         return Start(r)
     if verb == "sail":
+        if args and args[0].lower() == "plan":
+            return _parse_plan(raw, args[1:])
         if len(args) == 1 and args[0].lower() == "end":
             return SailEnd()
         if len(args) == 1 and args[0].lower() == "done":

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from engine.core import (
     Action,
     ActionSyntaxError,
+    EngineError,
     Event,
     Game,
     GameInfo,
@@ -440,6 +441,8 @@ class VikingsGame(Game):
                                                         other=self._names[seat]))
         if not self._is_legal(seat, action):
             raise self._why_illegal(seat, action)
+        if type(action) is A.SailPlan:  # atomic: played on a copy first, refused naming the trip
+            self.copy()._run_plan(seat, action, [])
         events: list[Event] = []
         self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
         handler(self, seat, action, events)
@@ -464,7 +467,24 @@ class VikingsGame(Game):
             return action.row != SHIP_ROW and h.island_fits(pend["tile"], action.row, action.col)
         if type(action) is A.SailEnd:
             return phase == "sail" and self.trip is None and not self._must_sail(seat)
+        if type(action) is A.SailPlan:  # the kind of action is right; its trips are judged on a copy
+            return phase == "sail"
         return action in self.legal_actions(seat)
+
+    def is_legal(self, seat: int, action: Action | str) -> bool:
+        """As :meth:`Game.is_legal`, and a plan (``sail plan …``, never in :meth:`legal_actions`)
+        is legal when the whole of it may be played now."""
+        try:
+            act = self.parse_action(action) if isinstance(action, str) else action
+        except ActionSyntaxError:
+            return False
+        if type(act) is not A.SailPlan:
+            return act in self.legal_actions(seat)
+        try:
+            self.copy().apply(seat, act)
+        except EngineError:
+            return False
+        return True
 
     def _apply_exchange(self, seat: int, action: A.Exchange) -> list[Event]:
         """V-16: any moment, 1 : 1, never below 0 VP."""
@@ -752,6 +772,51 @@ class VikingsGame(Game):
     def _do_sail_end(self, seat: int, action: A.SailEnd, events: list[Event]) -> None:
         self._score_major(seat, events)
         self._next_sailor(events)
+
+    def _do_plan(self, seat: int, action: A.SailPlan, events: list[Event]) -> None:
+        self._run_plan(seat, action, events)
+
+    def _run_plan(self, seat: int, plan: A.SailPlan, events: list[Event]) -> None:
+        """Play a plan step by step (``apply`` does it on a copy first): each trip as its ``sail``
+        moves and ``sail done`` where the trip did not end by itself, then ``sail end``. The first
+        step the rules refuse raises, naming the sailor (1, 2, …), its cells and the rule."""
+        if self.trip is not None:
+            raise IllegalActionError(
+                plan, msg("a sailor is under way: finish its trip first (sail CELL, or sail done where it may stop)"),
+                "V-34")
+        for n, trip in enumerate(plan.trips, 1):
+            boat, cells = trip
+            where = A.trip_text(trip)
+            if self.phase != "sail" or self.turn != seat:  # the sailing ended after the trip before
+                raise IllegalActionError(plan, msg(
+                    "sailor {n} ({trip}): no sailor of yours can move a viking any more", n=n, trip=where), "V-34")
+            for k, (r, c) in enumerate(cells):
+                if k and self.trip is None:  # the trip ended by itself after the viking before
+                    single = self._trip_single(boat)
+                    reason = (msg("with single-sailor a sailor moves exactly one viking") if single
+                              else msg("this sailor can carry no more vikings"))
+                    raise IllegalActionError(plan, msg("sailor {n} ({trip}), {cell}: {reason}", n=n, trip=where,
+                                                       cell=cell_name(r, c), reason=reason),
+                                             "V-44" if single else "V-34")
+                step = A.Sail(r, c, boat and not k)
+                if not self._is_legal(seat, step):
+                    why = self._why_illegal(seat, step)
+                    raise IllegalActionError(plan, msg("sailor {n} ({trip}), {cell}: {reason}", n=n, trip=where,
+                                                       cell=cell_name(r, c), reason=why.msg), why.rule)
+                self._do_sail(seat, step, events)
+            if self.trip is not None:  # the trip did not end by itself: this sailor stops here
+                done = A.SailDone()
+                if not self._is_legal(seat, done):
+                    why = self._why_illegal(seat, done)
+                    raise IllegalActionError(plan, msg("sailor {n} ({trip}): {reason}", n=n, trip=where,
+                                                       reason=why.msg), why.rule)
+                self._close_trip(seat, events)
+        if plan.end and self.phase == "sail" and self.turn == seat:
+            stop = A.SailEnd()
+            if not self._is_legal(seat, stop):
+                why = self._why_illegal(seat, stop)
+                raise IllegalActionError(plan, msg("the plan stops too early: {reason}", reason=why.msg), why.rule)
+            self._do_sail_end(seat, stop, events)
 
     def _end_of_round(self, events: list[Event]) -> None:
         if self.round == ROUNDS:
@@ -1081,6 +1146,8 @@ def _present(state: T | None, what: str) -> T:
 
 
 def _cells_of(action: Action) -> list[str]:
+    if isinstance(action, A.SailPlan):
+        return [cell_name(r, c) for _boat, cells in action.trips for r, c in cells]
     if isinstance(action, (A.Place, A.Swap, A.Sail)):
         return [cell_name(action.row, action.col)]
     if isinstance(action, A.Start):
@@ -1091,7 +1158,7 @@ def _cells_of(action: Action) -> list[str]:
 _PHASE_ACTIONS: dict[str, tuple[type[Action], ...]] = {  # the kinds of action each phase takes
     "buy": (A.Buy,),
     "place": (A.Place, A.Start),
-    "sail": (A.Sail, A.SailDone, A.SailEnd),
+    "sail": (A.Sail, A.SailDone, A.SailEnd, A.SailPlan),
     "bid": (A.Bid, A.Pass),
     "remove": (A.Remove,),
     "lay": (A.Lay,),
@@ -1102,7 +1169,7 @@ _PHASE_ACTIONS: dict[str, tuple[type[Action], ...]] = {  # the kinds of action e
 _PHASE_VERB = {  # what a WrongPhaseError says the phase wants
     "buy": msg("now is the time to buy a combo (buy P)"),
     "place": msg("now is the time to place the bought tile (place CELL / start CELL)"),
-    "sail": msg("now is the time to use sailors (sail CELL / sail done / sail end)"),
+    "sail": msg("now is the time to use sailors (sail CELL / sail done / sail end / sail plan …)"),
     "bid": msg("now is the time to bid for the start player (bid N / pass)"),
     "remove": msg("now is the time to remove one drawn viking (remove KIND)"),
     "lay": msg("now is the time to lay out a kind of viking (lay KIND)"),
@@ -1118,6 +1185,7 @@ _HANDLERS: dict[type[Action], Callable[[VikingsGame, int, Any, list[Event]], Non
     A.Sail: VikingsGame._do_sail,
     A.SailDone: VikingsGame._do_sail_done,
     A.SailEnd: VikingsGame._do_sail_end,
+    A.SailPlan: VikingsGame._do_plan,
     A.Bid: VikingsGame._do_bid,
     A.Pass: VikingsGame._do_pass,
     A.Remove: VikingsGame._do_remove,

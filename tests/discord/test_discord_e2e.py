@@ -206,9 +206,9 @@ async def test_whole_vikings_game_through_discord(fd, host):
         assert choices, msg.content
         assert "slash command" not in msg.content  # every decision fits on buttons and selects
         assert not re.search(r"/(buy|place|sail|start-tile|bid|pass|remove|lay|special|swap)\b", msg.content)
-        kind, cid, value = rng.choice(choices)
         trips = [c for c in choices if action_text(*c).startswith("trip ")]
-        if trips and "trip" not in checked:  # the sailor dialog: a whole trip, once
+        kind, cid, value = rng.choice([c for c in choices if c not in trips])
+        if trips and "trip" not in checked:  # the sailor dialog (issue 25): the whole sailing, once
             kind, cid, value = trips[0]
         text = action_text(kind, cid, value)
         before = len(turn_messages(fd, thread))
@@ -258,7 +258,7 @@ async def test_whole_vikings_game_through_discord(fd, host):
             assert r.deferred and r.ephemeral and "Done" in r.ephemeral_messages[0].content
         else:
             r = await press(fd, actor, kind, cid, value, msg)
-        if r.ephemeral_messages and "?" in r.ephemeral_messages[0].content:
+        if r.ephemeral_messages and "?" in r.ephemeral_messages[0].content and not text.startswith("trip "):
             # a buy that spends VP (V-16) or a sailor's whole trip (V-34) asks first, privately;
             # nothing has changed yet
             [question] = r.ephemeral_messages
@@ -266,16 +266,21 @@ async def test_whole_vikings_game_through_discord(fd, host):
             assert (await host.svc.table(key)).record.version == version_before
             [yes] = question.custom_ids
             r = await fd.click(actor, yes, message=question)
-            if text.startswith("trip "):
-                asked = question.history[0]["content"]
-                assert "Send the sailor?" in asked and "→" in asked, asked
-                steps = (await host.svc.table(key)).record.version - version_before if await host.svc.table(key) \
-                    else 1
-                assert steps >= 1 and question.content == "Done."  # its sail moves, made in a row
+            assert " VP" in question.history[0]["content"]
+            checked.add("confirm")
+        elif text.startswith("trip "):  # the sailor dialog: the first option per sailor, then send
+            [dialog] = r.ephemeral_messages
+            while picks := [c for c in dialog.custom_ids if ":pt:" in c]:
+                first = next(o["value"] for row in dialog.components for c in row["components"]
+                             if c["custom_id"] == picks[0] for o in c["options"])
+                await fd.select(actor, picks[0], [first], message=dialog)
+            [send] = [c for c in dialog.custom_ids if ":ps:" in c]
+            r = await fd.click(actor, send, message=dialog)
+            if not r.ephemeral_messages:  # a plan the rules refuse stays private; else one move
+                assert dialog.content == "Done."
+                steps = (await host.svc.table(key)).record.version if await host.svc.table(key) else None
+                assert steps is None or steps == version_before + 1
                 checked.add("trip")
-            else:
-                assert " VP" in question.history[0]["content"]
-                checked.add("confirm")
         clicks += kind == "button"
         selects += kind == "select"
         assert r.response_time is not None and r.response_time < 3

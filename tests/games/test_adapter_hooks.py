@@ -84,7 +84,7 @@ def test_every_protocol_member_has_a_default_in_base_adapter_but_game_cls_and_ti
     assert missing == {"game_cls", "title"}
 
 
-@pytest.mark.parametrize("hook", ["private_choices", "private_text", "private_image", "trips", "confirm",
+@pytest.mark.parametrize("hook", ["private_choices", "private_text", "private_image", "plan_dialog", "confirm",
                                   "message_group", "button_prompt", "scoring_events", "scoring_pictured",
                                   "free_actions_placeholder", "describe_verb", "describe_action", "widgets",
                                   "picture", "needs_replay", "public_action", "option_words"])
@@ -112,7 +112,7 @@ def test_base_adapter_defaults_say_nothing_special():
     assert adapter.private_choices(game, 0) is False
     assert adapter.private_text(game, 0) == adapter.text(game, 0)
     assert adapter.private_image(game, 0) is None
-    assert adapter.trips(game, 0) == []
+    assert adapter.plan_dialog(game, 0, (), False) is None
     assert adapter.confirm(game, seat, action) is None
     assert adapter.message_group(game) is None
     assert adapter.button_prompt(game, 0) is None

@@ -11,7 +11,7 @@ from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
 from engine.core import Rng
 from engine.vikings import VikingsGame
-from tests.vikings_helpers import set_homeland
+from tests.vikings_helpers import a_whole_plan, set_homeland
 
 AD = VikingsAdapter()
 
@@ -136,27 +136,54 @@ def _to_first_sailing(options: dict | None = None, seed: int = 3) -> VikingsGame
     return game
 
 
-def test_a_sailors_whole_trip_is_offered_only_without_a_choice_of_cells_V34_V44():
-    """Issue 13's sailor dialog: each offered trip, played on a copy, is legal and ends the trip;
-    under single-sailor (V-44) no whole trip is offered."""
-    adapter = VikingsAdapter()
-    offered = 0
-    for seed in range(3, 12):
+def test_sailor_dialog_shows_each_planned_trip_and_the_engines_verdict_V34_V44():
+    """Issue 25's sailor dialog: the trips so far, the next sailor's "kind → cell" choices, the plan
+    as one ``sail plan`` text, and the engine's refusal (naming the sailor and rule) as a warning;
+    only for the player to act, and none while a sailor is under way."""
+    for seed in range(3, 8):
         game = _to_first_sailing(seed=seed)
         [seat] = game.acting_seats()
-        h = game.homelands[seat]
-        for key, label, actions in adapter.trips(game, seat):
-            offered += 1
-            assert actions and "→" in label and len(label) <= 100
-            copy = VikingsGame.from_json(game.to_json())
-            for text in actions:
-                assert copy.is_legal(seat, text), (key, text)
-                copy.apply(seat, copy.parse_action(text))
-            assert copy.trip is None  # the trip is over: nothing is left to pick
-            if key.startswith("all-"):
-                kind = key.removeprefix("all-")
-                assert h.base[kind] >= len(h.empty_tiles(kind)) or len(h.empty_tiles(kind)) == 1
-        assert adapter.trips(game, 1 - seat) == []  # only the player to act
-    assert offered > 3, offered
+        assert AD.plan_dialog(game, 1 - seat, (), False) is None  # only the player to act
+        trips = a_whole_plan(game, seat)
+        dialog = AD.plan_dialog(game, seat, (), False)
+        assert dialog is not None and dialog.action == "sail plan end" and dialog.picture is None
+        assert set(trips[0]) <= {v for _l, v in dialog.options}
+        assert all("→" in label for label, _v in dialog.options)
+        steps = [(False, t) for t in trips]
+        dialog = AD.plan_dialog(game, seat, steps, False, picture=True)
+        assert dialog is not None and dialog.options == [] and "refused" not in dialog.text  # nobody left
+        assert all(f"Sailor {n}: " in dialog.text for n in range(1, len(trips) + 1))
+        assert dialog.picture and dialog.picture[:8] == b"\x89PNG\r\n\x1a\n"
+        copy = game.copy()
+        copy.apply(seat, dialog.action)  # what "Send" makes is legal
+        assert copy.phase != "sail" or copy.turn != seat
     single = _to_first_sailing({"single_sailor": True})
-    assert adapter.trips(single, single.acting_seats()[0]) == []
+    [seat] = single.acting_seats()
+    first = AD.plan_dialog(single, seat, (), False)
+    assert first is not None
+    two = [v for _l, v in first.options][:2]
+    dialog = AD.plan_dialog(single, seat, [(False, two)], False)
+    assert dialog is not None and "This plan will be refused" in dialog.text and "(V-44)" in dialog.text
+    assert dialog.options == []
+    single.apply(seat, f"sail {two[0]}")
+    if single.sailor_under_way(seat):
+        assert AD.plan_dialog(single, seat, (), False) is None  # a sailor under way: finish it first
+
+
+def test_sailor_dialog_offers_the_boat_under_single_sailor_V44_V49():
+    from tests.vikings_helpers import new_game
+
+    g = new_game(2, single_sailor=True, specials=True)
+    set_homeland(g, 0, "N: L Ma R\nS: L R\nbase: N3 S1 B2\nspecials: boat")
+    g.round, g.phase, g.turn, g.sail_queue = 2, "sail", 0, [0, 1]
+    dialog = AD.plan_dialog(g, 0, (), False)
+    assert dialog is not None and dialog.extra == "Next sailor with the boat (V-49)"
+    dialog = AD.plan_dialog(g, 0, (), True)
+    assert dialog is not None and dialog.extra == "The next sailor takes the boat (V-49): undo"
+    dialog = AD.plan_dialog(g, 0, [(True, ["N1", "N2", "N3"])], False)
+    assert dialog is not None and "Sailor 1 with the boat: " in dialog.text and "refused" not in dialog.text
+    assert dialog.extra is None  # the boat left the game with its sailor (V-49)
+    assert [v for _l, v in dialog.options] == ["S1", "S2"]
+    assert dialog.action == "sail plan boat N1 N2 N3 / end"
+    g.apply(0, dialog.action)  # the boat's sailor moved all three nobles
+    assert g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]

@@ -1,12 +1,15 @@
 """Moves: the Vikings verbs ``/buy /place /sail /exchange`` (:data:`OWN_COMMAND_VERBS`, each with
 one ``choice`` option whose autocomplete offers the legal actions of the user's seat), ``/move`` for
 every other move, and the moves made by pressing a component (a button or select of
-:mod:`bot.discord.components`: asked to confirm first when the adapter has a question, a sailor's
-whole trip, a seat's own choices when several seats decide at once)."""
+:mod:`bot.discord.components`: asked to confirm first when the adapter has a question, the sailor
+dialog that sends a whole sailing as one move, a seat's own choices when several seats decide at
+once)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import io
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -15,12 +18,21 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.discord.components import MAX_CHOICES, TRIP_PREFIX, confirm_view
+from bot.discord.components import (
+    MAX_CHOICES,
+    PLAN_OPEN,
+    TRIP_PREFIX,
+    confirm_view,
+    plan_state,
+    plan_view,
+    read_plan_state,
+)
 from bot.discord.languages import T, language_for
 from bot.discord.publishing.answering import Answering
+from bot.discord.publishing.messages import escape_names
 from bot.games import GameAdapter, GameRegistry
 from bot.games.widgets import label_of
-from bot.host.service import HOST_COMMANDS, Reply, Table
+from bot.host.service import HOST_COMMANDS, Table
 from bot.i18n import N_, _, use_language
 from engine.core import Game
 
@@ -200,42 +212,107 @@ class MovesCommands(Answering):
 
     async def trip(self, interaction: discord.Interaction, table: Table, user: str, version: int, text: str, *,
                    confirmed: bool) -> None:
-        """The sailor dialog (issue 13, V-34): a whole trip picked from the adapter's ``trips``,
-        shown privately with where the vikings go, and made on "yes" as its sail moves in a row."""
-        key = text.removeprefix(TRIP_PREFIX)
-        seat = table.record.seat_of(user)
-        game = table.game
-        plans = table.adapter.trips(game, seat) if game is not None and seat is not None else []
-        plan = next((p for p in plans if p[0] == key), None)
-        if plan is None or version != table.record.version:
+        """"Plan all sailors" on the table's message: the sailor dialog opens, privately."""
+        if text != PLAN_OPEN:
             await self.say_privately(interaction, _(
                 "The table has changed since that message. Please choose again from the latest one."))
             return
-        if not confirmed:
-            view = confirm_view(table.record.id, version, text, _("Send the sailor"))
-            await self.say_privately(interaction, _("This sailor's trip: {plan}. Send the sailor?", plan=plan[1]),
-                                     view=view)
+        await self._plan_dialog(interaction, table, user, version, [], False, opening=True)
+
+    async def plan_step(self, interaction: discord.Interaction, match: int, version: int, op: str, state: str,
+                        values: Sequence[str]) -> None:
+        """A control of the sailor dialog (V-33 … V-35): add the next sailor's trip (``t``), toggle
+        the boat (``b``), remove the last trip (``u``), send the whole plan as one move (``s``) or
+        cancel (``x``). The dialog's state comes from the custom id; an outdated dialog changes
+        nothing."""
+        self.unanswered.add(interaction)
+        try:
+            with use_language(language_for(interaction.locale)):
+                await self._plan_step(interaction, match, version, op, state, values)
+        finally:
+            self.unanswered.discard(interaction)
+
+    async def _plan_step(self, interaction: discord.Interaction, match: int, version: int, op: str, state: str,
+                         values: Sequence[str]) -> None:
+        channel, user = self.where(interaction)
+        table = await self.svc.table(channel)
+        if table is None or table.game is None or table.record.id != match:
+            await self._stale(interaction)
+            return
+        if op == "x":
+            await interaction.response.edit_message(content=_("The sailing plan is cancelled; nothing was sent."),
+                                                    view=None, attachments=[])
+            return
+        try:
+            steps, extra = read_plan_state(state)
+        except ValueError:
+            await self.component_error(interaction, _("That choice does not make a move; please choose again."))
+            return
+        if op == "t":
+            steps, extra = [*steps, (extra, list(values))], False
+            try:
+                read_plan_state(plan_state(steps, extra))  # only values a dialog can carry on
+            except ValueError:
+                await self.component_error(interaction, _("That choice does not make a move; please choose again."))
+                return
+        elif op == "b":
+            extra = not extra
+        elif op == "u" and steps:
+            steps = steps[:-1]
+        if op == "s":
+            await self._send_plan(interaction, table, user, version, steps)
+            return
+        await self._plan_dialog(interaction, table, user, version, steps, extra, opening=False)
+
+    async def _send_plan(self, interaction: discord.Interaction, table: Table, user: str, version: int,
+                         steps: Sequence[tuple[bool, Sequence[str]]]) -> None:
+        """"Send the plan": the whole sailing as one move (``sail plan … / end``) through the host
+        service; a plan the rules refuse is refused privately and changes nothing (the engine plays
+        it on a copy first)."""
+        seat = table.record.seat_of(user)
+        if seat is None:
+            await self.say_privately(interaction, _("You are not a player at this table."))
+            return
+        if version != table.record.version:
+            await self.say_privately(interaction, _(
+                "The table has changed since that message. Please choose again from the latest one."))
+            return
+        dialog = table.adapter.plan_dialog(table.game, seat, steps, False)
+        if dialog is None:
+            await self.say_privately(interaction, _("You have nothing to decide now."))
             return
         channel = str(interaction.channel_id)
+        await self.run(interaction, lambda: self.svc.act(channel, user, dialog.action, version=version), game=True)
 
-        async def sail_all() -> Reply:
-            done: list[Reply] = []
-            at = version
-            for action in plan[2]:
-                reply = await self.svc.act(channel, user, action, version=at)
-                if not reply.ok:
-                    if not done:
-                        return reply
-                    done[-1].private += reply.private
-                    break
-                done.append(reply)
-                at = reply.version if reply.version is not None else at
-            last = done[-1]
-            last.public = [line for r in done for line in r.public]
-            last.events = [e for r in done for e in r.events]
-            return last
-
-        await self.run(interaction, sail_all, game=True)
+    async def _plan_dialog(self, interaction: discord.Interaction, table: Table, user: str, version: int,
+                           steps: Sequence[tuple[bool, Sequence[str]]], extra: bool, *, opening: bool) -> None:
+        """Show the dialog for ``steps``: a new private message, or the dialog edited in place."""
+        seat = table.record.seat_of(user)
+        game = table.game
+        if seat is None:
+            await self.say_privately(interaction, _("You are not a player at this table."))
+            return
+        dialog = None
+        if game is not None and version == table.record.version:  # the picture is drawn off the loop
+            dialog = await asyncio.to_thread(table.adapter.plan_dialog, game, seat, steps, extra,
+                                             picture=self.svc.images)
+        if dialog is None:
+            await self.say_privately(interaction, _(
+                "The table has changed since that message. Please choose again from the latest one."))
+            return
+        record = table.record
+        view = plan_view(record.id, version, steps, extra, dialog)
+        text = dialog.text
+        if view is None:
+            text += "\n" + _("This plan is too long for the dialog; type it instead: /sail {plan}",
+                              plan=dialog.action.removeprefix("sail "))
+        files = [discord.File(io.BytesIO(dialog.picture), filename=f"sailing-{record.id}-{version}.png")
+                 ] if dialog.picture else []
+        text = escape_names(text, record.names)
+        if opening:
+            await self.say_privately(interaction, text, files=files, view=view)
+            return
+        await interaction.response.edit_message(content=text, view=view, attachments=files)
 
     async def ask_first(self, interaction: discord.Interaction, table: Table, user: str, version: int,
                         text: str) -> bool:
