@@ -1,6 +1,6 @@
 """``meadhall migrate-db``: copy every match (lobby, running, finished, abandoned) with its seats,
-action log and timers from one database to another (SQLite ↔ PostgreSQL), keeping ids, then
-verify each game in the target by replaying its log: the replay must equal the stored snapshot.
+action log and timers, and every person's settings, from one database to another (SQLite ↔
+PostgreSQL), keeping ids, then verify each game in the target by replaying its log: the replay must equal the stored snapshot.
 
 API::
 
@@ -14,6 +14,7 @@ rerunning it into a fresh target starts clean.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ class MigrationReport:
     matches: int = 0
     actions: int = 0
     timers: int = 0
+    settings: int = 0  # people's settings copied (schema 4)
     verified: int = 0
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
 
@@ -59,6 +61,9 @@ async def migrate(
             report.matches += 1
             report.actions += len(actions)
             report.timers += len(timers)
+        for settings in await src.all_player_settings():  # schema 4: people's own settings (issue 25)
+            await dst.set_player_settings(settings, now=time.time())
+            report.settings += 1
         for record in await dst.all_matches():
             if record.snapshot is None:
                 continue  # a lobby: nothing to replay

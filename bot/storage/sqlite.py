@@ -72,6 +72,11 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE matches ADD COLUMN link TEXT",),
     # 3: small key-value facts of the deployment, e.g. the hash of the slash commands last synced (issue 24)
     ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    # 4: when a match started (the first turn's clock) and each person's settings, e.g. when to be
+    # pinged (issue 25)
+    ("ALTER TABLE matches ADD COLUMN started REAL",
+     "CREATE TABLE player_settings (user_id TEXT PRIMARY KEY, pings TEXT NOT NULL, ping_hours INTEGER, "
+     "updated REAL NOT NULL)"),
 ]
 
 
