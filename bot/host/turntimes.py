@@ -45,6 +45,8 @@ from bot.i18n import _, ngettext
 from bot.storage import LoggedAction, MatchRecord, effective_actions
 from engine.core import Game
 
+MIN_WAIT = 60.0  # seconds: /table status names a wait from a minute on (a wait of 5 seconds is no news)
+
 
 @dataclass(frozen=True, slots=True)
 class Turn:
@@ -133,7 +135,8 @@ def duration_text(seconds: float) -> str:
 
 async def waiting_lines(service: TableHost, table: Table) -> list[str]:
     """/table status: how long the table has waited for each person to act (since their turn
-    began); nothing for computer players, nor for a first turn of a game without a start time."""
+    began), once it is a minute or more; nothing for computer players, nor for a first turn of a
+    game without a start time."""
     rec = table.record
     if table.game is None or table.game.is_over:
         return []
@@ -141,4 +144,5 @@ async def waiting_lines(service: TableHost, table: Table) -> list[str]:
     clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec, actions)
     now = service.clock()
     return [_("Waiting for {name} for {time}.", name=rec.seats[seat].name, time=duration_text(now - since))
-            for seat, since in sorted(clock.waiting.items()) if not is_computer(rec.seats[seat].user)]
+            for seat, since in sorted(clock.waiting.items())
+            if not is_computer(rec.seats[seat].user) and now - since >= MIN_WAIT]

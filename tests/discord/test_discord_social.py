@@ -81,6 +81,8 @@ async def test_turn_time_status_profile_and_history_on_the_fake_clock(tmp_path):
             thread = await toy_thread(fd, "alice", "bob")
             first = await actor(fd, host, thread)
             second = "bob" if first == "alice" else "alice"
+            r = await fd.slash("carol", "table status", channel=thread)
+            assert "Waiting for" not in r.text, r.text  # a wait of seconds is no news
             await fd.advance(3 * HOUR + 12 * MIN + JITTER)
             r = await fd.slash("carol", "table status", channel=thread)  # anyone may look
             assert f"Waiting for {first} for 3 hours 12 minutes." in r.text, r.text
