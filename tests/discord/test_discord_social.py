@@ -280,3 +280,37 @@ async def test_archive_abandoned_thread_too_and_unfinished_threads_are_kept(tmp_
                 assert not fd.threads[running.id].archived
         finally:
             await host.stop()
+
+
+async def test_ping_setting_with_a_database_that_cannot_write_or_read(tmp_path, monkeypatch):
+    """A setting that cannot be stored is refused privately (storage_failed) and changes nothing; a
+    setting that cannot be read pings as by default: nobody misses a turn for it."""
+    from bot.storage import StorageUnavailable
+
+    async with FakeDiscord(strict_answer_order=False) as fd:
+        host = ToyHost(fd, tmp_path / "broken.db")
+        await host.start()
+        try:
+            bob = str(fd.users["bob"].id)
+            await fd.slash("bob", "table settings", {"pings": "reminders"})
+
+            async def cannot(*_a, **_k):
+                raise StorageUnavailable(f"could not write to the database {host.store.path}: disk full", writing=True)
+
+            monkeypatch.setattr(host.store, "set_player_settings", cannot)
+            r = await fd.slash("bob", "table settings", {"pings": "every"})
+            assert r.ephemeral and r.public_messages == [] and "could not be saved, so nothing changed" in r.text, r.text
+            monkeypatch.undo()
+            assert await host.store.player_settings([bob]) == {bob: PlayerSettings(bob, "reminders")}
+
+            async def unreadable(*_a, **_k):
+                raise StorageUnavailable(f"could not read from the database {host.store.path}", writing=False)
+
+            monkeypatch.setattr(host.store, "player_settings", unreadable)
+            thread = await toy_thread(fd, "alice", "bob", options="pile=6 max=2")
+            if await actor(fd, host, thread) == "bob":
+                await take(fd, host, thread, "bob")
+            await take(fd, host, thread, "alice")
+            assert any(int(bob) in m.notified for m in fd.messages(thread)), "pinged as by default"
+        finally:
+            await host.stop()
