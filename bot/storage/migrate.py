@@ -5,7 +5,7 @@ PostgreSQL), keeping ids, then verify each game in the target by replaying its l
 API::
 
     report = await migrate(source, target, registry, progress=None)   # raises StorageError
-    report.matches, report.actions, report.timers, report.verified, report.summary()
+    report.matches, report.actions, report.timers, report.settings, report.verified, report.summary()
 
 The target must hold no match yet (a fresh database, or one just created by ``Storage.open``);
 the copy of one match is one transaction, so an interrupted run leaves whole matches only, and
@@ -34,8 +34,8 @@ class MigrationReport:
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
 
     def summary(self) -> str:
-        text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers; "
-                f"{self.verified} games verified by replay")
+        text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers, "
+                f"{self.settings} people's settings; {self.verified} games verified by replay")
         if self.unverifiable:
             text += f"; not verified (game not installed): {', '.join(map(str, self.unverifiable))}"
         return text
