@@ -227,13 +227,7 @@ class Publisher(commands.Cog):
             asker = asker_language(answer.interaction)
             with use_language(asker):  # what the actor alone sees
                 await answer.finish(reply, asker)
-        if plan.final:
-            await self.archive_finished(key)  # issue 25: last of the game's end (a post would un-archive it)
-
-    async def archive_finished(self, key: str) -> None:
-        """Issue 25: the thread of a game that ended is archived (Discord caps a server's active
-        threads), not locked: anyone may still read it (bot.discord.threads.archive)."""
-        if key.isdigit():
+        if plan.final and key.isdigit():  # issue 25: the thread archived, LAST (a post would un-archive it)
             await archive(self.bot, int(key))
 
     async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
