@@ -22,6 +22,15 @@ as editing a message"). So, for a table that is not finished:
 * an edit refused with 50083 is retried once after un-archiving: :func:`unarchived` wraps any
   call that touches a message in a thread.
 
+A **finished** game's thread (issue 25) is archived as the last step of the game's end
+(:func:`archive`; ``PATCH /channels/{thread}`` with ``archived: true``, allowed to the thread's
+creator, threads.mdx "Editing & Deleting Threads"): "guilds are capped at a certain number of
+active threads" ("Active & Archived Threads"). Its messages stay readable (public archived threads
+are listed by ``/channels/{id}/threads/archived/public``, "Enumerating threads"); only new posts,
+edits and commands stop. It is not locked ("Locked Threads": a moderator's act, and one only
+``MANAGE_THREADS`` undoes). The keep-alive above never brings it back: ``is_open`` is false for a finished
+table, and :meth:`ThreadKeeper.at_start` looks only at unfinished tables.
+
 API::
 
     ARCHIVE_MINUTES                                   # 10080: open game threads with this
@@ -30,13 +39,14 @@ API::
     keeper = ThreadKeeper(client, is_open)            # is_open(key) -> awaitable bool: an unfinished table
     await keeper.thread_updated(payload)              # from on_raw_thread_update
     await keeper.at_start(keys) -> int                # threads of unfinished tables brought back
+    await archive(client, thread_id) -> bool          # a finished game's thread: archived, not locked
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import discord
 
@@ -105,6 +115,32 @@ async def unarchived(where: Any, call: Callable[[], Awaitable[T]]) -> T:
             raise
         log.info("thread %s was archived: un-archived it and tried again", getattr(where, "id", "?"))
     return await call()
+
+
+class Channels(Protocol):
+    """Where :func:`archive` looks a thread up (a :class:`discord.Client`, the Cog's bot)."""
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    def fetch_channel(self, channel_id: int, /) -> Awaitable[Any]: ...
+
+
+async def archive(client: Channels, thread_id: int) -> bool:
+    """Archive the thread ``thread_id`` of a game that ended (not locked: still readable). ``False``
+    when it is no thread (a game played in a channel), already archived, or Discord refused
+    (logged: the thread then archives by itself after its inactivity)."""
+    channel = client.get_channel(thread_id)
+    try:
+        if channel is None:
+            channel = await client.fetch_channel(thread_id)
+        if not isinstance(channel, discord.Thread) or channel.archived:
+            return False
+        await channel.edit(archived=True)
+    except discord.HTTPException as e:
+        log.warning("archiving the thread %s of a finished game failed: %s", thread_id, e)
+        return False
+    log.info("archived the thread %s of a finished game", thread_id)
+    return True
 
 
 class ThreadKeeper:

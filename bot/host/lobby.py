@@ -174,7 +174,7 @@ class LobbyMixin(PlayMixin):
             snapshot=snapshot, now=now, timers=timers,
         )
         rec.status, rec.game, rec.options, rec.seed, rec.start_seat = "active", game_id, options, seed, start_seat
-        rec.version, rec.snapshot, rec.votes, rec.updated = 0, snapshot, [], now
+        rec.version, rec.snapshot, rec.votes, rec.updated, rec.started = 0, snapshot, [], now, now
         table.adapter, table.game, table.last_action = adapter, game, None
         prompts = self._prompts(table)
         return self._reply(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.host import turns, undo
+from bot.host import turns, turntimes, undo
 from bot.host.common import names_text, votes_needed
 from bot.host.guard import host_call
 from bot.host.refusals import Refusal, RefusalCode
@@ -54,6 +54,7 @@ class LookingMixin(HostBase):
         if rec.votes:
             lines.append(_("Votes to abandon: {count}/{needed}.", count=len(rec.votes),
                            needed=votes_needed(rec.seats)))
+        lines += await turntimes.waiting_lines(self, table)  # issue 25: how long the table has waited for whom
         lines += await turns.status_lines(self, table)
         request = undo.pending_request(rec)  # issue 17: a standing undo request is part of the table
         if request is not None:

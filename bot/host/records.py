@@ -17,9 +17,10 @@ from bot.host.ratings import Standing, result_of
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Reply, Table
 from bot.host.tables import HostBase
+from bot.host.turntimes import TurnClock, TurnSummary, duration_text, turn_clock
 from bot.i18n import _, ngettext
 from bot.i18n.text import quote
-from bot.storage import rebuild
+from bot.storage import MatchRecord, rebuild
 
 log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
@@ -78,6 +79,50 @@ class RecordsMixin(HostBase):
             return None
         return Attachment(png, "meadhall-leaderboard.png")
 
+    async def _turn_clock(self, record: MatchRecord) -> TurnClock | None:
+        """The turn times of a match (:mod:`bot.host.turntimes`), a finished one's kept; ``None``
+        when its game is not installed or its log does not replay."""
+        cached = self.turn_clocks.get(record.id)
+        if cached is not None and record.status == "finished":
+            return cached
+        adapter = self.games.get(record.game)
+        if adapter is None:
+            return None
+        actions = await self.storage.actions(record.id)
+        try:
+            clock = await asyncio.to_thread(turn_clock, adapter.game_cls, record, actions)
+        except Exception:
+            log.exception("timing the turns of match %s failed", record.id)
+            return None
+        if record.status == "finished":
+            self.turn_clocks[record.id] = clock
+        return clock
+
+    async def _turn_lines(self, user: str, guild: str | None) -> dict[str, str]:
+        """Per game: one profile line with ``user``'s median and longest time per turn over the
+        finished games of ``guild`` (``None``: all) — issue 25."""
+        per_game: dict[str, list[float]] = {}
+        for record in await self.storage.finished_matches(guild=guild, snapshots=False):
+            if record.seat_of(user) is None and not any(
+                    r.get("user") == user for r in record.options.get("host", {}).get("replaced", [])):
+                continue
+            clock = await self._turn_clock(record)
+            if clock is not None:
+                per_game.setdefault(record.game, []).extend(clock.of_user(user))
+        out: dict[str, str] = {}
+        for game, seconds in per_game.items():
+            summary = TurnSummary.of(seconds)
+            if summary is not None:
+                out[game] = self._summary_text(summary)
+        return out
+
+    @staticmethod
+    def _summary_text(summary: TurnSummary) -> str:
+        return ngettext("time per turn: median {median}, longest {longest} ({count} turn)",
+                        "time per turn: median {median}, longest {longest} ({count} turns)", summary.count,
+                        median=duration_text(summary.median), longest=duration_text(summary.longest),
+                        count=summary.count)
+
     @host_call()
     async def profile(self, who: str, *, guild: str | None = None) -> Reply:
         """A person's record (by user id or name): games and wins per game, rating here and on all
@@ -88,6 +133,7 @@ class RecordsMixin(HostBase):
         lines = [_("Profile of {name}", name=prof.name)]
         if prof.computer:  # D-ratings-1: fixed ratings, never listed
             lines.append(_("{name} is a computer player: computer players are not rated.", name=prof.name))
+        times = {} if prof.computer else await self._turn_lines(prof.user, guild)  # issue 25: people only
         for game, rec in prof.games.items():
             adapter = self.games.get(game)
             title = adapter.title if adapter else game
@@ -100,6 +146,8 @@ class RecordsMixin(HostBase):
             if rec.best_vp is not None:
                 lines.append(_("  final VP: best {best}, average {average}", best=rec.best_vp,
                                average=f"{rec.average_vp:.1f}"))
+            if game in times:
+                lines.append(f"  {times[game]}")
         lines.append(_("Most recent games:"))
         for g in prof.recent:
             adapter = self.games.get(g.game)
@@ -122,7 +170,7 @@ class RecordsMixin(HostBase):
         its export (``/export ID``). ``Reply.file`` holds the same as tab-separated text."""
         entries = await self.records.history(guild, limit)
         lines = [_("Finished games:")] if entries else [_("No game has been finished here yet.")]
-        rows = ["match	game	ended	players	winners	link"]
+        rows = ["match	game	ended	players	winners	link	turn times"]
         names: list[str] = []
         for e in entries:
             rec = e.record
@@ -135,10 +183,29 @@ class RecordsMixin(HostBase):
                      winners=names_text(e.winners))
             line += hints_note(rec.options)  # issue 25
             lines.append(line + (f" {rec.link}" if rec.link else ""))
+            times = await self._game_turn_times(rec)  # issue 25: each person's median and longest turn
+            if times:
+                lines.append("  " + _("time per turn: {times}", times="; ".join(times)))
             names += rec.names
-            rows.append("\t".join([str(rec.id), rec.game, when, players, names_text(e.winners), rec.link or ""]))
+            rows.append("\t".join([str(rec.id), rec.game, when, players, names_text(e.winners), rec.link or "",
+                                   "; ".join(times)]))
         data = ("\n".join(rows) + "\n").encode("utf-8")
         return Reply(public=lines, names=names, file=Attachment(data, "meadhall-history.tsv"))
+
+    async def _game_turn_times(self, record: MatchRecord) -> list[str]:
+        """"NAME: median …, longest …" for each person who played turns of ``record`` (the name of
+        the seat they played)."""
+        clock = await self._turn_clock(record)
+        if clock is None:
+            return []
+        out: list[str] = []
+        for user in dict.fromkeys(t.user for t in clock.turns):
+            summary = TurnSummary.of(clock.of_user(user))
+            seat = next(t.seat for t in clock.turns if t.user == user)
+            if summary is not None:
+                out.append(_("{name}: median {median}, longest {longest}", name=record.seats[seat].name,
+                             median=duration_text(summary.median), longest=duration_text(summary.longest)))
+        return out
 
     @host_call()
     async def recap(self, match_id: int) -> Reply:

@@ -100,6 +100,13 @@ class RefusalCode(Enum):
     # the text is no action of this game
     MALFORMED = "malformed", N_("I cannot read “{text}” as a move: {reason}."), ("text", "reason")
     UNREADABLE = "malformed", N_("I cannot read “{text}” as a move of this game."), ("text",)
+    # issue 25: /table settings pings: and hours: that do not go together
+    PING_CHOICE = "malformed", N_(
+        "Pings: choose every turn, only after N hours or reminders only, not {choice}."), ("choice",)
+    PING_HOURS = "malformed", N_(
+        "Only after how many hours? Give hours: a whole number from 1 to {max}, not {hours}."), ("hours", "max")
+    PING_HOURS_ALONE = "malformed", N_(
+        "Hours go with pings: only after N hours; nothing was changed."), ()
     # a well-formed action the rules forbid now
     ILLEGAL = "illegal", N_("That move is not allowed: {reason}."), ("reason",)
     ILLEGAL_BY_RULE = "illegal", N_("That move is not allowed: {reason} ({rule})."), ("reason", "rule")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games import table_language
 from bot.host import turns
+from bot.host.pings import due_pings
 from bot.host.play import PlayMixin
 from bot.host.replies import Reminder
 from bot.i18n import _, current_language, use_language
@@ -47,6 +48,7 @@ class RemindersMixin(PlayMixin):
                              prompt=table.adapter.prompt(table.game, seat))
                 out.append(Reminder(channel=record.channel, match_id=record.id, user=s.user, seat=seat, name=s.name,
                                     text=text, count=count, names=tuple(table.record.names)))
+        out += await due_pings(self, now)  # issue 25: turns of people pinged only after N hours
         return out
 
     async def next_reminder_due(self) -> float | None:

@@ -77,6 +77,8 @@ table cache, pieces of replies):
 ``bot.host.undo``          ``/undo``: what may be taken back, and agreement
 ``bot.host.protocol``      what turns and undo need of the service (protocols, not the mixins)
 ``bot.host.ratings``       ratings, profiles and history of finished games (issue 17)
+``bot.host.turntimes``     turn times: each person's time per turn, how long a table waits (issue 25)
+``bot.host.pings``         a person's ping setting (``settings``, ``defer_ping``, ``due_pings``; issue 25)
 ``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
 ``bot.host.hints``         ``/hint``: the search computer player's advice on a table with ``hints``
 =========================  ====================================================================
@@ -96,6 +98,7 @@ from bot.host.common import (
     votes_needed,
 )
 from bot.host.guard import host_call, refused
+from bot.host.pings import PingsMixin
 from bot.host.refusals import REFUSALS, Refusal, RefusalCode
 from bot.host.rematch import RematchMixin
 from bot.host.reminders import RemindersMixin
@@ -110,6 +113,6 @@ __all__ = [
 ]
 
 
-class HostService(RematchMixin, CommandsMixin, RemindersMixin):
+class HostService(RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
     """The host service (see the module's docstring): lobby, play, looking, export, records, text
     commands, rematches and reminders, one concern per :mod:`bot.host` module."""

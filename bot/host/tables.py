@@ -21,6 +21,7 @@ from bot.host.common import names_text
 from bot.host.ratings import Records
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import Attachment, Prompt, Reply, Table
+from bot.host.turntimes import TurnClock
 from bot.i18n import SOURCE_LANGUAGE, _, ngettext
 from bot.processes.cpu import CpuPool
 from bot.processes.shards import Shards
@@ -62,6 +63,7 @@ class HostBase:
         self._generation: dict[str, int] = {}  # bumped at every change of a channel's cache entry
         self._locks: dict[str, asyncio.Lock] = {}
         self.records = Records(storage, games)  # ratings, profiles, history (issue 17)
+        self.turn_clocks: dict[int, TurnClock] = {}  # finished matches' turn times (issue 25; they never change)
 
     # ------------------------------------------------------------------ tables in memory
 

@@ -18,10 +18,12 @@ from bot.storage.base import Storage
 from bot.storage.factory import open_storage
 from bot.storage.records import (
     OPEN_STATUSES,
+    PING_CHOICES,
     STATUSES,
     LoggedAction,
     MatchRecord,
     NewTimer,
+    PlayerSettings,
     Seat,
     StaleVersionError,
     StorageConflict,
@@ -35,7 +37,8 @@ from bot.storage.records import (
 from bot.storage.sqlite import MIGRATIONS, SqliteStorage
 
 __all__ = [
-    "MIGRATIONS", "OPEN_STATUSES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer", "Seat",
+    "MIGRATIONS", "OPEN_STATUSES", "PING_CHOICES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer",
+    "PlayerSettings", "Seat",
     "SqliteStorage", "StaleVersionError", "Storage", "StorageConflict", "StorageError",
     "StorageUnavailable", "Timer", "effective_actions", "open_storage", "parse_database", "rebuild",
 ]

@@ -22,6 +22,10 @@ Tables (schema version 1):
 * schema version 4 adds ``rematch_votes`` (``match``, ``voter``, ``name`` as the voter asked,
   ``at``; one row per person and match) and ``rematches`` (``match`` → the ``rematch`` match it
   became, at most one): issue 25's Rematch button, durable across restarts.
+* schema version 5 adds ``matches.started`` (epoch seconds the game started, set by
+  ``start_match``; ``NULL`` for games started before) and ``player_settings`` (``user_id`` text
+  primary key, ``pings`` ``every``|``after``|``reminders``, ``ping_hours``, ``updated``): a
+  person's own settings (issue 25).
 * ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 
 API (all coroutines unless noted; every write is one transaction)::
@@ -48,6 +52,9 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.last_match(channel) -> MatchRecord | None
     await store.finished_matches(game=None, guild=None, snapshots=True) -> list[MatchRecord]  # as they ended
     await store.set_link(match_id, link)                          # where it is played (thread URL)
+    await store.player_settings(users) -> dict[str, PlayerSettings]   # schema 5; absent: never chose
+    await store.set_player_settings(PlayerSettings(user, pings, ping_hours), now=)
+    await store.all_player_settings() -> list[PlayerSettings]
     await store.get_meta(key) -> str | None                        # the meta table (schema 3)
     await store.set_meta(key, value)
     await store.actions(match_id) -> list[LoggedAction]
@@ -66,7 +73,8 @@ API (all coroutines unless noted; every write is one transaction)::
     effective_actions(actions) -> list[LoggedAction]              # the log without undone moves
 
 ``timers`` arguments are sequences of :class:`NewTimer`; in ``start_match``/``commit_action`` they
-replace every timer of the match in the same transaction (``None`` leaves them alone).
+replace every timer of the match in the same transaction (``None`` leaves them alone), except the
+``ping`` timers a transport set (:data:`KEPT_TIMERS`), which only the end of the match drops.
 
 Failures: :class:`StorageUnavailable` (the database cannot be reached, read or written just now:
 read-only, disk full, locked past the busy timeout, connection lost; rolled back),
@@ -87,9 +95,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.storage.records import (
+    PING_CHOICES,
     LoggedAction,
     MatchRecord,
     NewTimer,
+    PlayerSettings,
     Seat,
     StaleVersionError,
     StorageConflict,
@@ -97,21 +107,25 @@ from bot.storage.records import (
     Timer,
 )
 
+# timers a transport sets for itself (issue 25: a ping deferred by the person's setting): a new
+# action's timers replace the host's own, not these; a finished or closed match drops them too
+KEPT_TIMERS = ("ping",)
+
 _MATCH_COLUMNS = (
     "id, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version, "
-    "snapshot, created, updated, link"
+    "snapshot, created, updated, link, started"
 )
 
 
 def _match(row: Row) -> MatchRecord:
     (mid, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version,
-     snapshot, created, updated, link) = row
+     snapshot, created, updated, link, started) = row
     return MatchRecord(
         id=mid, guild=guild, channel=channel, game=game, options=json.loads(options), seed=seed,
         start_seat=start_seat, status=status, creator=creator,
         seats=[Seat(s["user"], s["name"]) for s in json.loads(seats)], votes=json.loads(votes),
         version=version, snapshot=None if snapshot is None else json.loads(snapshot),
-        created=created, updated=updated, link=link,
+        created=created, updated=updated, link=link, started=started,
     )
 
 
@@ -261,10 +275,10 @@ class Storage(ABC):
         async with self._tx() as db:
             rows = await db.fetchall(
                 "UPDATE matches SET status = 'active', game = ?, options = ?, seed = ?, start_seat = ?, "
-                "seats = ?, version = 0, snapshot = ?, votes = '[]', updated = ? "
+                "seats = ?, version = 0, snapshot = ?, votes = '[]', updated = ?, started = ? "
                 "WHERE id = ? AND status = 'lobby' RETURNING id",
                 (game, _dumps(options), seed, start_seat, _seats_json(seats), _dumps(snapshot), float(now),
-                 match_id),
+                 float(now), match_id),
             )
             if len(rows) != 1:
                 raise StorageError(f"match {match_id} is not a lobby")
@@ -300,7 +314,7 @@ class Storage(ABC):
             if status == "finished":
                 await self._replace_timers(db, match_id, ())
             elif timers is not None:
-                await self._replace_timers(db, match_id, timers)
+                await self._replace_timers(db, match_id, timers, keep=KEPT_TIMERS)
         return new_version
 
     async def update_running(
@@ -433,6 +447,36 @@ class Storage(ABC):
             await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
                              "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
+    async def player_settings(self, users: Iterable[str]) -> dict[str, PlayerSettings]:
+        """The stored settings of these users (schema 4); a user who never chose is absent."""
+        wanted = sorted(set(users))
+        if not wanted:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT user_id, pings, ping_hours FROM player_settings WHERE user_id IN ({', '.join('?' * len(wanted))})",
+            wanted)
+        return {r[0]: PlayerSettings(r[0], r[1], r[2]) for r in rows}
+
+    async def set_player_settings(self, settings: PlayerSettings, *, now: float) -> None:
+        """Store a person's settings (an upsert); ``pings`` must be one of :data:`PING_CHOICES`, with
+        ``ping_hours`` (a positive whole number) exactly when it is ``"after"``."""
+        if settings.pings not in PING_CHOICES:
+            raise ValueError(f"pings must be one of {PING_CHOICES}, not {settings.pings!r}")
+        if (settings.pings == "after") != (settings.ping_hours is not None) or (
+                settings.ping_hours is not None and settings.ping_hours < 1):
+            raise ValueError(f"ping_hours {settings.ping_hours!r} does not fit pings {settings.pings!r}")
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO player_settings (user_id, pings, ping_hours, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, ping_hours = excluded.ping_hours, "
+                "updated = excluded.updated",
+                (settings.user, settings.pings, settings.ping_hours, float(now)))
+
+    async def all_player_settings(self) -> list[PlayerSettings]:
+        """Every stored person's settings, by user (``migrate-db`` copies them)."""
+        rows = await self._fetchall("SELECT user_id, pings, ping_hours FROM player_settings ORDER BY user_id")
+        return [PlayerSettings(r[0], r[1], r[2]) for r in rows]
+
     async def last_match(self, channel: str) -> MatchRecord | None:
         rows = await self._fetchall(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel = ? ORDER BY id DESC LIMIT 1", (channel,)
@@ -496,12 +540,13 @@ class Storage(ABC):
         """Copy one match as it is (same id, log and timers) into this database (``migrate-db``)."""
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.guild, record.channel, record.game, _dumps(record.options), record.seed,
                  record.start_seat, record.status, record.creator, _seats_json(record.seats),
                  _dumps(record.votes), record.version,
                  None if record.snapshot is None else _dumps(record.snapshot),
-                 float(record.created), float(record.updated), record.link),
+                 float(record.created), float(record.updated), record.link,
+                 None if record.started is None else float(record.started)),
             )
             await db.executemany(
                 "INSERT INTO actions (match, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -519,8 +564,14 @@ class Storage(ABC):
 
     # ------------------------------------------------------------------ timers
 
-    async def _replace_timers(self, db: Tx, match_id: int, timers: Sequence[NewTimer]) -> None:
-        await db.execute("DELETE FROM timers WHERE match = ?", (match_id,))
+    async def _replace_timers(self, db: Tx, match_id: int, timers: Sequence[NewTimer],
+                              keep: Sequence[str] = ()) -> None:
+        """Every timer of the match becomes ``timers``, except those of the ``keep`` kinds."""
+        if keep:
+            await db.execute(f"DELETE FROM timers WHERE match = ? AND kind NOT IN ({', '.join('?' * len(keep))})",
+                             (match_id, *keep))
+        else:
+            await db.execute("DELETE FROM timers WHERE match = ?", (match_id,))
         await self._insert_timers(db, match_id, timers)
 
     @staticmethod

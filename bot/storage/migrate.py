@@ -1,11 +1,11 @@
 """``meadhall migrate-db``: copy every match (lobby, running, finished, abandoned) with its seats,
-action log and timers from one database to another (SQLite ↔ PostgreSQL), keeping ids, then
-verify each game in the target by replaying its log: the replay must equal the stored snapshot.
+action log and timers, and every person's settings, from one database to another (SQLite ↔
+PostgreSQL), keeping ids, then verify each game in the target by replaying its log: the replay must equal the stored snapshot.
 
 API::
 
     report = await migrate(source, target, registry, progress=None)   # raises StorageError
-    report.matches, report.actions, report.timers, report.verified, report.summary()
+    report.matches, report.actions, report.timers, report.settings, report.verified, report.summary()
 
 The target must hold no match yet (a fresh database, or one just created by ``Storage.open``);
 the copy of one match is one transaction, so an interrupted run leaves whole matches only, and
@@ -14,6 +14,7 @@ rerunning it into a fresh target starts clean.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,12 +29,13 @@ class MigrationReport:
     matches: int = 0
     actions: int = 0
     timers: int = 0
+    settings: int = 0  # people's settings copied (schema 4)
     verified: int = 0
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
 
     def summary(self) -> str:
-        text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers; "
-                f"{self.verified} games verified by replay")
+        text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers, "
+                f"{self.settings} people's settings; {self.verified} games verified by replay")
         if self.unverifiable:
             text += f"; not verified (game not installed): {', '.join(map(str, self.unverifiable))}"
         return text
@@ -59,6 +61,9 @@ async def migrate(
             report.matches += 1
             report.actions += len(actions)
             report.timers += len(timers)
+        for settings in await src.all_player_settings():  # schema 4: people's own settings (issue 25)
+            await dst.set_player_settings(settings, now=time.time())
+            report.settings += 1
         for record in await dst.all_matches():
             if record.snapshot is None:
                 continue  # a lobby: nothing to replay

@@ -91,6 +91,11 @@ MIGRATIONS: list[tuple[str, ...]] = [
             at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # 5: when a match started (the first turn's clock) and each person's settings, e.g. when to be
+    # pinged (issue 25)
+    ("ALTER TABLE matches ADD COLUMN started DOUBLE PRECISION",
+     "CREATE TABLE player_settings (user_id TEXT PRIMARY KEY, pings TEXT NOT NULL, ping_hours INTEGER, "
+     "updated DOUBLE PRECISION NOT NULL)"),
 ]
 
 MIGRATION_LOCK = 0x6D65_6164  # pg_advisory_xact_lock key: openers migrate one at a time

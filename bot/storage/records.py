@@ -95,6 +95,7 @@ class MatchRecord:
     created: float
     updated: float
     link: str | None = None  # where the game was played (a Discord thread's link), schema 2
+    started: float | None = None  # when the game started (its first turn's clock), schema 5; None before
 
     @property
     def names(self) -> list[str]:
@@ -130,6 +131,20 @@ class Timer:
     kind: str
     due: float
     payload: dict[str, Any]
+
+
+PING_CHOICES = ("every", "after", "reminders")  # issue 25: when a person is pinged for their turn
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    """A person's own settings (schema 5, ``player_settings``): ``pings`` is ``"every"`` (every
+    turn, the default), ``"after"`` (only if they have not acted ``ping_hours`` hours after their
+    turn began) or ``"reminders"`` (only the reminders ping them)."""
+
+    user: str
+    pings: str = "every"
+    ping_hours: int | None = None
 
 
 UNDO_PREFIX = "#undo"  # a logged "#undo N" takes back the N actions before it still in force (issue 17)

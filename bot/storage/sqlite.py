@@ -88,6 +88,11 @@ MIGRATIONS: list[tuple[str, ...]] = [
             at REAL NOT NULL
         )""",
     ),
+    # 5: when a match started (the first turn's clock) and each person's settings, e.g. when to be
+    # pinged (issue 25)
+    ("ALTER TABLE matches ADD COLUMN started REAL",
+     "CREATE TABLE player_settings (user_id TEXT PRIMARY KEY, pings TEXT NOT NULL, ping_hours INTEGER, "
+     "updated REAL NOT NULL)"),
 ]
 
 

@@ -34,7 +34,7 @@ from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
 HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records", "hint"}  # hint: issue 25
-TABLE = {"abandon", "status", "export", "addbot", "undo", "replace"}  # under /table
+TABLE = {"abandon", "status", "export", "addbot", "undo", "replace", "settings"}  # under /table (settings: issue 25)
 RECORDS = {"leaderboard", "profile", "history", "replay"}  # under /records (issues 17, 25)
 
 

@@ -335,7 +335,10 @@ async def test_whole_vikings_game_through_discord(fd, host):
                           "pings": sum(len(m.notified) for m in public), **turns.figures(), **discord_figures(fd)}
     print("issue 13 figures:", FIGURES["vikings"])  # shown with pytest -s; docs/discord.md quotes them
 
-    # after the end: the log as a file
+    # issue 25: the finished game's thread is archived (not locked); a person's message there
+    # un-archives it (threads.mdx), and then the log as a file
+    assert fd.threads[thread.id].archived and not fd.threads[thread.id].locked
+    await fd.user_says("alice", thread, "good game")
     r = await fd.slash("alice", "table export", channel=thread)
     log = r.files[0].data.decode()
     assert log.count("\n") > moves and "# game: vikings" in log
@@ -391,8 +394,8 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("dave", "help", channel=thread)  # an embed grouped by purpose, privately
     [shown] = r.ephemeral_messages
     [embed] = shown.embeds
-    assert [f["name"] for f in embed["fields"]] == ["Open a table", "Play", "Look", "Learn", "End", "Mend", "Records",
-                                                      "Replays"]
+    assert [f["name"] for f in embed["fields"]] == ["Open a table", "Play", "Look", "Learn", "End", "Mend", "Pings",
+                                                      "Records", "Replays"]
     assert "Vikings" in embed["description"] and "/move" in embed["fields"][1]["value"]
     # autocomplete offers nothing to somebody without a seat, or for another phase's verb
     assert await fd.autocomplete("carol", "move", focused="choice", value="", channel=thread) == []
@@ -404,6 +407,8 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("erik", "table abandon", channel=thread)
     assert "abandoned" in fd.messages(thread)[-1].content and not [m for m in fd.messages(thread) if usable(m)]
     assert f"<#{thread.id}>" in fd.messages("general")[-1].content  # the channel learns how it ended
+    assert fd.threads[thread.id].archived  # issue 25: an abandoned game's thread is archived too
+    await fd.user_says("alice", thread, "why?")  # a person's message un-archives it (threads.mdx)
     r = await fd.slash("alice", "table export", channel=thread)  # the abandoned game's log stays available
     assert r.files[0].filename.endswith(".txt") and "status: abandoned" in r.files[0].data.decode()
     await refused(await fd.slash("alice", "table export", channel="tavern"), "no game to export")

@@ -128,3 +128,23 @@ def test_people_who_become_to_act_in_an_edit_are_notified_and_their_ping_goes_wh
     assert same.notify == [] and same.unping == []  # carol still decides: no new ping, hers stays
     end = policy.plan(KEY, reply(status="finished"), picture=None)
     assert end.final and end.unping == [21]
+
+
+def test_ping_setting_quiet_people_are_named_in_the_plan_not_pinged_on_a_new_message_or_an_edit():
+    """Issue 25: people whose ping setting says not now (``quiet``) are left out of ``plan.ping``
+    (a new message) and ``plan.notify`` (an edit, a Brian Boru trick's next card) and listed in
+    ``plan.quiet``; the others are pinged as before."""
+    policy = MessagePolicy()
+
+    def step(r: Reply, message_id: int = 0, quiet=()):
+        plan = policy.plan(KEY, r, picture=None, group="trick 1.1", quiet=quiet)
+        policy.done(KEY, plan, r, message_id or (plan.edit.message_id if plan.edit else 0), 5, controls=True,
+                    picture=None, group="trick 1.1", ping=30 if plan.notify else None)
+        return plan
+
+    lead = step(reply("1", "2", text="lead"), message_id=10, quiet={"2"})
+    assert lead.edit is None and lead.ping == ["1"] and lead.quiet == ["2"]
+    second = step(reply("3", text="play"), quiet={"3"})
+    assert second.edit is not None and second.notify == [] and second.quiet == ["3"]
+    fourth = step(reply("4", text="play"), quiet={"3"})
+    assert fourth.notify == ["4"] and fourth.quiet == [] and policy.pings(KEY) == [30]

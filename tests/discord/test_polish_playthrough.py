@@ -253,6 +253,8 @@ async def test_a_whole_vikings_game_through_discord_in_polish(fd: FakeDiscord, t
         await open_table(t, "vikings", options)
         moves = await t.play(lambda g: g.is_over, vikings_looks)
         assert await t.game() is None and "Koniec gry" in fd.messages(t.thread)[-1].content
+        assert fd.threads[t.thread.id].archived  # issue 25: a finished game's thread is archived
+        await fd.user_says("alice", t.thread, "dobra gra")  # a person's message un-archives it (threads.mdx)
         await fd.slash("alice", "table export", channel=t.thread)
         checked = t.assert_all_polish(f"Vikings {options or 'basic'}")
         assert moves > 60 and checked > 200, (moves, checked)

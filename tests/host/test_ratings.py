@@ -144,12 +144,15 @@ async def test_history_of_a_server_players_result_link_and_export(svc):
     c2 = (await svc.history("c2"))[0]
     await svc.storage.set_link(c2.id, "https://discord.com/channels/1/2/9")
     r = await svc.game_history(guild="g1")
-    assert r.ok and r.public[0] == "Finished games:" and len(r.public) == 3  # no abandoned, no running
+    # no abandoned, no running; each game's line followed by its turn times (issue 25)
+    assert r.ok and r.public[0] == "Finished games:" and len(r.public) == 5
+    assert r.public[2].startswith("  time per turn: Ann: median ")
     assert r.public[1].startswith(f"game {c2.id} (Take-away, ") and "Ann, Bob, Cid; won by Ann" in r.public[1]
     assert r.public[1].endswith(f"export: /export {c2.id} https://discord.com/channels/1/2/9")
     text = r.file.data.decode()
-    assert text.splitlines()[1].split("\t") == [str(c2.id), "toy", "1970-01-01", "Ann, Bob, Cid", "Ann",
-                                                "https://discord.com/channels/1/2/9"]
+    assert text.splitlines()[1].split("\t")[:6] == [str(c2.id), "toy", "1970-01-01", "Ann, Bob, Cid", "Ann",
+                                                    "https://discord.com/channels/1/2/9"]
+    assert text.splitlines()[1].split("\t")[6] == r.public[2].removeprefix("  time per turn: ")
     # its export from another channel of the same server; never another server's, nor a running one
     exported = await svc.command("elsewhere", "zed", f"/export {c2.id}", guild="g1")
     assert exported.ok and "# seed: 1" in exported.file.data.decode()
@@ -311,5 +314,5 @@ async def test_a_finished_game_this_host_no_longer_offers_is_left_out_and_its_re
     server, _ = expected()
     assert as_dict(await svc.leaderboard("toy", guild="g1")) == {
         u: (r.mu, r.sigma, {"ann": 2, "bob": 2, "cid": 1}[u]) for u, r in server.items()}
-    assert len((await svc.game_history(guild="g1")).public) == 3
+    assert len((await svc.game_history(guild="g1")).public) == 5  # two toy games, each with its turn times line
     assert "I do not know the game chess" in refused(await svc.recap(rec.id), "unknown_game")

@@ -103,3 +103,35 @@ async def test_a_computer_players_profile_shows_its_games_and_says_it_is_not_rat
     assert any(line.startswith("  rating ") for line in person) and "computer" not in " ".join(person)
     assert (await say(t, "ann: /profile Nobody"))[0].endswith("Nobody has not finished a game here yet.")
 
+
+
+async def test_turn_time_in_history_and_profile_at_the_offline_table(tmp_path):
+    """Issue 25 at the offline table: /history and /profile give each person's median and longest
+    time per turn (the toy game, on a clock the test moves: Ann 1 minute and 3 minutes, Bob 2 hours)."""
+    from bot.games import GameRegistry
+    from bot.host.service import HostService
+    from bot.storage import Storage
+    from tests.host_helpers import Clock
+    from tests.toygame import ToyAdapter
+
+    clock = Clock()
+    store = await Storage.open(tmp_path / "turns.db")
+    try:
+        svc = HostService(store, GameRegistry([ToyAdapter()]), clock=clock, images=False, seed_source=lambda: 1)
+        t = OfflineTable(svc, tmp_path / "out", channel=CH)
+        await say(t, "ann: /join toy", "bob: /join", "ann: /start pile=3 max=1")
+        table = await svc.table(CH)
+        first = table.record.seats[table.game.acting_seats()[0]].name
+        second = "bob" if first == "ann" else "ann"
+        for who, wait in [(first, 60), (second, 7200), (first, 180)]:
+            clock.t += wait
+            await say(t, f"{who}: /take 1")
+        assert await svc.table(CH) is None  # over
+        out = await say(t, "ann: /history")
+        line = next(x for x in out if "time per turn" in x)
+        assert (f"{first}: median 2 minutes, longest 3 minutes; "
+                f"{second}: median 2 hours, longest 2 hours") in line, out
+        out = await say(t, f"ann: /profile {second}")
+        assert "  time per turn: median 2 hours, longest 2 hours (1 turn)" in out, out
+    finally:
+        await store.close()

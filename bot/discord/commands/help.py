@@ -70,6 +70,9 @@ class HelpCommands(Answering):
         embed.add_field(name=_("Mend"), inline=False, value=_(
             "/table undo takes back your last move (whoever moved since agrees by running it too); "
             "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote."))
+        embed.add_field(name=_("Pings"), inline=False, value=_(
+            "/table settings pings: chooses when your turn pings you: every turn, only after some hours "
+            "without a move, or only by reminders (for you only, on every table)."))
         embed.add_field(name=_("Records"), inline=False, value=_(
             "/records leaderboard ranks the players of a game (this server or all); /records profile shows a "
             "player's games, wins and rating; /records history lists the finished games with their threads."))

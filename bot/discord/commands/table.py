@@ -1,5 +1,5 @@
-"""The group ``/table``: this table's players, computer players, status, abandon, export, undo and
-take-over (issue 13: few top-level commands; managing the table is one group), and the "Agree to
+"""The group ``/table``: this table's players, computer players, status, your own settings (issue
+25: pings), abandon, export, undo and take-over (issue 13: few top-level commands; managing the table is one group), and the "Agree to
 undo" / "Refuse" buttons."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.host.seats import add_bot
 from bot.i18n import N_, _
 from engine.players import LEVELS
 
-GROUPED = ("addbot", "abandon", "status", "export")  # under /table
+GROUPED = ("addbot", "abandon", "status", "settings", "export")  # under /table
 
 
 class TableCommands(Answering):
@@ -61,6 +61,32 @@ class TableCommands(Answering):
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
             await self.run(interaction, lambda: self.svc.status(channel), widgets=False)
+
+    @table_group.command(name="settings", description=T(N_(
+        "Your own settings (for you only): when you are pinged for your turn")))
+    @app_commands.describe(pings=T(N_("When your turn pings you; leave it out to see your setting")),
+                           hours=T(N_("With only after N hours: how many hours (1 to 168)")))
+    @app_commands.choices(pings=[app_commands.Choice(name=T(N_("every turn")), value="every"),
+                                 app_commands.Choice(name=T(N_("only after N hours")), value="after"),
+                                 app_commands.Choice(name=T(N_("reminders only")), value="reminders")])
+    async def settings(self, interaction: discord.Interaction, pings: str | None = None,
+                       hours: int | None = None) -> None:
+        """Issue 25: a person's ping setting (bot.host.pings), stored for them on every table; the
+        answer is theirs alone."""
+        if await self.guild_only(interaction):
+            user = str(interaction.user.id)
+            await self.run(interaction, lambda: self.svc.settings(user, pings, hours), private=True)
+
+    @settings.autocomplete("hours")
+    async def settings_hours(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """Common waits offered (any whole number of hours from 1 to 168 may be typed)."""
+        typed = current.strip()
+        if typed and not typed.isdigit():
+            return []
+        offered = [1, 2, 4, 6, 8, 12, 24, 48, 72, 168]
+        if typed and 1 <= int(typed) <= 168 and int(typed) not in offered:
+            offered.insert(0, int(typed))
+        return [app_commands.Choice(name=str(h), value=h) for h in offered if str(h).startswith(typed)][:MAX_CHOICES]
 
     @table_group.command(name=T(N_("export")), description=T(N_("The game's action log as a file, for you only")))
     async def export(self, interaction: discord.Interaction) -> None:

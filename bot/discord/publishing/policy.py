@@ -32,12 +32,17 @@ A picture is attached only when it differs from the last one attached for this t
 sent twice). Narration accumulates on the live message while it is edited; the oldest lines give
 way (``…``) when the message would be longer than Discord allows.
 
+A person's ping setting (issue 25, :mod:`bot.host.pings`) is honoured here: those the transport
+names ``quiet`` (``reminders only``, or ``only after N hours`` until then) are left out of
+``plan.ping`` and ``plan.notify`` — the message still names them, its mention pings nobody — and
+listed in ``plan.quiet`` (the transport arms the later ping of the ``after`` ones).
+
 The state is in memory: after a restart the first reply posts a new live message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from bot.host.service import Reply
@@ -72,6 +77,8 @@ class Plan:
     attach: bool  # the picture changed since the last one attached
     final: bool  # the game ended (or was abandoned): no controls, nothing stays live
     notify: list[str] = field(default_factory=list)  # people newly to act on an edit: one ping message
+    # people newly to act whose ping setting (issue 25) says not now: named, not pinged
+    quiet: list[str] = field(default_factory=list)
     unping: list[int] = field(default_factory=list)  # ping messages whose people no longer act: delete
 
 
@@ -115,10 +122,13 @@ class MessagePolicy:
     def live(self, key: str) -> Live | None:
         return self._live.get(key)
 
-    def plan(self, key: str, reply: Reply, *, picture: str | None, group: str | None = None) -> Plan:
+    def plan(self, key: str, reply: Reply, *, picture: str | None, group: str | None = None,
+             quiet: Collection[str] = ()) -> Plan:
         """``group``: the adapter's name for a run of decisions that stays on one message even as
         the player to act changes (``message_group(game)``: a Brian Boru trick, edited as cards are
-        played and ending with its resolution); None: the usual rule."""
+        played and ending with its resolution); None: the usual rule. ``quiet``: people whose ping
+        setting (issue 25) says they are not pinged when their turn begins: the plan names them in
+        ``plan.quiet`` instead of ``plan.ping``/``plan.notify``."""
         live = self._live.get(key)
         if live is not None and live.match_id != reply.match_id:
             live = None  # a message of an earlier game at this table: not ours to edit
@@ -132,11 +142,13 @@ class MessagePolicy:
             before = self.acting(key, reply.match_id)
             notify = [u for u in prompts if u.isdigit() and u not in before]
             unping = [m for m, users in self._pings.get(key, []) if not users & set(prompts)]
-            return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False, notify=notify,
-                        unping=unping)
+            return Plan(live, None, [], [*live.lines, *reply.public], attach, final=False,
+                        notify=[u for u in notify if u not in quiet], unping=unping,
+                        quiet=[u for u in notify if u in quiet])
         sole = live.actors[0] if live is not None and len(live.actors) == 1 else None
         ping = [u for u in prompts if u != sole]
-        return Plan(None, live, ping, list(reply.public), attach, final=False, unping=every_ping)
+        return Plan(None, live, [u for u in ping if u not in quiet], list(reply.public), attach, final=False,
+                    unping=every_ping, quiet=[u for u in ping if u in quiet])
 
     @staticmethod
     def _continues(live: Live, prompts: dict[str, str]) -> bool:

@@ -48,8 +48,9 @@ from bot.discord.publishing.messages import (
     thread_name,
 )
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
+from bot.discord.publishing.quiet import defer_pings, quiet_users
 from bot.discord.refusals import gone, token_dead, token_lost
-from bot.discord.threads import ARCHIVE_MINUTES, unarchived
+from bot.discord.threads import ARCHIVE_MINUTES, archive, unarchived
 from bot.games import table_language
 from bot.games.widgets import widgets_for
 from bot.host.replies import Attachment
@@ -160,7 +161,8 @@ class Publisher(commands.Cog):
             image = reply.image
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             group = await self.message_group(key, reply)
-            plan = self.policy.plan(key, reply, picture=picture, group=group)
+            later = await quiet_users(self.svc, reply)  # issue 25: who is not pinged now (user → hours, or None)
+            plan = self.policy.plan(key, reply, picture=picture, group=group, quiet=later)
             view, complete = ((rematch_view(reply.match_id, reply.status), True) if plan.final  # issue 25
                               else await self.components(key, reply))
             prompts = [(p.user, f"{mention(p.user, p.name)}: "
@@ -210,8 +212,9 @@ class Publisher(commands.Cog):
                     await unarchived(target, lambda: target.get_partial_message(live_id).edit(**edit_kw()))
                     message_id = live_id
                 except discord.NotFound:  # the live message was deleted: post a new one
-                    plan = Plan(None, None, [p.user for p in reply.prompts], plan.lines, image is not None, False,
-                                unping=self.policy.pings(key))
+                    plan = Plan(None, None, [p.user for p in reply.prompts if p.user not in later], plan.lines,
+                                image is not None, False, unping=self.policy.pings(key),
+                                quiet=[p.user for p in reply.prompts if p.user in later])
             if plan.edit is None:
                 if plan.strip is not None and plan.strip.controls and plan.strip.message_id != answer.stripped:
                     stripped = plan.strip.message_id
@@ -224,13 +227,16 @@ class Publisher(commands.Cog):
             ping = await self.ping(key, target, plan, prompts, message_id)
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
                              controls=view is not None, picture=picture, group=group, ping=ping)
+        if await defer_pings(self.svc, key, plan, later):
+            self.bot.wake_reminders()
         if plan.final:
             await self.tell_parent(key, reply)
-        if answer.interaction is None:
-            return
-        asker = asker_language(answer.interaction)
-        with use_language(asker):  # what the actor alone sees
-            await answer.finish(reply, asker)
+        if answer.interaction is not None:
+            asker = asker_language(answer.interaction)
+            with use_language(asker):  # what the actor alone sees
+                await answer.finish(reply, asker)
+        if plan.final and key.isdigit():  # issue 25: the thread archived, LAST (a post would un-archive it)
+            await archive(self.bot, int(key))
 
     async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
         """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
