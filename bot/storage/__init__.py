@@ -6,6 +6,7 @@ PostgreSQL database (``postgresql://…``).
 =========================  ====================================================================
 ``bot.storage.records``    the records, the failures, ``parse_database``, reading the log
 ``bot.storage.base``       :class:`Storage`: the interface and every query both backends share
+``bot.storage.rows``       the tables and schema versions; the rows both backends read and write
 ``bot.storage.sqlite``     the SQLite backend (the default)
 ``bot.storage.postgres``   the PostgreSQL backend
 ``bot.storage.factory``    ``open_storage``: a database setting → its backend (what

@@ -2,31 +2,7 @@
 WAL; the default, one machine) and PostgreSQL (asyncpg; many processes and machines). Versioned
 migrations per backend; the same tables and guarantees on both.
 
-Tables (schema version 1):
-
-* ``matches`` — one row per table ever opened in a channel: ``guild``, ``channel``, ``game`` id,
-  ``options`` (JSON), ``seed``, ``start_seat`` (``NULL`` = drawn from the seed), ``status``
-  (``lobby`` → ``active`` → ``finished`` | ``abandoned``; a lobby may also be ``abandoned``),
-  ``creator``, ``seats`` (JSON ``[{"user", "name"}]``, seat 0 first), ``votes`` (JSON list of users
-  who voted to abandon), ``version`` (number of applied actions), ``snapshot`` (the game's
-  ``to_json()`` after the last action), ``created``/``updated`` (epoch seconds). At most one
-  lobby-or-active match per channel (a partial unique index).
-* ``actions`` — the append-only log (``match``, ``seq`` 1…version, ``seat``, ``action`` text,
-  ``at``); triggers refuse UPDATE and DELETE.
-* ``timers`` — durable timers (``match``, ``kind`` e.g. ``"reminder"``, ``due``, ``payload`` JSON).
-* schema version 2 adds ``matches.link`` (nullable text: where the match is played, e.g. the
-  URL of its Discord thread; shown by profiles and history).
-* schema version 3 adds ``meta`` (``key`` text primary key, ``value`` text): small facts of the
-  deployment, e.g. ``commands:APP:guild:ID`` → the hash of the slash commands last synced there
-  (bot.discord.sync). ``migrate-db`` does not copy it (a new database syncs once more).
-* schema version 4 adds ``rematch_votes`` (``match``, ``voter``, ``name`` as the voter asked,
-  ``at``; one row per person and match) and ``rematches`` (``match`` → the ``rematch`` match it
-  became, at most one): issue 25's Rematch button, durable across restarts.
-* schema version 5 adds ``matches.started`` (epoch seconds the game started, set by
-  ``start_match``; ``NULL`` for games started before) and ``player_settings`` (``user_id`` text
-  primary key, ``pings`` ``every``|``after``|``reminders``, ``ping_hours``, ``updated``): a
-  person's own settings (issue 25).
-* ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
+Tables and schema versions: :mod:`bot.storage.rows`.
 
 API (all coroutines unless noted; every write is one transaction)::
 
@@ -87,12 +63,11 @@ a compare-and-set on the version (exactly one of two writers at the same version
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from bot.storage.records import (
     PING_CHOICES,
@@ -106,6 +81,11 @@ from bot.storage.records import (
     StorageError,
     Timer,
 )
+from bot.storage.rows import Row, Tx
+from bot.storage.rows import dumps as _dumps
+from bot.storage.rows import match_record as _match
+from bot.storage.rows import seats_json as _seats_json
+from bot.storage.rows import timer_record as _timer
 
 # timers a transport sets for itself (issue 25: a ping deferred by the person's setting): a new
 # action's timers replace the host's own, not these; a finished or closed match drops them too
@@ -115,51 +95,6 @@ _MATCH_COLUMNS = (
     "id, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version, "
     "snapshot, created, updated, link, started"
 )
-
-
-def _match(row: Row) -> MatchRecord:
-    (mid, guild, channel, game, options, seed, start_seat, status, creator, seats, votes, version,
-     snapshot, created, updated, link, started) = row
-    return MatchRecord(
-        id=mid, guild=guild, channel=channel, game=game, options=json.loads(options), seed=seed,
-        start_seat=start_seat, status=status, creator=creator,
-        seats=[Seat(s["user"], s["name"]) for s in json.loads(seats)], votes=json.loads(votes),
-        version=version, snapshot=None if snapshot is None else json.loads(snapshot),
-        created=created, updated=updated, link=link, started=started,
-    )
-
-
-def _timer(row: Row) -> Timer:
-    return Timer(row[0], row[1], row[2], row[3], json.loads(row[4]))
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def _seats_json(seats: Iterable[Seat]) -> str:
-    return _dumps([s.to_json() for s in seats])
-
-
-class Row(Protocol):
-    """A fetched row as either backend gives it (an SQLite tuple, an asyncpg ``Record``): read by
-    position, unpacked or counted; nothing else."""
-
-    def __getitem__(self, index: int, /) -> Any: ...
-
-    def __iter__(self) -> Iterator[Any]: ...
-
-    def __len__(self) -> int: ...
-
-
-class Tx(Protocol):
-    """One open transaction of a backend; SQL uses ``?`` placeholders on every backend."""
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
 
 Opener = Callable[..., Awaitable["Storage"]]

@@ -19,8 +19,9 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.base import Row, Storage, Tx
+from bot.storage.base import Storage
 from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
+from bot.storage.rows import Row, Tx
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1, the
 # same versions as the SQLite backend's MIGRATIONS. Never edit a released step: append a new one.

@@ -19,8 +19,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import Row, Storage
+from bot.storage.base import Storage
 from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
+from bot.storage.rows import Row
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1.
 # Never edit a released step: append a new one.
