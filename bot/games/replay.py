@@ -1,13 +1,15 @@
-"""Replaying a match's action log for the pictures (issue 14): every player's VP round by round
-and the latest scoring, for the final scoring's chart."""
+"""Replaying a match's action log: for the pictures (issue 14), every player's VP round by round
+and the latest scoring, for the final scoring's chart; for the animated recap and replays
+(issue 25), every position of the game in turn (:func:`positions`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import engine_options
+from bot.games import Position, engine_options
 from engine.core import EngineError, Game
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,25 @@ def replay(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int |
                 e.kind == "round" and int((e.data or {}).get("round", 1)) > 1 for e in events):
             out.history.append(_vps(game))
     return out
+
+
+def positions(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int | None],
+              moves: list[tuple[int, str]], *, views: bool = True) -> Iterator[Position]:
+    """Every position of a match in turn: the start (``index`` 0), then the position after each of
+    ``moves`` ((seat, action text) in force, in log order: :func:`bot.storage.effective_actions`).
+    Each :class:`bot.games.Position` holds the live game (valid until the next one is taken), the
+    move's events, who was to act before it and (``views``) the public view before it. An action
+    the engine refuses raises its ``EngineError``: a stored log replays or is broken."""
+    names, seed, options, start_seat = setup
+    game = game_cls.new(list(names), seed=seed, options=None if options is None else engine_options(options),
+                        start_seat=start_seat)
+    total = len(moves)
+    yield Position(0, total, game, setup=setup, moves=moves)
+    for i, (seat, action) in enumerate(moves, start=1):
+        acting = tuple(game.acting_seats())
+        before = game.view(None) if views else None
+        events = game.apply(seat, action)
+        yield Position(i, total, game, seat, action, list(events), acting, before, setup, moves)
 
 
 def try_replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],

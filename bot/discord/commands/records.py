@@ -1,5 +1,5 @@
 """The group ``/records`` (issue 17): ``leaderboard``, ``profile``, ``history``, answered in public
-in the asker's language."""
+in the asker's language; ``recap`` (issue 25): a finished game of this server as an animated picture."""
 
 from __future__ import annotations
 
@@ -43,4 +43,12 @@ class RecordsCommands(Answering):
     async def history(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.game_history(guild=str(interaction.guild_id)),
+                           widgets=False, personal=True)
+
+    @records_group.command(name="recap", description=T(N_("A finished game of this server as an animated picture")))
+    @app_commands.describe(game_id=T(N_("The game's number (/records history lists them)")))
+    @app_commands.rename(game_id="id")
+    async def recap(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.animated_recap(game_id, guild=str(interaction.guild_id)),
                            widgets=False, personal=True)
