@@ -48,7 +48,7 @@ class RecordsCommands(Answering):
     @records_group.command(name="recap", description=T(N_("A finished game of this server as an animated picture")))
     @app_commands.describe(game_id=T(N_("The game's number (/records history lists them)")))
     @app_commands.rename(game_id="id")
-    async def recap(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
+    async def recap(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 1_000_000_000]) -> None:
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.animated_recap(game_id, guild=str(interaction.guild_id)),
                            widgets=False, personal=True)

@@ -41,7 +41,7 @@ from bot.discord.publishing.messages import (
     thread_name,
 )
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
-from bot.discord.publishing.recap import post_recap
+from bot.discord.publishing.recap import schedule_recap
 from bot.discord.refusals import gone, token_dead, token_lost
 from bot.discord.threads import ARCHIVE_MINUTES, unarchived
 from bot.games import table_language
@@ -218,7 +218,7 @@ class Publisher(commands.Cog):
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
                              controls=view is not None, picture=picture, group=group, ping=ping)
         if plan.final:
-            await post_recap(self.svc, target, reply)  # issue 25: the animated recap, right after the result
+            schedule_recap(self.svc, key, target, reply)  # issue 25: the animated recap, drawn in a task
             await self.tell_parent(key, reply)
         if answer.interaction is None:
             return

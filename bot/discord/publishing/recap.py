@@ -1,9 +1,14 @@
-"""Issue 25: a finished game's animated recap, posted in its thread right after the result
-(:meth:`bot.discord.publishing.posting.Publisher.publish` calls :func:`post_recap` when the plan is
-final, before the parent channel's line)."""
+"""Issue 25: a finished game's animated recap, posted in its thread right after the result.
+
+:meth:`bot.discord.publishing.posting.Publisher.publish` calls :func:`schedule_recap` when its plan
+is final: drawing a whole game takes seconds (docs/performance-render.md), so it runs in a task of
+its own (the pictures in the CPU pool's worker) and the move's answer and the parent channel's
+line do not wait for it. Whatever closes the thread after the game (archiving) first awaits
+:func:`recap_posted` for it, so that the recap is the thread's last message."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -15,6 +20,24 @@ from bot.discord.threads import unarchived
 from bot.host.service import HostService, Reply
 
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
+
+_PENDING: dict[str, asyncio.Task[None]] = {}  # channel → its recap being drawn and posted (kept referenced)
+
+
+def schedule_recap(svc: HostService, key: str, target: Any, reply: Reply) -> None:
+    """Draw and post the recap of the game ``reply`` ended in ``key`` (``target``), in a task."""
+    if reply.match_id is None or reply.status != "finished" or not any(e.kind == "game_over" for e in reply.events):
+        return  # not a game's end (an abandoned game has no recap)
+    task = asyncio.create_task(post_recap(svc, target, reply), name=f"meadhall-recap-{key}")
+    _PENDING[key] = task
+    task.add_done_callback(lambda t: _PENDING.pop(key, None) if _PENDING.get(key) is t else None)
+
+
+async def recap_posted(key: str | None = None) -> None:
+    """Wait until the recap of channel ``key`` (``None``: every one) is posted or given up."""
+    tasks = [t for k, t in list(_PENDING.items()) if key is None or k == key]
+    if tasks:
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def post_recap(svc: HostService, target: Any, reply: Reply) -> None:
@@ -29,12 +52,12 @@ async def post_recap(svc: HostService, target: Any, reply: Reply) -> None:
         log.exception("the recap of game %s was not drawn", reply.match_id)
         return
     if not recap.ok or recap.file is None:
-        log.warning("the recap of game %s was not drawn: %s", reply.match_id, recap.private)
+        log.info("game %s has no recap: %s", reply.match_id, recap.private)  # e.g. pictures off
         return
     data, filename = recap.file.data, recap.file.filename
     content = escape_names("\n".join(recap.public), recap.names)[:MAX_CONTENT]
     try:  # a fresh File per try: a sent one has been read
         await unarchived(target, lambda: target.send(content, file=discord.File(io.BytesIO(data), filename=filename),
                                                      allowed_mentions=discord.AllowedMentions.none()))
-    except discord.HTTPException:
+    except Exception:  # refused by Discord, or the bot closing meanwhile
         log.warning("the recap of game %s could not be posted", reply.match_id, exc_info=True)
