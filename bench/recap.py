@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import PIL  # noqa: E402
 
-from bot.games.recap import make_recap  # noqa: E402
 from bot.games.registry import default_registry  # noqa: E402
+from bot.games.replay import make_recap  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from renderer import recap as R  # noqa: E402
 

@@ -8,7 +8,8 @@ whole with its winner (the engine clears a trick in the move that completes it, 
 from the position before), one after the setup and one after the draft, the upkeep (B-28 … B-32)
 as a scoring, and the final scoring at the end.
 
-This module takes its adapter as a parameter and imports no adapter (they import it).
+This module takes its adapter as a parameter and imports no adapter (they import it);
+:func:`bot.games.replay.make_recap` makes the whole recap.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import _, ngettext
-from renderer.recap import Frame, Recap
+from renderer.recap import Frame
 
 
 def _where(view: Mapping[str, Any]) -> str:
@@ -81,7 +82,7 @@ def brianboru_frame(adapter: Any, pos: Any) -> Frame | None:
     if "game_over" in kinds:
         replay = pos.replay if adapter.needs_replay(game, events) else None
         picture = adapter.picture(game, seat=None, events=events, replay=replay)
-        return None if picture is None else Frame(picture, _where(before), *actor[:1], colour=actor[1],
+        return None if picture is None else Frame(picture, _where(before), actor[0], colour=actor[1],
                                                   letter=actor[2], kind="end")
     if _key(before) == _key(view):
         return None
@@ -108,31 +109,3 @@ def brianboru_frame(adapter: Any, pos: Any) -> Frame | None:
     return Frame(draw_brianboru_turn(view, tr=_, ntr=ngettext), where, actor[0], colour=actor[1], letter=actor[2],
                  kind="scoring" if scoring else "move")
 
-
-def make_recap(adapter: Any, setup: tuple[list[str], int, dict[str, Any] | None, int | None],
-               moves: list[tuple[int, str]], *, name: str = "meadhall-recap", fmt: str = "webp",
-               max_bytes: int | None = None) -> Recap:
-    """The animated recap of a match (issue 25): its log (``moves`` in force, ``setup`` as
-    :func:`bot.games.replay.positions` takes them) replayed, a frame wherever the adapter's
-    ``recap_frame`` puts one, each captioned with what was done since the frame before (the public
-    narration, unless the adapter wrote its own), encoded by :func:`renderer.recap.encode_recap`.
-    Pictures speak the current language. Raises :class:`renderer.recap.NoFrames` when no frame is
-    drawn (a game without pictures)."""
-    from bot.games.replay import positions
-    from renderer.recap import MAX_BYTES, encode_recap
-
-    frames: list[Frame] = []
-    said: list[str] = []
-    for pos in positions(adapter.game_cls, setup, moves):
-        if not pos.start:
-            said += adapter.narrate(pos.game, pos.events)
-        frame = adapter.recap_frame(pos)
-        if frame is None:
-            continue
-        if pos.start and not frame.did:
-            frame.did = f"{adapter.title}: " + ", ".join(pos.game.names)
-        elif not frame.did:
-            frame.did = " ".join(said)
-        said = []
-        frames.append(frame)
-    return encode_recap(frames, fmt=fmt, max_bytes=MAX_BYTES if max_bytes is None else max_bytes, name=name)

@@ -66,11 +66,11 @@ def _picture_in_worker(adapter_cls: type[GameAdapter[Any]], game_cls: type[Game]
 
 def _recap_in_worker(adapter_cls: type[GameAdapter[Any]], setup: tuple[Any, ...], moves: list[tuple[int, str]],
                      name: str, lang: str | None = None) -> Recap:
-    from bot.games.recap import make_recap
+    from bot.games.replay import make_recap
     from bot.i18n import use_language
 
     with use_language(lang):
-        return make_recap(_adapter(adapter_cls), setup, moves, name=name)  # type: ignore[arg-type]
+        return make_recap(_adapter(adapter_cls), setup, moves, name=name)
 
 
 def _choose_in_worker(game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
@@ -117,7 +117,7 @@ class CpuPool:
         """The animated recap of a match (:func:`bot.games.recap.make_recap`): every frame drawn and
         encoded in a worker (seconds of work for a whole game)."""
         if self._pool is None:
-            from bot.games.recap import make_recap
+            from bot.games.replay import make_recap
 
             return await asyncio.to_thread(functools.partial(make_recap, adapter, setup, moves, name=name))
         return await self._run(_recap_in_worker, type(adapter), setup, moves, name, _language())

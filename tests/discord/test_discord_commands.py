@@ -35,7 +35,7 @@ from tests.toygame import ToyAdapter, ToyGame
 
 HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records"}
 TABLE = {"abandon", "status", "export", "addbot", "undo", "replace"}  # under /table
-RECORDS = {"leaderboard", "profile", "history"}  # under /records (issue 17)
+RECORDS = {"leaderboard", "profile", "history", "recap"}  # under /records (issue 17; recap: issue 25)
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:

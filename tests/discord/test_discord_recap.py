@@ -40,6 +40,9 @@ async def test_records_recap_posts_an_animated_picture_of_a_finished_game(tmp_pa
         bot = MeadhallBot(Config(dev_guild=fd.guild_id), svc)
         await fd.start_bot(bot)
         try:
+            # the id is offered: this server's finished games only
+            offered = await fd.autocomplete("carol", "records recap", focused="id", value="")
+            assert [c["value"] for c in offered] == [done] and "Brian Boru" in offered[0]["name"], offered
             r = await fd.slash("carol", "records recap", {"id": done}, timeout=90)
             [msg] = r.public_messages  # drawing takes seconds: the answer is deferred, the recap public
             assert f"whole game {done}" in msg.content and msg.visible_to is None, r.text

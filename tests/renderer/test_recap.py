@@ -11,9 +11,8 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from bot.games.recap import make_recap
 from bot.games.registry import default_registry
-from bot.games.replay import positions
+from bot.games.replay import make_recap, positions
 from engine.players import make_player
 from renderer.recap import DURATIONS, MIN_W, Frame, NoFrames, encode_recap
 

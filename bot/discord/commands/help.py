@@ -70,5 +70,6 @@ class HelpCommands(Answering):
             "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote."))
         embed.add_field(name=_("Records"), inline=False, value=_(
             "/records leaderboard ranks the players of a game (this server or all); /records profile shows a "
-            "player's games, wins and rating; /records history lists the finished games with their threads."))
+            "player's games, wins and rating; /records history lists the finished games with their threads.")
+            + " " + _("/records recap shows a finished game again as an animated picture."))  # issue 25
         return embed

@@ -52,3 +52,15 @@ class RecordsCommands(Answering):
         if await self.guild_only(interaction):
             await self.run(interaction, lambda: self.svc.animated_recap(game_id, guild=str(interaction.guild_id)),
                            widgets=False, personal=True)
+
+    @recap.autocomplete("game_id")
+    async def recap_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's finished games, newest first, whose number starts with what is typed."""
+        ended = await self.svc.history(guild=str(interaction.guild_id), limit=100)
+        out = []
+        for rec in ended:
+            if rec.status == "finished" and str(rec.id).startswith(str(current).strip()):
+                adapter = self.svc.games.get(rec.game)
+                label = f"{rec.id}: {adapter.title if adapter else rec.game} — {', '.join(rec.names)}"
+                out.append(app_commands.Choice(name=label[:100], value=rec.id))
+        return out[:25]
