@@ -25,6 +25,8 @@ def _where(view: Mapping[str, Any]) -> str:
     rnd = view.get("round")
     if rnd is None:
         return ""
+    if rnd == 0:  # Brian Boru's set-up (B-9) comes before round 1
+        return _("Before the first round")
     rounds = view.get("rounds")
     return _("Round {round} of {rounds}", round=rnd, rounds=rounds) if rounds else _("Round {round}", round=rnd)
 

@@ -24,6 +24,7 @@ terminal names — and ``name`` is how people see a player)::
     await svc.profile(who, *, guild=None) -> Reply        # who: user id or name
     await svc.game_history(*, guild=None) -> Reply        # finished games; .file = the list as TSV
     await svc.recap(match_id) -> Reply                    # result line + final scoring picture with VP chart
+    await svc.animated_recap(match_id, *, guild=None, channel=None) -> Reply  # issue 25: .file = animated WebP
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.table(channel) -> Table | None              # read-only: record, adapter, live game
     await svc.move(channel, new_channel) -> bool          # the open table continues elsewhere
@@ -57,6 +58,7 @@ table cache, pieces of replies):
 ``bot.host.looking``       status, board, rules
 ``bot.host.export``        export, history, replay
 ``bot.host.records``       leaderboard, profile, game_history, recap (issue 17)
+``bot.host.recap``         animated_recap: a finished game as one animated picture (issue 25)
 ``bot.host.commands``      command: a typed line to one of the calls above
 ``bot.host.reminders``     due_reminders, next_reminder_due
 ``bot.host.refusals``      :class:`RefusalCode`, :class:`Refusal`, :data:`REFUSALS`
