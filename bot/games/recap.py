@@ -5,7 +5,7 @@ their pictures. Every picture is public (the view of no seat), as the chat showe
 change of the player to act (Vikings: a turn is a buy and its placement), at each finished scoring
 (held longer) and at the end. :func:`brianboru_frame` is Brian Boru's: one frame per trick, shown
 whole with its winner (the engine clears a trick in the move that completes it, so its cards come
-from the position before), one after the setup and one after the draft, the upkeep (B-28 … B-32)
+from the position before), one after the setup and one after the draft, the upkeep (B-25 … B-32)
 as a scoring, and the final scoring at the end.
 
 This module takes its adapter as a parameter and imports no adapter (they import it);

@@ -1,5 +1,5 @@
 """Issue 25: the animated recap — which positions are frames (Vikings: each change of the player to
-act, V-30 … V-38's scorings held longer; Brian Boru: one frame per trick, B-17 … B-21), the
+act, V-32 … V-38's scorings held longer; Brian Boru: one frame per trick, B-17 … B-21), the
 durations, and the 8 MB cap."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def frames_of(game_id: str, players: int) -> list[tuple[Frame, object]]:
     return out
 
 
-def test_animated_vikings_recap_has_a_frame_per_change_of_the_player_to_act_and_per_scoring_V30_V38():
+def test_animated_vikings_recap_has_a_frame_per_change_of_the_player_to_act_and_per_scoring_V32_V38():
     adapter = REGISTRY["vikings"]
     setup, moves = played("vikings", 2)
     frames = frames_of("vikings", 2)
@@ -78,7 +78,7 @@ def test_animated_brianboru_recap_has_one_frame_per_trick_shown_whole_B17_B21():
     trick_frames = [f for f, _ in frames if ", trick " in f.where]
     assert len(trick_frames) == tricks > 0
     rounds = adapter.game_cls.new(setup[0], seed=setup[1]).view(None)["rounds"]
-    assert [f.kind for f, _ in frames].count("scoring") >= rounds - 1  # each upkeep (B-28 … B-32), held longer
+    assert [f.kind for f, _ in frames].count("scoring") >= rounds - 1  # each upkeep (B-25 … B-32), held longer
     assert frames[-1][0].kind == "end"
     assert len(frames) < len(moves) / 3  # a trick is one frame, not one per card
 
