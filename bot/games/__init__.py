@@ -60,6 +60,11 @@ events, replay, focus)``           with ``board`` the full table (``focus``: one
 ``revealed(game)``                 lines saying what was hidden at this position (hands, the order
                                    of stacks), for the replay of a *finished* game only (issue 25);
                                    default ``[]``
+``recap_frame(position)``          the animated recap's frame (:class:`renderer.recap.Frame`)
+                                   after one replayed move (a :class:`Position`), or ``None``: no
+                                   frame there (issue 25). Default: a frame at the start, at
+                                   each change of the player to act, at a finished scoring and
+                                   at the end, each the chat picture of that position (public)
 =================================  ===========================================================
 
 Table options that are the host's, not the game's (:data:`HOST_OPTION_WORDS`, e.g. ``manual``),
@@ -77,6 +82,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages
@@ -86,6 +92,7 @@ from engine.players import LEVELS as COMPUTER_LEVELS
 
 if TYPE_CHECKING:
     from bot.games.widgets import PlanDialog, Widget
+    from renderer.recap import Frame
 
 
 class OptionError(ValueError):
@@ -188,6 +195,36 @@ def host_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {**HOST_OPTION_DEFAULTS, **options.get(HOST_KEY, {})}
 
 
+@dataclass
+class Position:
+    """One position of a replayed match (:func:`bot.games.replay.positions`, issue 25): after
+    ``index`` of the log's ``total`` moves in force (0: the start), the last one ``action`` by
+    ``seat`` with its ``events``. ``game`` is the live game, valid until the next position is taken
+    (copy what you keep); ``acting_before`` and ``before`` (the public view) are of the position
+    before that move (``before`` is ``None`` at the start). ``setup`` and ``moves`` are the match's
+    (``moves[:index]`` led here), e.g. for a picture's ``replay``."""
+
+    index: int
+    total: int
+    game: Game
+    seat: int | None = None
+    action: str | None = None
+    events: list[Event] = field(default_factory=list)
+    acting_before: tuple[int, ...] = ()
+    before: Mapping[str, Any] | None = None
+    setup: tuple[list[str], int, dict[str, Any] | None, int | None] | None = None
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def start(self) -> bool:
+        return self.index == 0
+
+    @property
+    def replay(self) -> tuple[Any, list[tuple[int, str]]] | None:
+        """``(setup, moves so far)``: what :meth:`GameAdapter.picture` takes as ``replay``."""
+        return None if self.setup is None else (self.setup, self.moves[:self.index])
+
+
 G = TypeVar("G", bound=Game)
 """The game an adapter hosts: each adapter's methods take its own engine's game."""
 
@@ -267,6 +304,7 @@ class GameAdapter(Protocol[G]):
     def describe_verb(self, word: str) -> str | None: ...
 
     def revealed(self, game: G) -> list[str]: ...
+    def recap_frame(self, position: Position) -> Frame | None: ...
 
 
 class BaseAdapter(Generic[G]):
@@ -387,6 +425,13 @@ class BaseAdapter(Generic[G]):
 
     def revealed(self, game: G) -> list[str]:
         return []
+    def recap_frame(self, position: Position) -> Frame | None:
+        """The recap's frame after ``position`` (issue 25): at the start, when the player to act
+        changed, when a scoring finished (held longer) and at the end; the picture is the chat
+        picture every player saw there (``picture`` with ``seat=None``). ``None``: no frame here."""
+        from bot.games.recap import default_frame  # Pillow only where pictures are drawn
+
+        return default_frame(self, position)
 
 
 class GameRegistry:

@@ -12,9 +12,9 @@ of active town, whose legal towns betray the colours in hand).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.games import BaseAdapter
+from bot.games import BaseAdapter, Position
 from bot.games.brianboru_words import (
     EXTRA_WHAT,
     EXTRA_WHAT_PLURAL,
@@ -36,6 +36,9 @@ from bot.i18n.rulebook import lookup
 from engine.brianboru import DATA, BrianBoruAction, BrianBoruGame
 from engine.brianboru.data import marriage_title
 from engine.core import Action, ActionSyntaxError, Event
+
+if TYPE_CHECKING:
+    from renderer.recap import Frame
 
 # decisions whose choices show cards only the deciding seat may see
 PRIVATE_KINDS = frozenset({"keep", "lead", "play", "active"})
@@ -542,6 +545,12 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
                 history = rep.history if rep else None
             return render_brianboru_final(view, history=history, tr=_, ntr=ngettext)
         return render_brianboru_turn(view, tr=_, ntr=ngettext)
+
+    def recap_frame(self, position: Position) -> Frame | None:
+        """The animated recap (issue 25): a frame per trick (shown whole), the upkeep as a scoring."""
+        from bot.games.recap import brianboru_frame
+
+        return brianboru_frame(self, position)
 
     def notation(self, game: BrianBoruGame) -> str | None:
         return game.notation()

@@ -1,14 +1,19 @@
-"""Replaying a match's action log for the pictures (issue 14): every player's VP round by round
-and the latest scoring, for the final scoring's chart."""
+"""Replaying a match's action log: for the pictures (issue 14), every player's VP round by round
+and the latest scoring, for the final scoring's chart; for the animated recap and replays
+(issue 25), every position of the game in turn (:func:`positions`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.games import engine_options
+from bot.games import Position, engine_options
 from engine.core import EngineError, Game
+
+if TYPE_CHECKING:
+    from renderer.recap import Frame, Recap
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +55,25 @@ def replay(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int |
     return out
 
 
+def positions(game_cls: type[Game], setup: tuple[list[str], int, dict | None, int | None],
+              moves: list[tuple[int, str]], *, views: bool = True) -> Iterator[Position]:
+    """Every position of a match in turn: the start (``index`` 0), then the position after each of
+    ``moves`` ((seat, action text) in force, in log order: :func:`bot.storage.effective_actions`).
+    Each :class:`bot.games.Position` holds the live game (valid until the next one is taken), the
+    move's events, who was to act before it and (``views``) the public view before it. An action
+    the engine refuses raises its ``EngineError``: a stored log replays or is broken."""
+    names, seed, options, start_seat = setup
+    game = game_cls.new(list(names), seed=seed, options=None if options is None else engine_options(options),
+                        start_seat=start_seat)
+    total = len(moves)
+    yield Position(0, total, game, setup=setup, moves=moves)
+    for i, (seat, action) in enumerate(moves, start=1):
+        acting = tuple(game.acting_seats())
+        before = game.view(None) if views else None
+        events = game.apply(seat, action)
+        yield Position(i, total, game, seat, action, list(events), acting, before, setup, moves)
+
+
 def try_replay(game_cls: type, setup: tuple[list[str], int, dict | None, int | None],
                moves: list[tuple[int, str]]) -> Replay | None:
     """:func:`replay`, or ``None`` (logged) when the log does not replay: a picture then goes without
@@ -74,3 +98,31 @@ def vp_history(game_cls: type, names: list[str], seed: int, options: dict | None
                moves: list[tuple[int, str]]) -> list[list[int]]:
     """Every player's VP at the start and at the end of each round, replayed from the log."""
     return replay(game_cls, (names, seed, options, start_seat), moves).history
+
+
+def make_recap(adapter: Any, setup: tuple[list[str], int, dict[str, Any] | None, int | None],
+               moves: list[tuple[int, str]], *, name: str = "meadhall-recap", fmt: str = "webp",
+               max_bytes: int | None = None) -> Recap:
+    """The animated recap of a match (issue 25): its log (``moves`` in force, ``setup`` as
+    :func:`bot.games.replay.positions` takes them) replayed, a frame wherever the adapter's
+    ``recap_frame`` puts one, each captioned with what was done since the frame before (the public
+    narration, unless the adapter wrote its own), encoded by :func:`renderer.recap.encode_recap`.
+    Pictures speak the current language. Raises :class:`renderer.recap.NoFrames` when no frame is
+    drawn (a game without pictures)."""
+    from renderer.recap import MAX_BYTES, encode_recap  # Pillow only where pictures are drawn
+
+    frames: list[Frame] = []
+    said: list[str] = []
+    for pos in positions(adapter.game_cls, setup, moves):
+        if not pos.start:
+            said += adapter.narrate(pos.game, pos.events)
+        frame = adapter.recap_frame(pos)
+        if frame is None:
+            continue
+        if pos.start and not frame.did:
+            frame.did = f"{adapter.title}: " + ", ".join(pos.game.names)
+        elif not frame.did:
+            frame.did = " ".join(said)
+        said = []
+        frames.append(frame)
+    return encode_recap(frames, fmt=fmt, max_bytes=MAX_BYTES if max_bytes is None else max_bytes, name=name)

@@ -73,7 +73,7 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
         "swap": "swap",
     }
     free_actions_placeholder = N_("Exchange VP for gold (V-16), at any time")  # its own select on Discord
-    scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-30 … V-38)
+    scoring_events = ("score", "game_over")  # each scoring is one message on Discord (V-32 … V-38)
     hidden_shown = N_("a tile turned or a viking drawn")  # V-13, V-14: the wheel refilled
 
     # ------------------------------------------------------------------ options

@@ -8,6 +8,7 @@ from bot.host.guard import host_call
 from bot.host.hints import HintsMixin
 from bot.host.lobby import LobbyMixin
 from bot.host.looking import LookingMixin
+from bot.host.recap import RecapMixin
 from bot.host.records import RecordsMixin
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replays import ReplaysMixin
@@ -17,7 +18,7 @@ from bot.i18n import _
 from bot.i18n.text import quote
 
 
-class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, ReplaysMixin, HintsMixin):
+class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, ReplaysMixin, HintsMixin, RecapMixin):
     """The text front (offline table, typed lines): reads a line and calls the other concerns."""
 
     @host_call()
@@ -69,7 +70,7 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, Replays
         if word == "recap":
             if args and not (len(args) == 1 and args[0].isascii() and args[0].isdigit()):
                 raise Refusal(RefusalCode.RECAP_USAGE)
-            return await self._recap_here(channel, int(args[0]) if args else None, guild)
+            return await self._with_animation(await self._recap_here(channel, int(args[0]) if args else None, guild))
         if word == "replay":  # issue 25
             return await self._replay_here(channel, args, guild)
         if word == "undo":
@@ -104,6 +105,15 @@ class CommandsMixin(LobbyMixin, LookingMixin, ExportMixin, RecordsMixin, Replays
             if record is None or not (record.channel == channel or (guild is not None and record.guild == guild)):
                 raise Refusal(RefusalCode.NO_FINISHED_GAME, id=match_id)
         return await self.recap(match_id)
+
+    async def _with_animation(self, reply: Reply) -> Reply:
+        """/recap as a typed line (the offline table): the recap with its animated picture (issue 25)
+        as the reply's file; the picture alone is missed, not the recap, if it cannot be drawn."""
+        if reply.ok and reply.match_id is not None:
+            animated = await self.animated_recap(reply.match_id)
+            reply.file = animated.file if animated.ok else None
+            reply.public += animated.public if animated.ok else []
+        return reply
 
     @staticmethod
     def _unknown_command(line: str) -> Refusal:

@@ -51,6 +51,7 @@ class RefusalCode(Enum):
     NO_GAME_TO_SHOW = "no_table", N_("There is no game to show in this channel."), ()
     NO_GAME_TO_EXPORT = "no_table", N_("There is no game to export in this channel."), ()
     NO_FINISHED_GAME = "no_table", N_("There is no finished game {id}."), ("id",)
+    NO_RECAP = "no_table", N_("Game {id} has no pictures, so it has no animated recap."), ("id",)  # issue 25
     NO_FINISHED_HERE = "no_table", N_("No game has been finished in this channel yet."), ()
     # the table is still a lobby
     NOT_STARTED = "not_started", N_("The game has not started yet."), ()

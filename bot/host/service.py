@@ -27,6 +27,7 @@ terminal names — and ``name`` is how people see a player)::
     await svc.replay_position(match_id, step=0, *, last=False, guild=None, channel=None, as_text=False) -> Reply
                                                           # issue 25: a finished game's position (.position)
     await svc.hint(channel, user) -> Reply                # issue 25: the search's advice, privately (bot.host.hints)
+    await svc.animated_recap(match_id, *, guild=None, channel=None) -> Reply  # issue 25: .file = animated WebP
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.rematch_vote(match_id, user, name, *, guild=None, place=str) -> Reply  # issue 25 (bot.host.rematch)
     await svc.rematch_start(match_id, channel, *, guild=None, place=str, seed=None) -> Reply
@@ -64,6 +65,7 @@ table cache, pieces of replies):
 ``bot.host.export``        export, history, replay
 ``bot.host.records``       leaderboard, profile, game_history, recap (issue 17)
 ``bot.host.replays``       replay_position: a finished game step by step (issue 25)
+``bot.host.recap``         animated_recap: a finished game as one animated picture (issue 25)
 ``bot.host.commands``      command: a typed line to one of the calls above
 ``bot.host.rematch``       rematch_vote, rematch_start, rematch_here (issue 25)
 ``bot.host.reminders``     due_reminders, next_reminder_due

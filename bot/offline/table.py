@@ -99,6 +99,7 @@ class OfflineTable:
         self.finished = False
         self.speaker = user or LOBBY_USER  # who the last plain line spoke for (the input prompt)
         self._keys_shown: set[int] = set()
+        self._ended: list[int] = []  # games the last line finished (their recap follows)
 
     async def _default_speaker(self) -> str:
         """A pinned ``/as`` name, else the one person who must act now, else the last speaker."""
@@ -203,10 +204,13 @@ class OfflineTable:
         out = self._lines(reply, user, tag)
         moved: list[str] = []
         if reply.ok:
+            self._ended = _game_over(reply)
             moved = await self._bots_move()
             out += moved
             if show_table or moved:
                 out += await self._table_text()
+            for match_id in self._ended:  # issue 25: the animated recap, written at the game's end
+                out += self._lines(await self.service.animated_recap(match_id), None)
         for r in await self.service.due_reminders():
             if r.channel == self.channel:
                 out.append(f"@{r.name}: {r.text}")
@@ -227,6 +231,7 @@ class OfflineTable:
         out: list[str] = []
         for r in replies:
             out += self._lines(r, None)
+            self._ended += _game_over(r)
         return out
 
     # ------------------------------------------------------------------ numbered choices
@@ -335,6 +340,12 @@ class OfflineTable:
         path = self.out_dir / name
         path.write_bytes(data)
         return path
+
+
+def _game_over(reply: Reply) -> list[int]:
+    """The game this reply ended (``[match id]``), else ``[]``."""
+    over = reply.ok and any(e.kind == "game_over" for e in reply.events)
+    return [reply.match_id] if over and reply.match_id is not None else []
 
 
 async def run_lines(table: OfflineTable, lines: Iterable[str], echo: Callable[[str], None]) -> None:

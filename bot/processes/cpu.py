@@ -12,6 +12,7 @@ API::
     png = await cpu.picture(adapter, game, **kwargs)        # adapter.picture in a worker
     action = await cpu.choose(game_id, level, seed, options, view, legal)   # player.choose in a worker
     found = await cpu.analyse(game_id, seed, options, view, legal)        # the search's analysis (/hint)
+    recap = await cpu.recap(adapter, setup, moves, name=...)  # the animated recap (issue 25) in a worker
     cpu.close()
 
 Work crosses to a worker as plain data: the adapter's class (instantiated once per worker), the
@@ -23,6 +24,7 @@ them half-way) and warmed at the first use.
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from bot.games import GameAdapter
     from engine.core import Action, Game
     from engine.players.analysis import Analysis
+    from renderer.recap import Recap
 
 R = TypeVar("R")
 
@@ -61,6 +64,15 @@ def _picture_in_worker(adapter_cls: type[GameAdapter[Any]], game_cls: type[Game]
     adapter = _adapter(adapter_cls)
     with use_language(lang):
         return adapter.picture(game_cls.from_json(snapshot), **kwargs)
+
+
+def _recap_in_worker(adapter_cls: type[GameAdapter[Any]], setup: tuple[Any, ...], moves: list[tuple[int, str]],
+                     name: str, lang: str | None = None) -> Recap:
+    from bot.games.replay import make_recap
+    from bot.i18n import use_language
+
+    with use_language(lang):
+        return make_recap(_adapter(adapter_cls), setup, moves, name=name)
 
 
 def _choose_in_worker(game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
@@ -108,6 +120,16 @@ class CpuPool:
         if self._pool is None:
             return await asyncio.to_thread(lambda: adapter.picture(game, **kwargs))
         return await self._run(_picture_in_worker, type(adapter), type(game), game.to_json(), kwargs, _language())
+
+    async def recap(self, adapter: GameAdapter[Any], setup: tuple[Any, ...], moves: list[tuple[int, str]], *,
+                    name: str) -> Recap:
+        """The animated recap of a match (:func:`bot.games.recap.make_recap`): every frame drawn and
+        encoded in a worker (seconds of work for a whole game)."""
+        if self._pool is None:
+            from bot.games.replay import make_recap
+
+            return await asyncio.to_thread(functools.partial(make_recap, adapter, setup, moves, name=name))
+        return await self._run(_recap_in_worker, type(adapter), setup, moves, name, _language())
 
     async def choose(self, game_id: str, level: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
                      legal: Sequence[Action]) -> Action:

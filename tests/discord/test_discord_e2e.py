@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.config import Config
 from bot.discord.app import MeadhallBot
+from bot.discord.publishing.recap import recap_posted
 from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
 from bot.host.service import HostService
@@ -164,7 +167,7 @@ async def open_thread(fd: FakeDiscord, starter: str) -> tuple[InteractionResult,
     return r, thread, first
 
 
-async def test_whole_vikings_game_through_discord(fd, host):
+async def test_whole_vikings_game_through_discord_ends_with_the_animated_recap(fd, host):
     """Issue 13: the game lives in its own thread, with buttons and selects only, one live message
     per turn: ≤ 90 new public messages for a whole 2-player game, no ping for the one already to
     act, a picture only when the table shown changed, no usable controls left at the end."""
@@ -307,7 +310,14 @@ async def test_whole_vikings_game_through_discord(fd, host):
 
     assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm", "trip"}
     assert clicks > 20 and selects > 20, (clicks, selects)
-    public = turn_messages(fd, thread)
+    await recap_posted(key)  # drawn in a task of its own, after the result
+    *public, recap = turn_messages(fd, thread)
+    # issue 25: right after the result, the whole game as an animated picture (Discord plays it inline)
+    [animation] = recap.attachments
+    assert animation.filename.endswith("-recap.webp") and animation.size <= 8 * 1024 * 1024
+    shown = Image.open(io.BytesIO(animation.data))
+    assert shown.format == "WEBP" and shown.is_animated and shown.n_frames > 40, shown.n_frames
+    assert "The whole game" in recap.content and recap.notified == [] and recap.components == []
     assert len(public) <= 90, len(public)
     assert not [m for m in public if usable(m)]  # at the end no message carries usable controls
     assert "Game over" in public[-1].content

@@ -75,7 +75,8 @@ class HelpCommands(Answering):
             "without a move, or only by reminders (for you only, on every table)."))
         embed.add_field(name=_("Records"), inline=False, value=_(
             "/records leaderboard ranks the players of a game (this server or all); /records profile shows a "
-            "player's games, wins and rating; /records history lists the finished games with their threads."))
+            "player's games, wins and rating; /records history lists the finished games with their threads.")
+            + " " + _("/records recap shows a finished game again as an animated picture."))  # issue 25
         embed.add_field(name=_("Replays"), inline=False, value=_(
             "/records replay ID steps through a finished game of this server, only for you: First, Back, Next, "
             "Last and a jump to a round; every hand and the order of the stacks are shown, since the game is over."))

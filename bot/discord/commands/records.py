@@ -1,5 +1,6 @@
 """The group ``/records`` (issue 17): ``leaderboard``, ``profile``, ``history``, answered in public
-in the asker's language; ``replay`` (issue 25, :mod:`bot.discord.replaying`) privately."""
+in the asker's language; ``replay`` (issue 25, :mod:`bot.discord.replaying`) privately; ``recap`` (issue 25): a
+finished game of this server as an animated picture."""
 
 from __future__ import annotations
 
@@ -66,3 +67,23 @@ class RecordsCommands(Replaying):
                                                 current.strip().lower() in label.lower()):
                 out.append(app_commands.Choice(name=label[:100], value=record.id))
         return out[:MAX_CHOICES]
+
+    @records_group.command(name="recap", description=T(N_("A finished game of this server as an animated picture")))
+    @app_commands.describe(game_id=T(N_("The game's number (/records history lists them)")))
+    @app_commands.rename(game_id="id")
+    async def recap(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 1_000_000_000]) -> None:
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.animated_recap(game_id, guild=str(interaction.guild_id)),
+                           widgets=False, personal=True)
+
+    @recap.autocomplete("game_id")
+    async def recap_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's finished games, newest first, whose number starts with what is typed."""
+        ended = await self.svc.history(guild=str(interaction.guild_id), limit=100)
+        out = []
+        for rec in ended:
+            if rec.status == "finished" and str(rec.id).startswith(str(current).strip()):
+                adapter = self.svc.games.get(rec.game)
+                label = f"{rec.id}: {adapter.title if adapter else rec.game} — {', '.join(rec.names)}"
+                out.append(app_commands.Choice(name=label[:100], value=rec.id))
+        return out[:25]

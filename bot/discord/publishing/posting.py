@@ -49,8 +49,9 @@ from bot.discord.publishing.messages import (
 )
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.publishing.quiet import defer_pings, quiet_users
+from bot.discord.publishing.recap import archive_after_recap, schedule_recap
 from bot.discord.refusals import gone, token_dead, token_lost
-from bot.discord.threads import ARCHIVE_MINUTES, archive, unarchived
+from bot.discord.threads import ARCHIVE_MINUTES, unarchived
 from bot.games import table_language
 from bot.games.widgets import widgets_for
 from bot.host.replies import Attachment
@@ -230,13 +231,14 @@ class Publisher(commands.Cog):
         if await defer_pings(self.svc, key, plan, later):
             self.bot.wake_reminders()
         if plan.final:
+            schedule_recap(self.svc, key, target, reply)  # issue 25: the animated recap, drawn in a task
             await self.tell_parent(key, reply)
         if answer.interaction is not None:
             asker = asker_language(answer.interaction)
             with use_language(asker):  # what the actor alone sees
                 await answer.finish(reply, asker)
-        if plan.final and key.isdigit():  # issue 25: the thread archived, LAST (a post would un-archive it)
-            await archive(self.bot, int(key))
+        if plan.final:  # issue 25: the thread archived LAST, after the recap (a post would un-archive it)
+            archive_after_recap(self.bot, key)
 
     async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
         """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
