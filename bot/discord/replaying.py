@@ -29,8 +29,8 @@ from discord import ui
 
 from bot.discord.languages import asker_language, said_to
 from bot.discord.publishing.answering import Answering
+from bot.discord.publishing.deferring import defer_privately, settled
 from bot.discord.publishing.messages import MAX_CONTENT, escape_names
-from bot.discord.publishing.posting import defer_privately, settled
 from bot.discord.refusals import token_dead
 from bot.host.refusals import Refusal, RefusalCode
 from bot.host.replies import ReplayPosition, Reply

@@ -25,8 +25,8 @@ import discord
 from bot.discord.client import TableBot
 from bot.discord.languages import asker_language, language_for, said_to
 from bot.discord.publishing.answering import Answering
+from bot.discord.publishing.deferring import settled, thinking
 from bot.discord.publishing.messages import escape_names, sendable, thread_name
-from bot.discord.publishing.posting import settled, thinking
 from bot.discord.refusals import token_dead, token_lost
 from bot.discord.threads import ARCHIVE_MINUTES
 from bot.games import table_language

@@ -27,6 +27,7 @@ from discord import app_commands
 
 from bot.discord.components import MAX_CHOICES, build_view, undo_view
 from bot.discord.languages import asker_language, said_to
+from bot.discord.publishing.deferring import defer_privately, settled, thinking
 from bot.discord.publishing.messages import (
     allowed_for,
     escape_names,
@@ -35,7 +36,7 @@ from bot.discord.publishing.messages import (
     sendable,
     split_content,
 )
-from bot.discord.publishing.posting import Publisher, defer_privately, settled, thinking
+from bot.discord.publishing.posting import Publisher
 from bot.discord.refusals import gone, reason, token_dead, token_lost
 from bot.games.widgets import widgets_for
 from bot.host.service import Reply, Table

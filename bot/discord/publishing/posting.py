@@ -38,6 +38,7 @@ from bot.discord.components import (
     trip_widgets,
 )
 from bot.discord.languages import asker_language, language_for, said_to
+from bot.discord.publishing.deferring import ALREADY_ANSWERED, defer_privately, settled, thinking
 from bot.discord.publishing.messages import (
     MAX_CONTENT,
     allowed_for,
@@ -466,42 +467,7 @@ class _Scoring:
     picture: Attachment | None
 
 
-_THINKING = "meadhall_thinking"
-_DEFERRING = "meadhall_deferring"  # the future of a private defer in flight
-ALREADY_ANSWERED = 40060  # opcodes-and-status-codes.mdx: "Interaction has already been acknowledged"
 _ANSWERING_FIRST: weakref.WeakSet[Any] = weakref.WeakSet()  # HTTP clients whose requests answer first
-
-
-async def defer_privately(interaction: discord.Interaction) -> None:
-    """Defer ``interaction`` with a private "thinking…" (remembered: :func:`thinking`). Another task
-    deferring the same interaction meanwhile (:meth:`Publisher.answer_waiting` for another table's
-    REST call) is waited for, never raced: two initial responses would be refused 40060."""
-    pending = interaction.extras.get(_DEFERRING)
-    if pending is not None:
-        await asyncio.shield(pending)
-        return
-    if interaction.response.is_done():
-        return
-    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    interaction.extras[_DEFERRING] = done
-    try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        interaction.extras[_THINKING] = True
-    finally:
-        done.set_result(None)
-
-
-async def settled(interaction: discord.Interaction) -> None:
-    """Wait until a private defer of ``interaction`` made by another task has reached Discord, so
-    that :func:`thinking` and ``response.is_done()`` tell the truth before the answer is chosen."""
-    pending = interaction.extras.get(_DEFERRING)
-    if pending is not None:
-        await asyncio.shield(pending)
-
-
-def thinking(interaction: discord.Interaction) -> bool:
-    """Whether ``interaction`` was answered by :func:`defer_privately` (then "Done." completes it)."""
-    return bool(interaction.extras.get(_THINKING))
 
 
 class _Answer:
