@@ -38,7 +38,8 @@ def sailor_dialog(game: VikingsGame, seat: int, steps: Steps, boat: bool, *, pic
                   kind_text: Callable[[str], str]) -> PlanDialog | None:
     """The dialog for ``seat`` after the trips ``steps`` (``boat``: the next sailor takes the boat);
     ``None`` when ``seat`` is not sailing now or a sailor of theirs is already under way (V-34)."""
-    if game.phase != "sail" or seat not in game.acting_seats() or game.sailor_under_way(seat):
+    view = game.view(seat)  # the engine's public face (tests/engine/test_contract.py)
+    if view["phase"] != "sail" or seat not in game.acting_seats() or game.sailor_under_way(seat):
         return None
     trial = game.copy()
     problem: EngineError | None = None
@@ -47,18 +48,18 @@ def sailor_dialog(game: VikingsGame, seat: int, steps: Steps, boat: bool, *, pic
             trial.apply(seat, plan_text(steps, end=False))
         except EngineError as e:  # the engine's own reason, naming the sailor and the rule
             problem = e
-    going = problem is None and trial.phase == "sail" and trial.turn == seat
+    going = problem is None and trial.view(seat)["phase"] == "sail" and seat in trial.acting_seats()
     h = trial.homeland(seat) if problem is None else game.homeland(seat)
     cells = [cell_name(r, c) for k in KINDS if k != SAILOR and h.base[k] > 0 for r, c in h.empty_tiles(k)]
     cells.sort(key=lambda c: parse_cell(c) or (0, 0))
     options = [(_where(c, kind_text), c) for c in cells][:MAX_OPTIONS] if going else []
     lines = [_("Your sailing (V-34): choose the vikings each sailor takes, then send the whole plan at once.")]
-    if game.options["single_sailor"]:
+    if view["options"]["single_sailor"]:
         lines.append(_("single-sailor (V-44): a sailor moves exactly one viking; with the boat (V-49), all of one "
                        "kind or one of each."))
     else:
         lines.append(_("A sailor takes all vikings of one kind (as many as fit) or at most one of each kind."))
-    if game.round == ROUNDS:
+    if view["round"] == ROUNDS:
         lines.append(_("After round 6 (V-35): go on while a sailor can move a viking, each sailor carrying as "
                        "many as its trip allows."))
     for n, (with_boat, trip) in enumerate(steps, 1):
@@ -78,7 +79,7 @@ def sailor_dialog(game: VikingsGame, seat: int, steps: Steps, boat: bool, *, pic
     else:
         lines.append(_("No sailor of yours can move a viking any more: send the plan."))
     extra = None
-    if going and options and game.options["single_sailor"] and "boat" in h.specials:
+    if going and options and view["options"]["single_sailor"] and "boat" in h.specials:
         extra = (_("The next sailor takes the boat (V-49): undo") if boat
                  else _("Next sailor with the boat (V-49)"))
     data = None

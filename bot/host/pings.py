@@ -95,7 +95,7 @@ class PingsMixin(HostBase):
             if not seats:
                 return False
             clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec,
-                                            await self.storage.actions(rec.id))
+                                            await self.storage.actions(rec.id), now_acting=table.game.acting_seats())
             armed = {(t.payload.get("seat"), t.payload.get("since")) for t in await self.storage.timers(rec.id)
                      if t.kind == PING_KIND}
             new = []
@@ -125,7 +125,7 @@ async def due_pings(service: TableHost, now: float) -> list[Reminder]:
             if seat not in table.game.acting_seats() or rec.seats[seat].user != user:
                 continue  # they acted, or the seat changed hands
             clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec,
-                                            await service.storage.actions(rec.id))
+                                            await service.storage.actions(rec.id), now_acting=table.game.acting_seats())
             since = clock.waiting.get(seat)
             if since is not None and since > float(timer.payload.get("since", since)):
                 continue  # they acted, and this is a newer turn (which armed its own ping)

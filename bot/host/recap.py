@@ -18,7 +18,6 @@ from bot.host.tables import HostBase
 from bot.i18n import _, current_language, use_language
 from bot.processes.cpu import CpuPool
 from bot.storage import effective_actions
-from renderer.recap import NoFrames
 
 log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
@@ -42,6 +41,10 @@ class RecapMixin(HostBase):
             raise Refusal(RefusalCode.NO_FINISHED_GAME, id=match_id)
         if not self.images:  # pictures are off on this host (tests, a text-only deployment)
             raise Refusal(RefusalCode.NO_RECAP, id=match_id)
+        from renderer.recap import (
+            NoFrames,  # Pillow only where pictures are drawn: the host core stays without it
+        )
+
         moves = [(a.seat, a.action) for a in effective_actions(await self.storage.actions(record.id))]
         setup = (list(record.names), record.seed, dict(record.options), record.start_seat)
         name = f"meadhall-{record.game}-{record.id}-recap"

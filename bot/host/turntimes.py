@@ -31,7 +31,7 @@ API::
 
 from __future__ import annotations
 
-import asyncio
+import logging
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +43,9 @@ from bot.host.protocol import TableHost
 from bot.host.replies import Table
 from bot.i18n import _, ngettext
 from bot.storage import LoggedAction, MatchRecord, effective_actions
-from engine.core import Game
+from engine.core import EngineError, Game
+
+log = logging.getLogger("bot.host.service")  # one logger for the host, whichever module says it
 
 MIN_WAIT = 60.0  # seconds: /table status names a wait from a minute on (a wait of 5 seconds is no news)
 
@@ -88,14 +90,34 @@ def _user_at(record: MatchRecord, seat: int, seq: int) -> str:
     return user
 
 
-def turn_clock(game_cls: type[Game], record: MatchRecord, actions: Iterable[LoggedAction]) -> TurnClock:
-    """Replay ``record``'s moves in force and time every turn (see the module's docstring)."""
+def turn_clock(game_cls: type[Game], record: MatchRecord, actions: Iterable[LoggedAction], *,
+               now_acting: Sequence[int] | None = None) -> TurnClock:
+    """Replay ``record``'s moves in force and time every turn (see the module's docstring).
+
+    ``now_acting``: the live game's seats to act. When given, a log that does not replay (a table whose
+    state was changed by hand, an engine that reads an old log otherwise) does not fail the caller
+    (``/table status``, a deferred ping): each of those seats is timed from another seat's last
+    logged move (or the start), which is the definition for turns taken in order, and no turn is
+    counted. Without it the engine's error is raised."""
     game = game_cls.new(record.names, seed=record.seed, options=engine_options(record.options),
                         start_seat=record.start_seat)
     since: dict[int, float | None] = {s: record.started for s in game.acting_seats()}
     clock = TurnClock()
-    for logged in effective_actions(actions):
-        game.apply(logged.seat, logged.action)
+    moves = effective_actions(actions)
+    for logged in moves:
+        try:
+            game.apply(logged.seat, logged.action)
+        except EngineError:
+            if now_acting is None:
+                raise
+            log.warning("the log of match %s does not replay at action %s: waits timed from the others' last moves",
+                        record.id, logged.seq)
+            waiting: dict[int, float] = {}
+            for seat in now_acting:  # since another seat last moved: the definition, for turns taken in order
+                since_then = next((m.at for m in reversed(moves) if m.seat != seat), record.started)
+                if since_then is not None:
+                    waiting[seat] = since_then
+            return TurnClock(waiting=waiting)
         acting = set() if game.is_over else set(game.acting_seats())
         start = since.get(logged.seat, -1.0)
         if logged.seat not in acting and start != -1.0:
@@ -134,15 +156,18 @@ def duration_text(seconds: float) -> str:
 
 
 async def waiting_lines(service: TableHost, table: Table) -> list[str]:
-    """/table status: how long the table has waited for each person to act (since their turn
-    began), once it is a minute or more; nothing for computer players, nor for a first turn of a
-    game without a start time."""
+    """/table status: how long the table has waited for each person to act — since its last move
+    (or the start), once it is a minute or more; nothing for computer players. Read from the log's
+    last time alone, never from a replay: every seat still to act has kept the table waiting since
+    then, and the line is the same for two games that differ only in what is hidden."""
     rec = table.record
     if table.game is None or table.game.is_over:
         return []
     actions = await service.storage.actions(rec.id)
-    clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec, actions)
+    since = actions[-1].at if actions else rec.started
+    if since is None:
+        return []
     now = service.clock()
     return [_("Waiting for {name} for {time}.", name=rec.seats[seat].name, time=duration_text(now - since))
-            for seat, since in sorted(clock.waiting.items())
+            for seat in sorted(table.game.acting_seats())
             if not is_computer(rec.seats[seat].user) and now - since >= MIN_WAIT]

@@ -88,3 +88,18 @@ def test_turn_time_durations_are_translated(lang):
     with use_language(lang):
         text = duration_text(3 * 3600 + 12 * 60)
     assert text != "3 hours 12 minutes" and "3" in text and "12" in text
+
+
+def test_turn_time_of_a_log_that_does_not_replay_times_the_live_seats_from_the_others_last_move():
+    """/table status and a deferred ping must not fail when the log does not replay (a table whose
+    state was changed by hand): the seats to act now are timed from another seat's last logged move
+    (or the start); the records (no live seats given) still see the engine's error."""
+    from engine.core import EngineError
+
+    bad = log((0, "take 1", 1060.0), (1, "take 7", 1100.0))  # take 7 breaks the toy's max of 2
+    clock = turn_clock(ToyGame, record(), bad, now_acting=[0])
+    assert clock.waiting == {0: 1100.0} and clock.turns == []
+    assert turn_clock(ToyGame, record(), bad, now_acting=[1]).waiting == {1: 1060.0}
+    assert turn_clock(ToyGame, record(), bad[1:], now_acting=[1]).waiting == {1: 1000.0}  # the start
+    with pytest.raises(EngineError):
+        turn_clock(ToyGame, record(), bad)
