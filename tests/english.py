@@ -52,7 +52,8 @@ _PROGRAM = re.compile(r"\bmeadhall\s+[a-z]+")  # the program and its subcommand 
 COMMAND_WORDS = ("join", "leave", "start", "abandon", "status", "board", "rules", "export", "undo", "replace",
                  "help", "hand", "records", "table", "buy", "place", "start-tile", "sail", "exchange", "bid",
                  "pass", "remove", "lay", "special", "swap", "move", "town", "keep", "active", "lead", "play",
-                 "option", "extra", "expand", "free", "princess", "raid", "monastery")
+                 "option", "extra", "expand", "free", "princess", "raid", "monastery",
+                 "hint", "replay", "recap", "rematch", "settings", "profile")  # issue 25's commands
 _WORDS = "|".join(re.escape(w) for w in sorted(COMMAND_WORDS, key=len, reverse=True))
 _COMMAND_LIST = re.compile(r"(?<![\w-])(?:" + _WORDS + r")(?:\s*,\s*(?:" + _WORDS + r"))+(?![\w-])")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -68,7 +69,7 @@ _ACTION = re.compile(
 _COMMAND = re.compile(r"(?<![\w/])/[a-z][a-z-]*(?:\s+[a-z0-9^-]+\b)?(?:\s+(?:" + "|".join(
     # the subcommands of the command groups (``/table undo``, ``/records show``)
     ("undo", "replace", "abandon", "export", "status", "show", "stats", "leaderboard", "history",
-     "done", "kick")) + r"))?")
+     "done", "kick", "replay", "recap", "settings", "profile")) + r"))?")
 
 
 def strip_allowed(text: str, names: Iterable[str] = ()) -> str:

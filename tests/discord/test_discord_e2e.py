@@ -21,7 +21,7 @@ from PIL import Image
 
 from bot.config import Config
 from bot.discord.app import MeadhallBot
-from bot.discord.publishing.recap import recap_posted
+from bot.discord.publishing.recap import thread_closed
 from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
 from bot.host.service import HostService
@@ -310,7 +310,7 @@ async def test_whole_vikings_game_through_discord_ends_with_the_animated_recap(f
 
     assert checked == {"refusals", "restart", "duplicate", "deferred", "exchange", "confirm", "trip"}
     assert clicks > 20 and selects > 20, (clicks, selects)
-    await recap_posted(key)  # drawn in a task of its own, after the result
+    await thread_closed(key)  # the recap is drawn in a task of its own after the result, then the thread archived
     *public, recap = turn_messages(fd, thread)
     # issue 25: right after the result, the whole game as an animated picture (Discord plays it inline)
     [animation] = recap.attachments
@@ -417,6 +417,7 @@ async def test_table_commands_answer_publicly_or_privately(fd, host):
     r = await fd.slash("erik", "table abandon", channel=thread)
     assert "abandoned" in fd.messages(thread)[-1].content and not [m for m in fd.messages(thread) if usable(m)]
     assert f"<#{thread.id}>" in fd.messages("general")[-1].content  # the channel learns how it ended
+    await thread_closed(str(thread.id))  # archived in a task of its own
     assert fd.threads[thread.id].archived  # issue 25: an abandoned game's thread is archived too
     await fd.user_says("alice", thread, "why?")  # a person's message un-archives it (threads.mdx)
     r = await fd.slash("alice", "table export", channel=thread)  # the abandoned game's log stays available

@@ -8,6 +8,7 @@ import pytest
 
 from bot.config import Config
 from bot.discord.app import MeadhallBot
+from bot.discord.publishing.recap import thread_closed
 from bot.games import GameRegistry
 from bot.host.service import HostService
 from bot.storage import Storage
@@ -83,20 +84,21 @@ async def test_rematch_everybody_presses_and_a_new_thread_starts_with_the_same_s
     [line] = [m for m in fd.messages(fd.channel) if REMATCH in m.custom_ids]  # the result line in the channel
     assert f"<#{thread.id}>" in line.content and not [m for m in fd.messages(thread) if usable(m)]
 
-    r = await fd.click("alice", REMATCH, message=final)
+    # the finished thread is archived after the result (issue 25): nobody can press there any more,
+    # and the result line in the channel carries the same button
+    await thread_closed(str(thread.id))
+    assert fd.threads[thread.id].archived
+    with pytest.raises(ThreadArchived):
+        await fd.click("alice", REMATCH, message=final)
+    r = await fd.click("alice", REMATCH, message=line)
     assert public_answer(r).content == "alice wants a rematch — waiting for bob, carol."
-    await refused(await fd.click("alice", REMATCH, message=final),
+    await refused(await fd.click("alice", REMATCH, message=line),
                   "You have already asked for this rematch; waiting for bob, carol.")
-    await refused(await fd.click("dave", REMATCH, message=final),
+    await refused(await fd.click("dave", REMATCH, message=line),
                   "Only the people who played game 1 can ask for its rematch.")
     fd.users["dave"].locale = "de"  # issue 16: what only the presser sees speaks their language
-    await refused(await fd.click("dave", REMATCH, message=final),
+    await refused(await fd.click("dave", REMATCH, message=line),
                   "Nur wer Partie 1 gespielt hat, kann eine Revanche verlangen.")
-    # the finished thread is archived (issue 25, another helper's): nobody can press there any more,
-    # and the result line in the channel carries the same button
-    await fd.archive_thread(thread)
-    with pytest.raises(ThreadArchived):
-        await fd.click("bob", REMATCH, message=final)
     r = await fd.click("bob", REMATCH, message=line)
     assert public_answer(r).content == "bob wants a rematch — waiting for carol."
     r = await fd.click("carol", REMATCH, message=line)
@@ -129,7 +131,8 @@ async def test_rematch_votes_survive_a_restart_and_a_computer_agrees_by_itself(f
     [thread] = fd.threads_of("general")
     r = await fd.slash("alice", "move", {"choice": "take 2"}, channel=thread)  # the computer never moves
     assert "Game over. The winner: alice." in r.public_messages[-1].content
-    final = fd.messages(thread)[-1]
+    await thread_closed(str(thread.id))  # archived: the channel's result line carries the button
+    [final] = [m for m in fd.messages(fd.channel) if REMATCH in m.custom_ids]
     r = await fd.click("alice", REMATCH, message=final)
     assert public_answer(r).content == "alice wants a rematch — waiting for bob."
     await toy.stop()

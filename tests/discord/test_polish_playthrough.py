@@ -22,6 +22,7 @@ import pytest
 from bot import i18n
 from bot.config import Config
 from bot.discord.app import MeadhallBot
+from bot.discord.publishing.recap import thread_closed
 from bot.games.registry import default_registry
 from bot.games.vikings import OPTION_WORDS
 from bot.host.service import HostService
@@ -253,6 +254,7 @@ async def test_a_whole_vikings_game_through_discord_in_polish(fd: FakeDiscord, t
         await open_table(t, "vikings", options)
         moves = await t.play(lambda g: g.is_over, vikings_looks)
         assert await t.game() is None and "Koniec gry" in fd.messages(t.thread)[-1].content
+        await thread_closed(str(t.thread.id))  # the recap, then the archive, each in a task of its own
         assert fd.threads[t.thread.id].archived  # issue 25: a finished game's thread is archived
         await fd.user_says("alice", t.thread, "dobra gra")  # a person's message un-archives it (threads.mdx)
         await fd.slash("alice", "table export", channel=t.thread)
