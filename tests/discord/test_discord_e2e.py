@@ -22,6 +22,7 @@ from PIL import Image
 from bot.config import Config
 from bot.discord.app import MeadhallBot
 from bot.discord.publishing.recap import thread_closed
+from bot.games import GameRegistry
 from bot.games.registry import default_registry
 from bot.games.vikings import VikingsAdapter
 from bot.host.service import HostService
@@ -37,8 +38,10 @@ COMMAND_OF = {verb: word for word, verb in VikingsAdapter.verbs.items() if word 
 class Host:
     """The bot over a service over one database file; ``restart`` is a new process on it."""
 
-    def __init__(self, fd: FakeDiscord, path: Path, *, seed: int = SEED, **service_kw) -> None:
+    def __init__(self, fd: FakeDiscord, path: Path, *, seed: int = SEED, registry: GameRegistry | None = None,
+                 **service_kw) -> None:
         self.fd, self.path, self.seed, self.kw = fd, path, seed, service_kw
+        self.registry = registry  # None: every installed game (default_registry)
         self.config_kw: dict[str, object] = {}
         self.bot_kw: dict[str, Any] = {}  # MeadhallBot's own keywords (bot_pause, reminder_poll, …)
         self.store: Storage | None = None
@@ -47,7 +50,8 @@ class Host:
 
     async def start(self) -> MeadhallBot:
         self.store = await Storage.open(self.path)
-        self.svc = HostService(self.store, default_registry(), seed_source=lambda: self.seed, **self.kw)
+        self.svc = HostService(self.store, self.registry or default_registry(), seed_source=lambda: self.seed,
+                               **self.kw)
         await self.svc.load()
         self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, database=self.path, **self.config_kw), self.svc,
                                **self.bot_kw)

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config
-from bot.discord.app import MeadhallBot
 from bot.discord.publishing.recap import thread_closed
 from bot.games import GameRegistry
-from bot.host.service import HostService
-from bot.storage import Storage
-from tests.discord.test_discord_e2e import refused, usable
+from tests.discord.test_discord_e2e import Host, refused, usable
 from tests.fakediscord import FakeDiscord, Message, ThreadArchived
 from tests.toygame import ToyAdapter, ToyGame
 
@@ -25,28 +21,13 @@ def first_to_act(players: int, seat: int, pile: int) -> int:
                 if ToyGame.new([f"p{i}" for i in range(players)], seed=s, options={"pile": pile}).turn == seat)
 
 
-class Toy:
-    """The bot over a service over one database file with the toy game; ``restart``: a new process."""
+class Toy(Host):
+    """The e2e tests' bot over a service over one database file, with the toy game only."""
 
     def __init__(self, fd: FakeDiscord, path, *, seed: int, threads: bool = True) -> None:
-        self.fd, self.path, self.seed, self.threads = fd, path, seed, threads
-        self.store: Storage | None = None
-        self.svc: HostService | None = None
-        self.bot: MeadhallBot | None = None
-
-    async def start(self) -> None:
-        self.store = await Storage.open(self.path)
-        self.svc = HostService(self.store, GameRegistry([ToyAdapter()]), seed_source=lambda: self.seed)
-        await self.svc.load()
-        self.bot = MeadhallBot(Config(dev_guild=self.fd.guild_id, threads=self.threads), self.svc, bot_pause=0)
-        await self.fd.start_bot(self.bot)
-
-    async def stop(self) -> None:
-        if self.bot is not None:
-            await self.fd.stop_bot(self.bot)
-        if self.store is not None:
-            await self.store.close()
-        self.bot = self.store = None
+        super().__init__(fd, path, seed=seed, registry=GameRegistry([ToyAdapter()]))
+        self.config_kw = {"threads": threads}
+        self.bot_kw = {"bot_pause": 0}
 
     async def play_out(self, key: str, where) -> None:
         """Everybody takes one stone in turn until the game ends."""
