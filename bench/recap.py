@@ -25,23 +25,14 @@ import PIL  # noqa: E402
 
 from bot.games.registry import default_registry  # noqa: E402
 from bot.games.replay import make_recap  # noqa: E402
-from engine.players import make_player  # noqa: E402
+from engine.players.arena import logged_game  # noqa: E402
 from renderer import recap as R  # noqa: E402
 
 GAMES = (("vikings", ["Astrid", "Bjorn", "Sigrid", "Ulf"]), ("brian-boru", ["Aoife", "Brian", "Cormac", "Deirdre", "Eimear"]))
 
 
 def play(game_id: str, names: list[str], seed: int) -> tuple[Any, tuple, list[tuple[int, str]]]:
-    adapter = default_registry()[game_id]
-    game = adapter.game_cls.new(names, seed=seed)
-    bots = [make_player(game_id, "heuristic", seed=seed + i) for i in range(len(names))]
-    moves = []
-    while not game.is_over:
-        seat = game.acting_seats()[0]
-        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
-        game.apply(seat, action)
-        moves.append((seat, str(action)))
-    return adapter, (names, seed, None, None), moves
+    return default_registry()[game_id], (names, seed, None, None), logged_game(game_id, names, seed)
 
 
 def measure(game_id: str, names: list[str], seed: int) -> dict[str, Any]:

@@ -91,6 +91,22 @@ def play_game(
     return game, rec
 
 
+def logged_game(game_id: str, names: Sequence[str], seed: int, level: str = "heuristic") -> list[tuple[int, str]]:
+    """A whole seeded game of computer players of ``level`` (seat ``i`` seeded ``seed + i``) at a table of
+    ``names``: its moves as ``(seat, action text)``, the way a host's log keeps them."""
+    from . import make_player
+
+    game = game_class(game_id).new(list(names), seed=seed)
+    bots = [make_player(game_id, level, seed=seed + i) for i in range(len(names))]
+    moves: list[tuple[int, str]] = []
+    while not game.is_over:
+        seat = game.acting_seats()[0]
+        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
+        game.apply(seat, action)
+        moves.append((seat, str(action)))
+    return moves
+
+
 def final_vp(game: Game) -> list[int]:
     final = game.view(None)["final"]
     if "vp" in final:  # Vikings

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.games.registry import default_registry
 from bot.games.replay import make_recap, positions
-from engine.players import make_player
+from engine.players.arena import logged_game
 from renderer.recap import DURATIONS, MIN_W, Frame, NoFrames, encode_recap
 
 REGISTRY = default_registry()
@@ -23,15 +23,7 @@ REGISTRY = default_registry()
 def played(game_id: str, players: int, seed: int = 5) -> tuple[tuple, tuple[tuple[int, str], ...]]:
     """A whole game of heuristic computer players: its setup and its moves."""
     names = [f"P{i}" for i in range(players)]
-    game = REGISTRY[game_id].game_cls.new(names, seed=seed)
-    bots = [make_player(game_id, "heuristic", seed=seed + i) for i in range(players)]
-    moves = []
-    while not game.is_over:
-        seat = game.acting_seats()[0]
-        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
-        game.apply(seat, action)
-        moves.append((seat, str(action)))
-    return (names, seed, None, None), tuple(moves)
+    return (names, seed, None, None), tuple(logged_game(game_id, names, seed))
 
 
 def frames_of(game_id: str, players: int) -> list[tuple[Frame, object]]:
