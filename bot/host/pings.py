@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 
 from bot.games import table_language
 from bot.host.guard import host_call
 from bot.host.protocol import TableHost
 from bot.host.refusals import Refusal, RefusalCode
-from bot.host.replies import Reminder, Reply
+from bot.host.replies import Reminder, Reply, Table
 from bot.host.tables import HostBase
 from bot.host.turntimes import duration_text, turn_clock
 from bot.i18n import _, current_language, ngettext, use_language
 from bot.i18n.text import quote
-from bot.storage import PING_CHOICES, NewTimer, PlayerSettings
+from bot.storage import PING_CHOICES, NewTimer, PlayerSettings, Timer
 
 log = logging.getLogger("bot.host.service")
 
@@ -108,11 +109,13 @@ class PingsMixin(HostBase):
             return True
 
 
-async def due_pings(service: TableHost, now: float) -> list[Reminder]:
-    """The deferred pings due now whose turn is still the person's (taken: each is sent once)."""
+async def due_turn_timers(service: TableHost, now: float, kind: str) -> AsyncIterator[tuple[Timer, Table, int]]:
+    """The due timers of ``kind`` (taken: each is handed out once) whose seat is still to act and
+    still held by the timer's person, each with its table and seat, under the table's lock: the
+    reminders' and the deferred pings' shared walk. Read it to the end (a ``break`` would hold the
+    lock until the generator is closed)."""
     owns = service.shards.owns if service.shards is not None else None
-    out: list[Reminder] = []
-    for timer in await service.storage.take_due_timers(now, kind=PING_KIND, guilds=owns):
+    for timer in await service.storage.take_due_timers(now, kind=kind, guilds=owns):
         record = await service.storage.get_match(timer.match)
         if record is None or record.status != "active":
             continue
@@ -120,19 +123,27 @@ async def due_pings(service: TableHost, now: float) -> list[Reminder]:
             table = await service.table(record.channel)
             if table is None or table.game is None or table.record.id != timer.match:
                 continue
-            seat, user = timer.payload.get("seat"), timer.payload.get("user")
-            rec = table.record
-            if seat not in table.game.acting_seats() or rec.seats[seat].user != user:
+            seat = timer.payload.get("seat")
+            if seat not in table.game.acting_seats() or table.record.seats[seat].user != timer.payload.get("user"):
                 continue  # they acted, or the seat changed hands
-            clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec,
-                                            await service.storage.actions(rec.id), now_acting=table.game.acting_seats())
-            since = clock.waiting.get(seat)
-            if since is not None and since > float(timer.payload.get("since", since)):
-                continue  # they acted, and this is a newer turn (which armed its own ping)
-            with use_language(table_language(rec.options) or current_language()):
-                text = _("It has been your turn in {game} for {time}: {prompt}", game=table.adapter.title,
-                         time=duration_text(now - (since if since is not None else timer.payload["since"])),
-                         prompt=table.adapter.prompt(table.game, seat))
-            out.append(Reminder(channel=rec.channel, match_id=rec.id, user=user, seat=seat,
-                                name=rec.seats[seat].name, text=text, count=1, names=tuple(rec.names)))
+            yield timer, table, seat
+
+
+async def due_pings(service: TableHost, now: float) -> list[Reminder]:
+    """The deferred pings due now whose turn is still the person's (taken: each is sent once)."""
+    out: list[Reminder] = []
+    async for timer, table, seat in due_turn_timers(service, now, PING_KIND):
+        rec, user = table.record, timer.payload["user"]
+        assert table.game is not None  # due_turn_timers hands out live games only
+        clock = await asyncio.to_thread(turn_clock, table.adapter.game_cls, rec,
+                                        await service.storage.actions(rec.id), now_acting=table.game.acting_seats())
+        since = clock.waiting.get(seat)
+        if since is not None and since > float(timer.payload.get("since", since)):
+            continue  # they acted, and this is a newer turn (which armed its own ping)
+        with use_language(table_language(rec.options) or current_language()):
+            text = _("It has been your turn in {game} for {time}: {prompt}", game=table.adapter.title,
+                     time=duration_text(now - (since if since is not None else timer.payload["since"])),
+                     prompt=table.adapter.prompt(table.game, seat))
+        out.append(Reminder(channel=rec.channel, match_id=rec.id, user=user, seat=seat,
+                            name=rec.seats[seat].name, text=text, count=1, names=tuple(rec.names)))
     return out
