@@ -10,6 +10,7 @@ import logging
 
 import pytest
 
+from bot.discord.publishing.deferring import InFlight
 from bot.discord.publishing.posting import _Scoring
 from bot.host.replies import Attachment
 from tests.discord.test_discord_bots import Host, answer, live
@@ -103,3 +104,28 @@ async def test_a_scoring_that_falls_back_from_a_failed_edit_posts_its_whole_pict
         assert posted.attachment("scoring-1.png").data == png  # the whole picture, not an empty file
     finally:
         await host.stop()
+
+
+async def test_answer_first_another_tables_rest_call_waits_for_an_answer_on_the_wire():
+    """An answer chosen (its interaction no longer waiting) but still on its way, e.g. an edit with
+    the board's picture, reaches Discord before another table's REST call (``InFlight``: the
+    20-table rush once saw one answer overtaken); the answering task itself never waits for itself."""
+    flight = InFlight()
+    order: list[str] = []
+    answering = asyncio.Event()
+
+    async def answer_slowly() -> None:
+        async with flight.sending():
+            answering.set()
+            await flight.wait()  # its own answer: no deadlock
+            await asyncio.sleep(0.05)  # the upload
+            order.append("answer")
+
+    async def other_table() -> None:
+        await answering.wait()
+        await flight.wait()
+        order.append("other REST call")
+
+    await asyncio.wait_for(asyncio.gather(answer_slowly(), other_table()), 5)
+    assert order == ["answer", "other REST call"]
+    assert flight.others() == []

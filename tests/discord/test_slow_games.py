@@ -281,6 +281,11 @@ def publishing_checks(fd: FakeDiscord, figures: Figures) -> list[str]:
     problems = []
     if fd.late_answers:
         problems.append(f"{len(fd.late_answers)} interactions answered after other REST calls")
+        # which ones and what went first, so that a failure under load can be told from a race
+        problems.extend(f"late: {i.data.get('custom_id') or i.data.get('name')} in {i.channel_id}, answered "
+                        f"{(i.callback or {}).get('type')} after "
+                        + ", ".join(f"{r.method} {r.path}" for r in i.calls_before_answer)
+                        for i in fd.late_answers)
     if figures.unnotified:
         problems.append(f"{len(figures.unnotified)} person turns not pinged: {figures.unnotified[:5]}")
     return problems

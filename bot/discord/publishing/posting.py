@@ -38,7 +38,7 @@ from bot.discord.components import (
     trip_widgets,
 )
 from bot.discord.languages import asker_language, language_for, said_to
-from bot.discord.publishing.deferring import ALREADY_ANSWERED, defer_privately, settled, thinking
+from bot.discord.publishing.deferring import ALREADY_ANSWERED, InFlight, defer_privately, settled, thinking
 from bot.discord.publishing.messages import (
     MAX_CONTENT,
     allowed_for,
@@ -76,6 +76,7 @@ class Publisher(commands.Cog):
         self._scoring: dict[str, dict[str, Any]] = {}  # a table's scoring message still collecting seats
         # interactions being handled and not answered yet (issue 24): deferred before any other REST call
         self.unanswered: set[discord.Interaction] = set()
+        self.in_flight = InFlight()  # their initial responses on the way: other REST calls wait for them
 
     async def cog_load(self) -> None:
         """Every REST call of the bot (discord.py's HTTPClient; interaction callbacks and follow-ups
@@ -87,8 +88,9 @@ class Publisher(commands.Cog):
         request = http.request
 
         async def answer_first(route: Any, **kwargs: Any) -> Any:
-            if self.unanswered:
+            while self.unanswered or self.in_flight.others():
                 await self.answer_waiting()
+                await self.in_flight.wait()  # an answer on the wire reaches Discord before this call
             return await request(route, **kwargs)
 
         http.request = answer_first
@@ -106,12 +108,13 @@ class Publisher(commands.Cog):
         calls for a move (a person's or a computer player's), every interaction still waiting for
         its service call (another table's lock, a slow move) is deferred privately; its move is then
         published through the channel when its reply comes."""
-        for waiting in list(self.unanswered):
-            self.unanswered.discard(waiting)
+        while self.unanswered:  # also those that arrive while the first are deferred
+            waiting = self.unanswered.pop()
             if waiting.response.is_done() or gone(waiting):
                 continue
             try:
-                await defer_privately(waiting)
+                async with self.in_flight.sending():
+                    await defer_privately(waiting)
             except discord.HTTPException as error:
                 if not token_dead(error):
                     log.warning("deferring interaction %s failed: %s", waiting.id, error)
@@ -201,12 +204,13 @@ class Publisher(commands.Cog):
 
             in_place = answer.interaction is not None and answer.interaction.channel_id == getattr(target, "id", None)
             message_id: int | None = None
-            if answer.interaction is not None:
-                self.unanswered.discard(answer.interaction)  # answered now, by the plan
-                await settled(answer.interaction)  # a defer for another table's REST call in flight
-                answer.thinking = answer.thinking or thinking(answer.interaction)  # deferred meanwhile
-            if answer.open:
-                message_id = await answer.first(plan, edit_kw, post_kw, new_first=in_place and not scorings)
+            async with self.in_flight.sending():  # other REST calls wait until this answer has reached Discord
+                if answer.interaction is not None:
+                    self.unanswered.discard(answer.interaction)  # answered now, by the plan
+                    await settled(answer.interaction)  # a defer for another table's REST call in flight
+                    answer.thinking = answer.thinking or thinking(answer.interaction)  # deferred meanwhile
+                if answer.open:
+                    message_id = await answer.first(plan, edit_kw, post_kw, new_first=in_place and not scorings)
             await self.post_scorings(key, target, reply, scorings)
             if plan.edit is not None and message_id is None:
                 live_id = plan.edit.message_id
