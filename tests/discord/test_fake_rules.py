@@ -11,6 +11,7 @@ import time
 
 import discord
 import pytest
+import aiohttp
 from aiohttp import ClientSession
 from discord import app_commands
 from discord.ext import commands
@@ -23,8 +24,8 @@ from tests.fakediscord.server import BOT_ROLE_PERMISSIONS
 class RuleBot(commands.Bot):
     """A small bot whose commands do exactly what a rule needs, keeping the interactions it got."""
 
-    def __init__(self, guild_id: int):
-        super().__init__(command_prefix="!", intents=discord.Intents.default())
+    def __init__(self, guild_id: int, **options):
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), **options)
         self.guild_id = guild_id
         self.gate = asyncio.Event()
         self.errors: list[Exception] = []
@@ -157,6 +158,40 @@ async def test_rest_calls_before_the_initial_response_are_recorded_per_interacti
         await started(fake)
         await fake.slash("bob", "busy")
         assert len(fake.late_answers) == 1
+
+
+async def test_a_call_already_on_its_way_when_the_bot_reads_the_interaction_is_not_counted_against_it():
+    """receiving-and-responding.mdx "Interaction Callback" (issue 24, answer first): a REST call
+    the bot made before it read the interaction's event cannot be held back for its answer, even
+    when it reaches Discord after the push; one made after the bot read it (the bot's own choice)
+    counts."""
+    on_its_way, let_go = asyncio.Event(), asyncio.Event()
+    trace = aiohttp.TraceConfig()
+
+    async def hold_tavern_posts(_session, _ctx, params) -> None:  # the post is slow on the wire
+        if params.method == "POST" and f"/channels/{tavern}/" in str(params.url) and not let_go.is_set():
+            on_its_way.set()
+            await let_go.wait()
+
+    trace.on_request_start.append(hold_tavern_posts)
+    async with FakeDiscord(strict_answer_order=False) as fake:
+        tavern = fake.channels["tavern"].id
+        bot = RuleBot(fake.guild_id, http_trace=trace)
+        await fake.start_bot(bot)
+        early = asyncio.create_task(bot.get_channel(tavern).send("made before the click"))
+        await on_its_way.wait()
+        pressed = asyncio.create_task(fake.slash("alice", "later"))  # answered when the test opens the gate
+        await wait_until(lambda: bot.seen)  # the bot has read the interaction
+        let_go.set()
+        await early  # it reaches Discord after the push, before the answer
+        await bot.get_channel(tavern).send("made after the bot read it")
+        bot.gate.set()
+        r = await pressed
+        arrived = [(req.json or {}).get("content") for req in fake.requests[r.first_request:]
+                   if req.method == "POST" and req.path == f"/channels/{tavern}/messages"]
+        assert arrived == ["made before the click", "made after the bot read it"]
+        assert [(c.json or {}).get("content") for c in r.calls_before_answer] == ["made after the bot read it"]
+        assert fake.late_answers == [r]
 
 
 # ------------------------------------------------------------------ rate limits

@@ -64,7 +64,8 @@ in the code, and ``tests/discord/test_fake_rules.py`` tests each one):
   for 15 minutes after creation, then ``401 / 50027`` Invalid Webhook Token.
   ``InteractionResult.calls_before_answer`` lists the bot's other REST calls that reached the
   fake between the push and the initial response (not counting other interactions' callbacks
-  and webhooks); interactions with any are in ``fd.late_answers``, and with
+  and webhooks, nor a call an in-process bot made before it had read the interaction's event:
+  ``start_bot`` stamps each call with the gateway sequence the bot had read, ``SEEN_HEADER``); interactions with any are in ``fd.late_answers``, and with
   ``strict_answer_order`` (on by default; ``FakeDiscord(strict_answer_order=False)`` or
   ``FAKEDISCORD_STRICT_ANSWER_ORDER=0`` turn it off) the test fails at exit naming them.
 * **Rate limits** (rate-limits.mdx; ``ratelimits.py``): every REST answer carries

@@ -430,7 +430,9 @@ class InteractionResult:
     * ``pushed_at`` / ``callback_at``: ``FakeDiscord.clock`` when it was created / answered.
     * ``calls_before_answer``: the bot's other REST calls (not this interaction's, not another
       interaction's callback or webhook) that reached the fake between the push and the initial
-      response: work the bot did while the user waited (issue 24 wants none).
+      response and that the bot made after it had read the interaction's event (an in-process
+      bot's calls carry what it had read; a call already on its way cannot be held back): work
+      the bot did while the user waited (issue 24 wants none).
     """
 
     id: int
@@ -453,6 +455,8 @@ class InteractionResult:
     last_activity: float = 0.0
     shard: tuple[int, int] | None = None
     first_request: int = 0  # index in FakeDiscord.requests of the first request after the push
+    seq: int = 0  # the gateway sequence number of its INTERACTION_CREATE, in session ``session_id``
+    session_id: str | None = None
     calls_before_answer: list[RecordedRequest] = field(default_factory=list)
 
     @property

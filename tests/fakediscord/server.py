@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -21,6 +22,7 @@ from typing import Any
 import discord
 import discord.gateway
 import discord.http
+import aiohttp
 import yarl
 from aiohttp import WSMsgType, web
 
@@ -55,6 +57,13 @@ from .ratelimits import Limiter, RateLimits
 from .schema import SchemaChecker
 
 log = logging.getLogger("fakediscord")
+
+# What an in-process bot had read of the gateway when it made a REST call (``start_bot`` stamps
+# each call): "session=sequence;…". A call the bot made before it read an interaction's event
+# cannot be held back for that interaction's answer, so it is not counted against it
+# (``calls_before_answer``); a call without the stamp (a bot in another process) always counts.
+SEEN_HEADER = "X-Fakediscord-Seen"
+_SEEN: contextvars.ContextVar[str | None] = contextvars.ContextVar("fakediscord_seen", default=None)
 
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
@@ -396,6 +405,7 @@ class FakeDiscord:
         """
         if guild_ready_timeout is not None:
             bot._connection.guild_ready_timeout = guild_ready_timeout
+        self._stamp_calls(bot)
         task = asyncio.create_task(bot.start(self.token), name="fakediscord-bot")
         self._bots.append((bot, task))
         loop = asyncio.get_running_loop()
@@ -409,6 +419,51 @@ class FakeDiscord:
                 await self.stop_bot(bot)
                 raise TimeoutError(f"the bot was not ready within {timeout} s")
             await asyncio.sleep(0.01)
+
+    def _stamp_calls(self, bot: discord.Client) -> None:
+        """Stamp each REST call of ``bot`` with what it had read of the gateway when it made the
+        call (:data:`SEEN_HEADER`), taken where discord.py's ``HTTPClient.request`` is entered —
+        inside the bot's own wrappers, before discord.py's rate-limit waits — and sent as a header
+        through an aiohttp trace (discord.py's ``http_trace``, the bot's own one if it has one).
+        Once per bot."""
+        http = bot.http
+        if getattr(http, "_fakediscord_stamped", False):
+            return
+
+        async def on_request_start(_session: Any, _ctx: Any, params: aiohttp.TraceRequestStartParams) -> None:
+            seen = _SEEN.get()
+            if seen is not None:
+                params.headers[SEEN_HEADER] = seen
+
+        if http.http_trace is None:
+            http.http_trace = aiohttp.TraceConfig()
+        http.http_trace.on_request_start.append(on_request_start)
+        request = http.request
+
+        def seen() -> str:
+            shards = getattr(bot, "_AutoShardedClient__shards", None)  # discord.py's sharded client
+            sockets = [s.ws for s in shards.values()] if shards else [getattr(bot, "ws", None)]
+            return ";".join(f"{ws.session_id}={ws.sequence or 0}" for ws in sockets
+                            if ws is not None and ws.session_id is not None)
+
+        async def stamped(route: Any, **kwargs: Any) -> Any:
+            token = _SEEN.set(seen())
+            try:
+                return await request(route, **kwargs)
+            finally:
+                _SEEN.reset(token)
+
+        http.request = stamped  # type: ignore[method-assign]
+        http._fakediscord_stamped = True  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _made_after(rec: RecordedRequest, inter: InteractionResult) -> bool:
+        """Whether the bot made the call ``rec`` after it had read ``inter``'s event (unknown: yes)."""
+        stamp = rec.headers.get(SEEN_HEADER)
+        if stamp is None or inter.session_id is None:
+            return True
+        seen = dict(part.split("=", 1) for part in stamp.split(";") if "=" in part)
+        return inter.session_id in seen and int(seen[inter.session_id]) >= inter.seq
 
     async def stop_bot(self, bot: discord.Client, *, timeout: float = 5.0) -> None:
         """Close ``bot`` (as a shutdown or crash of the process would) and wait for it to stop."""
@@ -1405,9 +1460,11 @@ class FakeDiscord:
         inter.callback_files = [a for _, a in files]
         inter.callback_at = self.clock
         # issue 24: REST work the bot did while the user waited for the initial response (another
-        # interaction's callback or webhook is not this one's work, so it does not count)
+        # interaction's callback or webhook is not this one's work, so it does not count, nor does a
+        # call the bot made before it read this interaction's event: _made_after)
         inter.calls_before_answer = [
-            r for r in self.requests[inter.first_request:] if r is not rec and self._interaction_of(r.path) is None]
+            r for r in self.requests[inter.first_request:]
+            if r is not rec and self._interaction_of(r.path) is None and self._made_after(r, inter)]
         if inter.calls_before_answer:
             self.late_answers.append(inter)
         if msg is not None and ctype in (4, 5):
@@ -1702,7 +1759,10 @@ class FakeDiscord:
             payload["message"] = message.payload(self._users_by_id())
         before = set(self._messages)
         session = self._session_for(ch.guild_id)
+        if session is not None:  # known before the push: the bot may answer before dispatch returns
+            inter.seq, inter.session_id = session.seq + 1, session.id
         seq = await self.dispatch("INTERACTION_CREATE", payload, guild_id=ch.guild_id)
+        inter.seq = seq
         inter.shard = session.shard if session is not None else None
         try:
             await self._settle(inter, seq, timeout, session)
