@@ -123,6 +123,14 @@ class MeadhallBot(commands.Bot):
         # players): discord.py runs on_ready in a task of its own, after is_ready() is already true
         self.tables_looked_at = asyncio.Event()
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py calls this as it reads each gateway event; an interaction is told to the Cog
+        at once (answer first, issue 24: :meth:`Publisher.arrived`), before its handler's task
+        runs and before any other task of ours makes another REST call."""
+        if event_name == "interaction" and self.cog is not None and args:
+            self.cog.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     @property
     def component_handler(self) -> MeadhallCog:
         assert self.cog is not None

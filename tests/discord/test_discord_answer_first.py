@@ -13,7 +13,7 @@ import pytest
 from bot.discord.publishing.deferring import InFlight
 from bot.discord.publishing.posting import _Scoring
 from bot.host.replies import Attachment
-from tests.discord.test_discord_bots import Host, answer, live
+from tests.discord.test_discord_bots import Host, answer, live, usable
 from tests.discord.test_discord_e2e import offered, press
 from tests.fakediscord import InteractionNotAnswered
 
@@ -129,3 +129,57 @@ async def test_answer_first_another_tables_rest_call_waits_for_an_answer_on_the_
     await asyncio.wait_for(asyncio.gather(answer_slowly(), other_table()), 5)
     assert order == ["answer", "other REST call"]
     assert flight.others() == []
+
+
+async def test_no_rest_call_goes_before_an_autocompletes_choices(fd, tmp_path):
+    """receiving-and-responding.mdx "Interaction Callback" (3 s, autocomplete included): while
+    alice's autocomplete is being worked out, her click at the table is answered (its callback)
+    but the click's other REST calls and the computer player's post after it wait for the
+    autocomplete's choices (the bot reads every interaction as it arrives: ``Publisher.arrived``)."""
+    host = Host(fd, tmp_path / "complete.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join", {"game": "vikings"})
+        await fd.slash("alice", "table addbot", {"level": "random"})
+        answer(await fd.slash("alice", "start"))
+        await host.bot.bots_idle()
+        cog = host.bot.cog
+        choices = cog.player_choices
+        started, release = asyncio.Event(), asyncio.Event()
+
+        async def slow_choices(interaction, current):  # e.g. a busy database
+            started.set()
+            await release.wait()
+            return await choices(interaction, current)
+
+        cog.player_choices = slow_choices  # type: ignore[method-assign]
+        typing = asyncio.create_task(fd.autocomplete("alice", "board", focused="player", value=""))
+        await wait_until(started.is_set)
+        before, moved = len(fd.requests), len([a for a in await host.svc.storage.actions(1) if a.seat == 1])
+        clicks = []
+        for _ in range(4):  # alice's clicks, each answered by its callback, until one hands the turn over
+            controls = [m for m in fd.messages() if usable(m)]
+            if len(controls) != 1:  # the turn went on beyond alice's message (see the assertion below)
+                break
+            msg = controls[0]
+            kind, cid, value = offered(msg)[0]
+            clicks.append(asyncio.create_task(press(fd, "alice", kind, cid, value, msg)))
+            await wait_until(lambda: fd.interactions[-1].answered)
+            computer = [a for a in await host.svc.storage.actions(1) if a.seat == 1]
+            if (await host.table()).game.acting_seats() != [0] or len(computer) > moved:
+                break
+            await asyncio.sleep(0.1)  # the click's handler ends (it cannot settle while alice types)
+        else:
+            raise AssertionError("alice never handed the turn over")
+        await asyncio.sleep(0.3)  # the click's strip and the computer player's move would go out now
+        assert [r for r in fd.requests[before:] if "/interactions/" not in r.path and "/webhooks/" not in r.path] == []
+        release.set()
+        assert [c["value"] for c in await typing] == (await host.table()).record.names
+        for click in clicks:
+            await click
+        await host.bot.bots_idle()
+        [typed] = [i for i in fd.interactions if i.type == 4]
+        assert typed.calls_before_answer == [] and fd.late_answers == []
+        assert len([a for a in await host.svc.storage.actions(1) if a.seat == 1]) > moved  # it moved, after
+    finally:
+        await host.stop()

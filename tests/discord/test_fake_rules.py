@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+import aiohttp
 import discord
 import pytest
-import aiohttp
 from aiohttp import ClientSession
 from discord import app_commands
 from discord.ext import commands

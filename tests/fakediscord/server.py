@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
-import aiohttp
 import yarl
 from aiohttp import WSMsgType, web
 

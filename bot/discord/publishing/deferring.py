@@ -17,7 +17,7 @@ ALREADY_ANSWERED = 40060  # opcodes-and-status-codes.mdx: "Interaction has alrea
 
 async def defer_privately(interaction: discord.Interaction) -> None:
     """Defer ``interaction`` with a private "thinking…" (remembered: :func:`thinking`). Another task
-    deferring the same interaction meanwhile (:meth:`Publisher.answer_waiting` for another table's
+    deferring the same interaction meanwhile (:meth:`AnswerFirst.answer_waiting` for another table's
     REST call) is waited for, never raced: two initial responses would be refused 40060."""
     pending = interaction.extras.get(_DEFERRING)
     if pending is not None:

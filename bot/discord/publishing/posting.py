@@ -19,7 +19,6 @@ import asyncio
 import hashlib
 import io
 import logging
-import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -38,7 +37,8 @@ from bot.discord.components import (
     trip_widgets,
 )
 from bot.discord.languages import asker_language, language_for, said_to
-from bot.discord.publishing.deferring import ALREADY_ANSWERED, InFlight, defer_privately, settled, thinking
+from bot.discord.publishing.deferring import ALREADY_ANSWERED, defer_privately, settled, thinking
+from bot.discord.publishing.first import AnswerFirst
 from bot.discord.publishing.messages import (
     MAX_CONTENT,
     allowed_for,
@@ -63,7 +63,8 @@ from bot.i18n import _, use_language
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
 
 
-class Publisher(commands.Cog):
+
+class Publisher(AnswerFirst, commands.Cog):
     """The Cog's state and how a reply is published (see the module's docstring). A Cog class, so
     that each group of commands (``bot.discord.commands``) is one over it; the bot adds one Cog,
     :class:`bot.discord.cog.MeadhallCog`, composed of them."""
@@ -74,52 +75,7 @@ class Publisher(commands.Cog):
         self.parents: dict[str, str] = {}  # a game's thread → the channel it was opened in
         self._publishing: dict[str, asyncio.Lock] = {}
         self._scoring: dict[str, dict[str, Any]] = {}  # a table's scoring message still collecting seats
-        # interactions being handled and not answered yet (issue 24): deferred before any other REST call
-        self.unanswered: set[discord.Interaction] = set()
-        self.in_flight = InFlight()  # their initial responses on the way: other REST calls wait for them
-
-    async def cog_load(self) -> None:
-        """Every REST call of the bot (discord.py's HTTPClient; interaction callbacks and follow-ups
-        go through its webhook adapter instead) first defers the interactions still waiting for an
-        answer (:meth:`answer_waiting`)."""
-        http = self.bot.http
-        if http in _ANSWERING_FIRST:
-            return
-        request = http.request
-
-        async def answer_first(route: Any, **kwargs: Any) -> Any:
-            while self.unanswered or self.in_flight.others():
-                await self.answer_waiting()
-                await self.in_flight.wait()  # an answer on the wire reaches Discord before this call
-            return await request(route, **kwargs)
-
-        http.request = answer_first
-        _ANSWERING_FIRST.add(http)
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Every command of the Cog waits for its answer from the moment it arrives (issue 24)."""
-        if interaction.type == discord.InteractionType.application_command:
-            self.unanswered.add(interaction)
-        return True
-
-    async def answer_waiting(self) -> None:
-        """Answer first (issue 24), for the others: Discord gives each interaction 3 s for its
-        initial response, and nothing else of ours should go before it. So before the bot's REST
-        calls for a move (a person's or a computer player's), every interaction still waiting for
-        its service call (another table's lock, a slow move) is deferred privately; its move is then
-        published through the channel when its reply comes."""
-        while self.unanswered:  # also those that arrive while the first are deferred
-            waiting = self.unanswered.pop()
-            if waiting.response.is_done() or gone(waiting):
-                continue
-            try:
-                async with self.in_flight.sending():
-                    await defer_privately(waiting)
-            except discord.HTTPException as error:
-                if not token_dead(error):
-                    log.warning("deferring interaction %s failed: %s", waiting.id, error)
-                    continue
-                token_lost(waiting, error)
+        AnswerFirst.__init__(self)
 
     @property
     def svc(self):
@@ -471,7 +427,6 @@ class _Scoring:
     picture: Attachment | None
 
 
-_ANSWERING_FIRST: weakref.WeakSet[Any] = weakref.WeakSet()  # HTTP clients whose requests answer first
 
 
 class _Answer:
