@@ -45,6 +45,8 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.take_timer(timer_id) -> bool                       # remove one (a moot deadline)
     await store.next_timer_due() -> float | None
     await store.import_match(record, actions, timers)             # migrate-db: copy one match as is
+    await store.all_rematches() -> Rematches                      # migrate-db: every vote and link
+    await store.import_rematches(rematches)                       # ... copied once all matches are
     rebuild(game_cls, match, actions) -> Game                     # plain function: replay the log
     effective_actions(actions) -> list[LoggedAction]              # the log without undone moves
 
@@ -75,6 +77,7 @@ from bot.storage.records import (
     MatchRecord,
     NewTimer,
     PlayerSettings,
+    Rematches,
     Seat,
     StaleVersionError,
     StorageConflict,
@@ -492,6 +495,20 @@ class Storage(ABC):
                 [(t.id, t.match, t.kind, float(t.due), _dumps(t.payload)) for t in timers],
             )
             await self._after_import(db)
+
+    async def all_rematches(self) -> Rematches:
+        """Every rematch vote and every started rematch's link (``migrate-db`` copies them)."""
+        votes = await self._fetchall("SELECT match, voter, name, at FROM rematch_votes ORDER BY match, at, voter")
+        links = await self._fetchall("SELECT match, rematch, at FROM rematches ORDER BY match")
+        return Rematches([(int(m), str(v), str(n), float(a)) for m, v, n, a in votes],
+                         [(int(m), int(r), float(a)) for m, r, a in links])
+
+    async def import_rematches(self, rematches: Rematches) -> None:
+        """Copy rematch votes and links as they are (``migrate-db``), after every match they name."""
+        async with self._tx() as db:
+            await db.executemany("INSERT INTO rematch_votes (match, voter, name, at) VALUES (?, ?, ?, ?)",
+                                 rematches.votes)
+            await db.executemany("INSERT INTO rematches (match, rematch, at) VALUES (?, ?, ?)", rematches.links)
 
     async def _after_import(self, db: Tx) -> None:
         """Move id sequences past imported ids (PostgreSQL); SQLite's AUTOINCREMENT follows by itself."""

@@ -1,11 +1,12 @@
 """``meadhall migrate-db``: copy every match (lobby, running, finished, abandoned) with its seats,
-action log and timers, and every person's settings, from one database to another (SQLite ↔
+action log and timers, every rematch vote and link, and every person's settings, from one database to another (SQLite ↔
 PostgreSQL), keeping ids, then verify each game in the target by replaying its log: the replay must equal the stored snapshot.
 
 API::
 
     report = await migrate(source, target, registry, progress=None)   # raises StorageError
-    report.matches, report.actions, report.timers, report.settings, report.verified, report.summary()
+    report.matches, report.actions, report.timers, report.rematch_votes, report.rematches,
+    report.settings, report.verified, report.summary()
 
 The target must hold no match yet (a fresh database, or one just created by ``Storage.open``);
 the copy of one match is one transaction, so an interrupted run leaves whole matches only, and
@@ -29,12 +30,15 @@ class MigrationReport:
     matches: int = 0
     actions: int = 0
     timers: int = 0
-    settings: int = 0  # people's settings copied (schema 4)
+    rematch_votes: int = 0  # votes for a rematch not started yet, or that started one (schema 4)
+    rematches: int = 0  # finished matches whose rematch started (so none starts twice)
+    settings: int = 0  # people's settings copied (schema 5)
     verified: int = 0
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
 
     def summary(self) -> str:
         text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers, "
+                f"{self.rematch_votes} rematch votes, {self.rematches} rematches, "
                 f"{self.settings} people's settings; {self.verified} games verified by replay")
         if self.unverifiable:
             text += f"; not verified (game not installed): {', '.join(map(str, self.unverifiable))}"
@@ -61,6 +65,9 @@ async def migrate(
             report.matches += 1
             report.actions += len(actions)
             report.timers += len(timers)
+        rematches = await src.all_rematches()  # issue 25: after the matches they name
+        await dst.import_rematches(rematches)
+        report.rematch_votes, report.rematches = len(rematches.votes), len(rematches.links)
         for settings in await src.all_player_settings():  # schema 4: people's own settings (issue 25)
             await dst.set_player_settings(settings, now=time.time())
             report.settings += 1

@@ -147,6 +147,15 @@ class PlayerSettings:
     ping_hours: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Rematches:
+    """Every rematch vote ``(match, voter, name, at)`` and every started rematch ``(match, rematch,
+    at)`` of a database (schema 4), as ``migrate-db`` copies them."""
+
+    votes: list[tuple[int, str, str, float]]
+    links: list[tuple[int, int, float]]
+
+
 UNDO_PREFIX = "#undo"  # a logged "#undo N" takes back the N actions before it still in force (issue 17)
 
 

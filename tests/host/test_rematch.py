@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.games import GameRegistry
 from bot.host.service import HostService
 from bot.storage import Storage
+from bot.storage.migrate import migrate
 from tests.host_helpers import Clock
 from tests.toygame import ToyAdapter
 
@@ -124,5 +125,33 @@ async def test_rematch_of_an_unknown_game_or_with_a_database_that_cannot_write_c
         del store.create_rematch
         assert (await svc.rematch_start(match_id, "t", guild="g")).ok  # tried again, it starts
         assert (await svc.table("t")).record.names == ["Ann", "Bob"]  # as they asked
+    finally:
+        await store.close()
+
+
+async def test_migrate_db_keeps_a_waiting_vote_and_a_started_rematch(tmp_path, database):
+    """Nothing lost in ``meadhall migrate-db``: a vote still waiting for the others counts in the
+    copy, and a rematch that already started does not start a second time there."""
+    svc, store = await service(tmp_path)
+    try:
+        waiting = await finish(svc, "t1", ["u1", "u2"], ["pile=2"])
+        assert (await svc.rematch_vote(waiting, "u2", "Bobby", guild="g")).code == "rematch_waiting"
+        done = await finish(svc, "t2", ["u1", "u2"], ["pile=2"])
+        for user in ("u1", "u2"):
+            assert (await svc.rematch_vote(done, user, user.title(), guild="g")).ok
+        assert (await svc.rematch_start(done, "t3", guild="g")).ok
+    finally:
+        await store.close()
+    report = await migrate(tmp_path / "r.db", database, GameRegistry([ToyAdapter()]))  # SQLite, PostgreSQL
+    assert (report.rematch_votes, report.rematches) == (3, 1)
+    assert "3 rematch votes, 1 rematches" in report.summary()
+    store = await Storage.open(database)
+    svc = HostService(store, GameRegistry([ToyAdapter()]), clock=Clock(), images=False, seed_source=lambda: 4)
+    await svc.load()
+    try:
+        assert (await svc.rematch_vote(waiting, "u2", "Bobby", guild="g")).code == "already_voted"
+        assert (await svc.rematch_vote(waiting, "u1", "Ann", guild="g")).code == "rematch_agreed"
+        assert (await svc.rematch_start(done, "t4", guild="g")).code == "already_started"
+        assert await svc.table("t4") is None
     finally:
         await store.close()
