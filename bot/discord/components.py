@@ -359,12 +359,22 @@ def undo_view(match: int, version: int) -> ui.View:
 
 
 def rematch_view(match: int | None, status: str | None = "finished") -> ui.View | None:
-    """The Rematch button of a finished game's result (issue 25: in its thread, and on the result
-    line in the channel, which no archiving takes away); None for any other end (abandoned)."""
+    """The Rematch button of a finished game's result (issue 25: in its thread until it is archived,
+    then :func:`line_view`, and on the result line in the channel, which no archiving takes away);
+    None for any other end (abandoned)."""
     if match is None or status != "finished":
         return None
     view = ui.View(timeout=None)
     view.add_item(RematchButton(match))
+    return view
+
+
+def line_view(url: str) -> ui.View:
+    """Issue 25: in a finished game's archived thread, where no button can be pressed, a link to
+    the result line in the channel, whose Rematch button can."""
+    view = ui.View(timeout=None)
+    view.add_item(ui.Button(label=_("Rematch: on the result line in the channel")[:MAX_BUTTON_LABEL],
+                            style=discord.ButtonStyle.link, url=url))
     return view
 
 

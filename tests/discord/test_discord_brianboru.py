@@ -24,6 +24,7 @@ import pytest
 
 from bot.config import Config
 from bot.discord.app import MeadhallBot
+from bot.discord.publishing.recap import thread_closed
 from bot.games import engine_options
 from bot.games.brianboru import BrianBoruAdapter
 from bot.games.brianboru_words import card_label
@@ -350,6 +351,10 @@ async def test_three_people_play_brian_boru_and_no_hand_is_ever_shown_to_others(
     # no controls left but the finished game's Rematch button (issue 25), on the result itself
     [[rematch]] = [m.custom_ids for m in turn_messages(fd, table.thread) if m.components]
     assert rematch.endswith(":rematch") and rematch in turn_messages(fd, table.thread)[-1].custom_ids
+    result = turn_messages(fd, table.thread)[-1]
+    await thread_closed(str(table.thread.id))  # the recap posted, then the thread archived
+    assert fd.messages(table.thread)[-1].attachments and result.custom_ids == []  # nothing to press there now
+    assert [c["style"] for row in result.components for c in row["components"]] == [5]  # a link to the line
     assert await table.game() is None
     assert used["draft_rounds"] == 3 * 3 and used["carried"] == 3 * 3 * 2  # 3 rounds × 3 passes (B-13, B-14)
     assert used["private"] > 30 and used["public"] > 30 and used["slash"] > 20 and used["hand"] > 3, used

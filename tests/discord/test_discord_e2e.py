@@ -156,8 +156,8 @@ async def host(fd, tmp_path):
 
 def usable(msg: Message) -> bool:
     """Whether a message still carries controls somebody could use for a game (a finished game's
-    Rematch button, issue 25, is none: it makes no move)."""
-    return any(not c.get("disabled") and not c.get("custom_id", "").endswith(":rematch")
+    Rematch button, issue 25, is none: it makes no move; nor is a link button)."""
+    return any(not c.get("disabled") and "custom_id" in c and not c["custom_id"].endswith(":rematch")
                for row in msg.components for c in row.get("components", []))
 
 

@@ -9,7 +9,7 @@ import pytest
 from bot.discord.publishing.recap import thread_closed
 from bot.games import GameRegistry
 from tests.discord.test_discord_e2e import Host, refused, usable
-from tests.fakediscord import FakeDiscord, Message, ThreadArchived
+from tests.fakediscord import FakeDiscord, Message
 from tests.toygame import ToyAdapter, ToyGame
 
 REMATCH = "mh:1:rematch"
@@ -60,17 +60,22 @@ async def test_rematch_everybody_presses_and_a_new_thread_starts_with_the_same_s
     await fd.slash("alice", "start", {"options": "pile=4 max=1 manual"})
     [thread] = fd.threads_of("general")
     await toy.play_out(str(thread.id), thread)
-    final = fd.messages(thread)[-1]
-    assert "takes the last stone" in final.content and final.custom_ids == [REMATCH]
+    await thread_closed(str(thread.id))  # the recap posted, then the thread archived (issue 25)
+    [final] = [m for m in fd.messages(thread) if "takes the last stone" in m.content]
+    posted = (final.history or [final.snapshot()])[0]  # as the result was first posted: the Rematch button
+    assert [c.get("custom_id") for row in posted["components"] for c in row["components"]] == [REMATCH]
     [line] = [m for m in fd.messages(fd.channel) if REMATCH in m.custom_ids]  # the result line in the channel
     assert f"<#{thread.id}>" in line.content and not [m for m in fd.messages(thread) if usable(m)]
 
     # the finished thread is archived after the result (issue 25): nobody can press there any more,
     # and the result line in the channel carries the same button
-    await thread_closed(str(thread.id))
     assert fd.threads[thread.id].archived
-    with pytest.raises(ThreadArchived):
-        await fd.click("alice", REMATCH, message=final)
+    # the thread's result no longer offers a button nobody could press: it links to the line
+    assert final.custom_ids == []
+    [[link]] = [row["components"] for row in final.components]
+    assert (link["style"], link["label"]) == (5, "Rematch: on the result line in the channel")
+    assert link["url"] == f"https://discord.com/channels/{fd.guild_id}/{fd.channel.id}/{line.id}"
+    assert fd.messages(thread)[-1].attachments  # the recap stays the thread's last message
     r = await fd.click("alice", REMATCH, message=line)
     assert public_answer(r).content == "alice wants a rematch — waiting for bob, carol."
     await refused(await fd.click("alice", REMATCH, message=line),

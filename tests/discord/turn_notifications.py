@@ -26,8 +26,8 @@ PROMPT = re.compile(r"^<@(\d+)>: ", re.MULTILINE)
 
 
 def usable(msg: Message) -> bool:
-    """Whether a message still carries controls somebody could use."""
-    return any(not c.get("disabled") for row in msg.components for c in row.get("components", []))
+    """Whether a message still carries controls somebody could use (a link button is none)."""
+    return any(not c.get("disabled") and "custom_id" in c for row in msg.components for c in row.get("components", []))
 
 
 def to_act(msg: Message | None) -> set[int]:

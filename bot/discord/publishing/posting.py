@@ -191,15 +191,16 @@ class Publisher(AnswerFirst, commands.Cog):
                              controls=view is not None, picture=picture, group=group, ping=ping)
         if await defer_pings(self.svc, key, plan, later):
             self.bot.wake_reminders()
+        line: str | None = None  # the result line in the parent channel (its jump URL)
         if plan.final:
             schedule_recap(self.svc, key, target, reply)  # issue 25: the animated recap, drawn in a task
-            await self.tell_parent(key, reply)
+            line = await self.tell_parent(key, reply)
         if answer.interaction is not None:
             asker = asker_language(answer.interaction)
             with use_language(asker):  # what the actor alone sees
                 await answer.finish(reply, asker)
         if plan.final:  # issue 25: the thread archived LAST, after the recap (a post would un-archive it)
-            archive_after_recap(self.bot, key)
+            archive_after_recap(self.bot, key, final=message_id if view is not None else None, line=line)
 
     async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
         """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
@@ -362,8 +363,9 @@ class Publisher(AnswerFirst, commands.Cog):
                            welcome=table.adapter.title if table is not None else None)
         return key
 
-    async def tell_parent(self, key: str, reply: Reply) -> None:
-        """At the end of a game played in a thread: one line with the result in its channel."""
+    async def tell_parent(self, key: str, reply: Reply) -> str | None:
+        """At the end of a game played in a thread: one line with the result in its channel.
+        Returns the line's jump URL (None: no line)."""
         parent = self.parents.pop(key, None)
         if parent is None and key.isdigit():
             thread = self.bot.get_channel(int(key))
@@ -373,7 +375,7 @@ class Publisher(AnswerFirst, commands.Cog):
             if isinstance(thread, discord.Thread):
                 parent = str(thread.parent_id)
         if parent is None or not reply.public:
-            return
+            return None
         title = self.svc.games.get(reply.game).title if reply.game and self.svc.games.get(reply.game) else ""
         line = _("{game} in <#{thread}>: {result}", game=title, thread=key,
                  result=escape_names(reply.public[-1], reply.names))
@@ -382,7 +384,9 @@ class Publisher(AnswerFirst, commands.Cog):
             kw: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
             if (rematch := rematch_view(reply.match_id, reply.status)) is not None:
                 kw["view"] = rematch  # issue 25: a Rematch button no archiving of the thread takes away
-            await sendable(target).send(line[:MAX_CONTENT], **kw)
+            sent = await sendable(target).send(line[:MAX_CONTENT], **kw)
+            return str(sent.jump_url)
+        return None
 
     async def components(self, channel: str, reply: Reply) -> tuple[discord.ui.View | None, bool]:
         """Buttons/selects for the decision the reply prompts for (at the reply's version)."""

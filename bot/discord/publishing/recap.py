@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.components import line_view
 from bot.discord.publishing.messages import MAX_CONTENT, escape_names
 from bot.discord.threads import Channels, archive, unarchived
 from bot.host.service import HostService, Reply
@@ -41,20 +42,37 @@ async def recap_posted(key: str | None = None) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def archive_after_recap(client: Channels, key: str) -> None:
+def archive_after_recap(client: Channels, key: str, *, final: int | None = None, line: str | None = None) -> None:
     """Archive the thread ``key`` of a game that ended (finished or abandoned) once its recap, if
     one is being drawn, is posted: the archive comes LAST, since a post would un-archive the thread
-    (issue 25, :func:`bot.discord.threads.archive`). In a task, like the recap."""
+    (issue 25, :func:`bot.discord.threads.archive`). In a task, like the recap.
+
+    Nobody can press a button in an archived thread (threads.mdx), so first the Rematch button of
+    the thread's ``final`` message becomes a link to the result ``line`` in the channel, whose
+    Rematch button keeps working (:func:`point_to_line`)."""
     if not key.isdigit():
         return  # a game played in a channel: nothing to archive
 
     async def close() -> None:
         await recap_posted(key)
+        if final is not None and line is not None:
+            await point_to_line(client, int(key), final, line)
         await archive(client, int(key))
 
     task = asyncio.create_task(close(), name=f"meadhall-archive-{key}")
     _CLOSING[key] = task
     task.add_done_callback(lambda t: _CLOSING.pop(key, None) if _CLOSING.get(key) is t else None)
+
+
+async def point_to_line(client: Channels, thread_id: int, final: int, line: str) -> None:
+    """The Rematch button of the thread's ``final`` message becomes a link button to the result
+    ``line`` in the channel (a link needs no interaction, so it works in the archived thread).
+    Refused: logged, and the button stays (it works until the thread is archived)."""
+    try:
+        thread = client.get_channel(thread_id) or await client.fetch_channel(thread_id)
+        await unarchived(thread, lambda: thread.get_partial_message(final).edit(view=line_view(line)))
+    except discord.HTTPException as e:
+        log.warning("pointing the result of thread %s to its channel's line failed: %s", thread_id, e)
 
 
 async def thread_closed(key: str | None = None) -> None:
