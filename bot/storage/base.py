@@ -33,6 +33,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.all_player_settings() -> list[PlayerSettings]
     await store.get_meta(key) -> str | None                        # the meta table (schema 3)
     await store.set_meta(key, value)
+    await store.delete_meta(key)
     await store.actions(match_id) -> list[LoggedAction]
     await store.add_rematch_vote(match_id, user, name, now=) -> bool   # False: had voted (schema 4)
     await store.rematch_votes(match_id) -> list[tuple[str, str]]       # (user, name) as they voted
@@ -384,6 +385,11 @@ class Storage(ABC):
         async with self._tx() as db:
             await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
                              "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    async def delete_meta(self, key: str) -> None:
+        """Remove the ``meta`` value of ``key`` (none: nothing happens)."""
+        async with self._tx() as db:
+            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
 
     async def player_settings(self, users: Iterable[str]) -> dict[str, PlayerSettings]:
         """The stored settings of these users (schema 4); a user who never chose is absent."""

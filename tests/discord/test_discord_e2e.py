@@ -299,7 +299,7 @@ async def test_whole_vikings_game_through_discord_ends_with_the_animated_recap(f
             assert len(msg.history) > history_before  # the live message was edited instead
         for m in new:  # a new message only when the player to act changed: it pings only the new one
             assert m.notified in ([], [u for u in m.notified if u in players])
-            assert fd.users[actor].id not in m.notified or "restart" in checked and moves == 60
+            assert fd.users[actor].id not in m.notified  # also after the restart: the live message is kept
         if new and stripped is None and (await host.svc.table(key)) is not None:
             stripped = msg
         for m in turn_messages(fd, thread):
@@ -477,6 +477,69 @@ async def test_threads_switched_off_in_the_config_play_in_the_channel(fd, tmp_pa
         r = await fd.slash("alice", "start")
         [msg] = r.public_messages
         assert fd.threads_of("general") == [] and "thread" not in msg.content and usable(msg)
+    finally:
+        await host.stop()
+
+
+async def test_after_a_restart_the_turn_goes_on_in_its_live_message(fd, tmp_path):
+    """Games last days and the bot restarts in between: the message policy's state is in the
+    database, so the player who keeps deciding after a restart sees the same message edited (one
+    message per turn, nobody pinged twice), not a second turn message."""
+    host = Host(fd, tmp_path / "live.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join")
+        await fd.slash("bob", "join")
+        _r, thread, msg = await open_thread(fd, "alice")
+        actor = user_of(fd, msg.notified[0])
+        key = str(thread.id)
+        await host.restart()  # a new process on the same database
+        choices = offered(msg)
+        kind, cid, value = choices[0]
+        game = (await host.svc.table(key)).game
+        after = game.copy()
+        seat = game.acting_seats()[0]
+        after.apply(seat, after.parse_action(action_text(kind, cid, value)))
+        assert after.acting_seats() == [seat]  # the first decision of a Vikings turn: the same player goes on
+        count, edits = len(turn_messages(fd, thread)), len(msg.history)
+        r = await press(fd, actor, kind, cid, value, msg)
+        assert r.edited == [msg] and len(turn_messages(fd, thread)) == count and len(msg.history) > edits
+        assert usable(msg) and offered(msg) != choices and [m for m in fd.messages(thread) if usable(m)] == [msg]
+        assert all(m.notified == [] for m in fd.messages(thread)[count:])  # nobody pinged again
+    finally:
+        await host.stop()
+
+
+async def test_a_database_that_cannot_keep_the_live_message_loses_nothing_else(fd, tmp_path, caplog):
+    """The move is saved before its messages; if the database then refuses the message policy's
+    state, the move is still published and answered, and the refusal is logged."""
+    host = Host(fd, tmp_path / "nolive.db")
+    await host.start()
+    try:
+        await fd.slash("alice", "join")
+        await fd.slash("bob", "join")
+        _r, thread, msg = await open_thread(fd, "alice")
+        actor = user_of(fd, msg.notified[0])
+
+        async def refuse(*_args, **_kw):
+            raise OSError("disk full")
+
+        host.svc.storage.set_meta = refuse  # type: ignore[method-assign]
+        version = (await host.svc.table(str(thread.id))).record.version
+        kind, cid, value = offered(msg)[0]
+        r = await press(fd, actor, kind, cid, value, msg)
+        assert r.answered and not r.ephemeral and (await host.svc.table(str(thread.id))).record.version == version + 1
+        assert any("keeping the live message" in rec.getMessage() for rec in caplog.records)
+        await host.restart()  # and a database that cannot be read after a restart: a new message, no loss
+        host.svc.storage.get_meta = refuse  # type: ignore[method-assign]
+        table = await host.svc.table(str(thread.id))
+        [seat] = table.game.acting_seats()
+        msg = [m for m in fd.messages(thread) if usable(m)][-1]
+        kind, cid, value = offered(msg)[0]
+        r = await press(fd, user_of(fd, int(table.record.seats[seat].user)), kind, cid, value, msg)
+        assert r.answered and not r.ephemeral
+        assert (await host.svc.table(str(thread.id))).record.version == version + 2
+        assert any("reading the live message" in rec.getMessage() for rec in caplog.records)
     finally:
         await host.stop()
 

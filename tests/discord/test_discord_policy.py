@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from bot.discord.publishing.policy import MAX_CONTENT, MessagePolicy, fit_lines
 from bot.host.service import Prompt, Reply
 
@@ -148,3 +150,27 @@ def test_ping_setting_quiet_people_are_named_in_the_plan_not_pinged_on_a_new_mes
     assert second.edit is not None and second.notify == [] and second.quiet == ["3"]
     fourth = step(reply("4", text="play"), quiet={"3"})
     assert fourth.notify == ["4"] and fourth.quiet == [] and policy.pings(KEY) == [30]
+
+
+def test_the_policy_state_survives_a_restart_as_plain_data():
+    """What a new process reads back (``state`` → JSON → ``restore``) plans exactly as the old one
+    would: the trick's message is edited on, the outstanding ping goes when its person acted, and
+    an unchanged picture is not attached again."""
+    old = MessagePolicy()
+    plan = old.plan(KEY, reply("1", text="lead"), picture="p0", group="trick 1.1")
+    old.done(KEY, plan, reply("1", text="lead"), 10, 5, controls=True, picture="p0", group="trick 1.1")
+    second = reply("2", text="play")
+    plan = old.plan(KEY, second, picture="p0", group="trick 1.1")
+    old.done(KEY, plan, second, 10, 5, controls=True, picture="p0", group="trick 1.1", ping=20)
+    new = MessagePolicy()
+    new.restore(KEY, json.loads(json.dumps(old.state(KEY))))
+    assert new.state(KEY) == old.state(KEY) and new.pings(KEY) == [20]
+    third = reply("3", text="play")
+    after, before = new.plan(KEY, third, picture="p0", group="trick 1.1"), old.plan(KEY, third, picture="p0",
+                                                                                   group="trick 1.1")
+    assert after == before
+    assert after.edit is not None and after.edit.message_id == 10 and after.unping == [20] and not after.attach
+    assert after.notify == ["3"]
+    assert MessagePolicy().state(KEY) is None
+    new.restore(KEY, None)
+    assert new.state(KEY) is None and new.plan(KEY, third, picture="p0").edit is None

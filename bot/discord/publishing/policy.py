@@ -37,13 +37,16 @@ names ``quiet`` (``reminders only``, or ``only after N hours`` until then) are l
 ``plan.ping`` and ``plan.notify`` — the message still names them, its mention pings nobody — and
 listed in ``plan.quiet`` (the transport arms the later ping of the ``after`` ones).
 
-The state is in memory: after a restart the first reply posts a new live message.
+The state of each table is plain data (:meth:`MessagePolicy.state`, :meth:`MessagePolicy.restore`):
+the transport keeps it in the database after every reply, so after a restart the live message is
+edited on, its outstanding pings are deleted in time and an unchanged picture is not sent again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.host.service import Reply
 
@@ -191,6 +194,38 @@ class MessagePolicy:
             return
         self._live[key] = Live(message_id, channel_id, reply.match_id, _prompts(reply), list(plan.lines), controls,
                                group)
+
+    def state(self, key: str) -> dict[str, Any] | None:
+        """What the policy knows of table ``key``, as JSON-able data (None: nothing)."""
+        live, picture = self._live.get(key), self._picture.get(key)
+        acting, pings = self._acting.get(key), self._pings.get(key, [])
+        if live is None and picture is None and acting is None and not pings:
+            return None
+        return {
+            "live": None if live is None else {
+                "message": live.message_id, "channel": live.channel_id, "match": live.match_id,
+                "prompts": dict(live.prompts), "lines": list(live.lines), "controls": live.controls,
+                "group": live.group},
+            "picture": picture,
+            "acting": None if acting is None else [acting[0], sorted(acting[1])],
+            "pings": [[message, sorted(users)] for message, users in pings],
+        }
+
+    def restore(self, key: str, state: dict[str, Any] | None) -> None:
+        """Take back what :meth:`state` gave for ``key`` (e.g. read from the database after a restart)."""
+        self.forget(key)
+        if not state:
+            return
+        if (live := state.get("live")) is not None:
+            self._live[key] = Live(int(live["message"]), int(live["channel"]), int(live["match"]),
+                                   {str(u): str(t) for u, t in live["prompts"].items()}, list(live["lines"]),
+                                   bool(live["controls"]), live.get("group"))
+        if state.get("picture") is not None:
+            self._picture[key] = str(state["picture"])
+        if (acting := state.get("acting")) is not None:
+            self._acting[key] = (None if acting[0] is None else int(acting[0]), frozenset(acting[1]))
+        if pings := state.get("pings"):
+            self._pings[key] = [(int(message), frozenset(users)) for message, users in pings]
 
     def forget(self, key: str) -> None:
         self._live.pop(key, None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 import logging
 from collections.abc import Callable
 from contextlib import suppress
@@ -62,6 +63,8 @@ from bot.i18n import _, use_language
 
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
 
+LIVE_META = "live-message:"  # + table key: the message policy's state of a table (storage meta)
+
 
 
 class Publisher(AnswerFirst, commands.Cog):
@@ -75,6 +78,7 @@ class Publisher(AnswerFirst, commands.Cog):
         self.parents: dict[str, str] = {}  # a game's thread → the channel it was opened in
         self._publishing: dict[str, asyncio.Lock] = {}
         self._scoring: dict[str, dict[str, Any]] = {}  # a table's scoring message still collecting seats
+        self._recalled: set[str] = set()  # tables whose message policy state was read from the database
         AnswerFirst.__init__(self)
 
     @property
@@ -123,6 +127,7 @@ class Publisher(AnswerFirst, commands.Cog):
             picture = hashlib.sha256(image.data).hexdigest() if image is not None else None
             group = await self.message_group(key, reply)
             later = await quiet_users(self.svc, reply)  # issue 25: who is not pinged now (user → hours, or None)
+            await self.recall(key)
             plan = self.policy.plan(key, reply, picture=picture, group=group, quiet=later)
             view, complete = ((rematch_view(reply.match_id, reply.status), True) if plan.final  # issue 25
                               else await self.components(key, reply))
@@ -189,6 +194,7 @@ class Publisher(AnswerFirst, commands.Cog):
             ping = await self.ping(key, target, plan, prompts, message_id)
             self.policy.done(key, plan, reply, message_id, int(key) if key.isdigit() else 0,
                              controls=view is not None, picture=picture, group=group, ping=ping)
+            await self.remember(key)
         if await defer_pings(self.svc, key, plan, later):
             self.bot.wake_reminders()
         line: str | None = None  # the result line in the parent channel (its jump URL)
@@ -201,6 +207,35 @@ class Publisher(AnswerFirst, commands.Cog):
                 await answer.finish(reply, asker)
         if plan.final:  # issue 25: the thread archived LAST, after the recap (a post would un-archive it)
             archive_after_recap(self.bot, key, final=message_id if view is not None else None, line=line)
+
+    async def recall(self, key: str) -> None:
+        """Once per table and process: the message policy's state of ``key`` as the last process
+        left it in the database (the live message, its pings, the last picture), so that a restart
+        neither splits a turn over two messages nor leaves a ping behind."""
+        if key in self._recalled:
+            return
+        try:
+            stored = await self.svc.storage.get_meta(LIVE_META + key)
+        except Exception:
+            log.warning("reading the live message of table %s failed", key, exc_info=True)
+            return
+        self._recalled.add(key)
+        if stored is not None:
+            self.policy.restore(key, json.loads(stored))
+
+    async def remember(self, key: str) -> None:
+        """The message policy's state of ``key`` into the database (a finished table's is removed).
+        A database that cannot write loses only this: the next reply after a restart posts anew."""
+        self._recalled.add(key)
+        state = self.policy.state(key)
+        live = state is not None and (state["live"] is not None or state["pings"] or state["acting"] is not None)
+        try:
+            if live:
+                await self.svc.storage.set_meta(LIVE_META + key, json.dumps(state, sort_keys=True))
+            else:
+                await self.svc.storage.delete_meta(LIVE_META + key)
+        except Exception:
+            log.warning("keeping the live message of table %s failed", key, exc_info=True)
 
     async def ping(self, key: str, target: Any, plan: Plan, prompts: list[tuple[str, str]], live: int | None) -> int | None:
         """Issue 24, every turn notifies its player: Discord notifies nobody of an edit, so people
