@@ -481,6 +481,14 @@ async def test_threads_switched_off_in_the_config_play_in_the_channel(fd, tmp_pa
         await host.stop()
 
 
+async def two_people_playing(fd: FakeDiscord) -> tuple[Any, Message, str]:
+    """alice and bob at a Vikings table in its thread: the thread, the first turn message, who acts."""
+    await fd.slash("alice", "join")
+    await fd.slash("bob", "join")
+    _r, thread, msg = await open_thread(fd, "alice")
+    return thread, msg, user_of(fd, msg.notified[0])
+
+
 async def test_after_a_restart_the_turn_goes_on_in_its_live_message(fd, tmp_path):
     """Games last days and the bot restarts in between: the message policy's state is in the
     database, so the player who keeps deciding after a restart sees the same message edited (one
@@ -488,10 +496,7 @@ async def test_after_a_restart_the_turn_goes_on_in_its_live_message(fd, tmp_path
     host = Host(fd, tmp_path / "live.db")
     await host.start()
     try:
-        await fd.slash("alice", "join")
-        await fd.slash("bob", "join")
-        _r, thread, msg = await open_thread(fd, "alice")
-        actor = user_of(fd, msg.notified[0])
+        thread, msg, actor = await two_people_playing(fd)
         key = str(thread.id)
         await host.restart()  # a new process on the same database
         choices = offered(msg)
@@ -516,10 +521,7 @@ async def test_a_database_that_cannot_keep_the_live_message_loses_nothing_else(f
     host = Host(fd, tmp_path / "nolive.db")
     await host.start()
     try:
-        await fd.slash("alice", "join")
-        await fd.slash("bob", "join")
-        _r, thread, msg = await open_thread(fd, "alice")
-        actor = user_of(fd, msg.notified[0])
+        thread, msg, actor = await two_people_playing(fd)
 
         async def refuse(*_args, **_kw):
             raise OSError("disk full")
