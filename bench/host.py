@@ -6,7 +6,9 @@ For each game a seeded 4-player game is played through the host service up to ro
 off), then every remaining action is timed with images on: ``HostService.act`` (engine + SQLite
 commit + the reply's picture: the turn picture, or the scoring picture with the log replayed at the
 end). In the same run: the turn picture alone (the adapter's ``picture``) and the database commit
-alone (``Storage.commit_action``) for the same positions. Wall-clock times on this machine.
+alone (``Storage.commit_action``) for the same positions, and the message policy's state kept after
+each published reply (``MessagePolicy.state`` as JSON into ``Storage.set_meta``, what the Discord
+transport adds per move since the sixth landing). Wall-clock times on this machine.
 Target (issue 14): command -> reply p95 <= 40 ms.
 """
 
@@ -24,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.discord.publishing.policy import MessagePolicy  # noqa: E402
 from bot.games.registry import default_registry  # noqa: E402
 from bot.host.service import HostService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
@@ -38,7 +41,7 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
-async def one_game(seed: int, tmp: Path, act_ms: list, render_ms: list, commit_ms: list) -> None:
+async def one_game(seed: int, tmp: Path, act_ms: list, render_ms: list, commit_ms: list, live_ms: list) -> None:
     storage = await Storage.open(tmp / f"bench-{seed}.db")
     try:
         svc = HostService(storage, default_registry(), images=False)
@@ -50,6 +53,7 @@ async def one_game(seed: int, tmp: Path, act_ms: list, render_ms: list, commit_m
             await svc.join("bench-commit", n, n, game="vikings")
         await svc.start("bench-commit", NAMES[0], "vikings", seed=seed)
         scratch = (await svc.table("bench-commit")).record
+        policy = MessagePolicy()
         chooser = Rng(seed)
         table = await svc.table("bench")
         game, adapter = table.game, table.adapter
@@ -73,6 +77,12 @@ async def one_game(seed: int, tmp: Path, act_ms: list, render_ms: list, commit_m
                                             snapshot=game.to_json(), status="active", now=time.time())
                 commit_ms.append((time.perf_counter() - t3) * 1000)
                 scratch.version += 1
+                t4 = time.perf_counter()
+                plan = policy.plan("bench", reply, picture=str(reply.version))
+                policy.done("bench", plan, reply, 1000 + (reply.version or 0), 1, controls=True,
+                            picture=str(reply.version))
+                await storage.set_meta("live-message:bench", json.dumps(policy.state("bench"), sort_keys=True))
+                live_ms.append((time.perf_counter() - t4) * 1000)
     finally:
         await storage.close()
 
@@ -82,18 +92,20 @@ async def main() -> None:
     act_ms: list[float] = []
     render_ms: list[float] = []
     commit_ms: list[float] = []
+    live_ms: list[float] = []
     t = time.perf_counter()
     warm_up()  # what a starting bot does once (renderer.picture.warm_up)
     warm_ms = (time.perf_counter() - t) * 1000
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(games):
-            await one_game(seed, Path(tmp), act_ms, render_ms, commit_ms)
+            await one_game(seed, Path(tmp), act_ms, render_ms, commit_ms, live_ms)
     out = {
         "machine": f"{platform.machine()} Python {platform.python_version()}",
         "samples": len(act_ms),
         "command_to_reply_ms": {"p50": round(pct(act_ms, 50), 1), "p95": round(pct(act_ms, 95), 1)},
         "render_ms": {"p50": round(pct(render_ms, 50), 1), "p95": round(pct(render_ms, 95), 1)},
         "db_commit_ms": {"p50": round(pct(commit_ms, 50), 2), "p95": round(pct(commit_ms, 95), 2)},
+        "live_message_kept_ms": {"p50": round(pct(live_ms, 50), 2), "p95": round(pct(live_ms, 95), 2)},
     }
     out["mean_command_ms"] = round(statistics.mean(act_ms), 1)
     out["warm_up_ms"] = round(warm_ms, 1)
