@@ -360,13 +360,15 @@ def _headline_words(view: dict[str, Any]) -> tuple[str, str]:
 
 @translated(MIN_TURN_TEXT)
 def draw_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None, labels: bool = False,
-                      legal: Iterable[str] | None = None, log: TextLog | None = None) -> Image.Image:
+                      legal: Iterable[str] | None = None, log: TextLog | None = None,
+                      shown: int | None = None) -> Image.Image:
     """The turn picture. ``legal``: the acting seat's legal action texts (marks combos it may not buy,
     e.g. V-14); ``highlights``: ``{"tile": [...], "base": [...]}`` cells of the pending placement;
+    ``shown``: the seat whose homeland is drawn (None: the player acting);
     ``tr``/``ntr`` (keyword-only): the table's translator, see :func:`renderer.common.translated`."""
     _check(view)
     with recording(log):
-        return _draw(view, highlights, legal, labels)
+        return _draw(view, highlights, legal, labels, shown)
 
 
 STRIP_Y = PICTURE_H - FRAME_W - 6 - STRIP_H
@@ -386,9 +388,11 @@ class TurnLayout:
     cell: int                     # the homeland's cell size in px (0: no homeland)
 
 
-def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = None, y: int = BODY_Y) -> TurnLayout:
-    """The split between offer and homeland: the homeland of the player acting (placing: the buyer)
-    gets :data:`OFFER_W`'s rest, and a wide one (late in the game, 12 columns) takes room from the
+def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = None, y: int = BODY_Y,
+                shown_seat: int | None = None) -> TurnLayout:
+    """The split between offer and homeland: the homeland of the player acting (placing: the buyer;
+    ``shown_seat``: that seat's instead, e.g. the player who just moved in a recap's frame) gets
+    :data:`OFFER_W`'s rest, and a wide one (late in the game, 12 columns) takes room from the
     offer (down to :data:`OFFER_MIN_W`) until its cells reach :data:`READABLE_CELL`, so that at
     Discord's inline size (550 px wide) its buildings and ship marks read (issue 13/14 follow-up)."""
     active = view.get("active")
@@ -396,6 +400,8 @@ def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = 
     shown = _player(view, active) or (view["players"][0] if view["players"] else None)
     if pending and pending.get("tile"):
         shown = _player(view, pending.get("seat")) or shown
+    elif shown_seat is not None:
+        shown = _player(view, shown_seat) or shown
     owner = pending.get("seat") if pending else active  # placing: the buyer; sailing: the one to act
     hl = highlights if shown is not None and shown.get("seat") == owner else None
     hy = y + (46 if pending and pending.get("tile") else 40)
@@ -413,7 +419,7 @@ def turn_layout(view: dict[str, Any], highlights: dict[str, list[str]] | None = 
 
 
 def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: Iterable[str] | None,
-          labels: bool = False) -> Image.Image:
+          labels: bool = False, shown_seat: int | None = None) -> Image.Image:
     img, d = canvas()
     active = view.get("active")
     left, right = _headline_words(view)
@@ -424,7 +430,7 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
     pending = view.get("pending") or None
     acting = _player(view, active)
     phase = view.get("phase")
-    lay = turn_layout(view, highlights, y)
+    lay = turn_layout(view, highlights, y, shown_seat)
     shown, hl, hy, home_h, hw, offer_w = lay.shown, lay.highlights, lay.hy, lay.home_h, lay.hw, lay.offer_w
     buyer = acting if phase == "buy" else None
     placing = bool(highlights and (highlights.get("tile") or highlights.get("base")))
@@ -481,7 +487,9 @@ def _draw(view: dict[str, Any], highlights: dict[str, list[str]] | None, legal: 
 
 @translated(MIN_TURN_TEXT)
 def render_vikings_turn(view: dict[str, Any], *, highlights: dict[str, list[str]] | None = None,
-                        legal: Iterable[str] | None = None, log: TextLog | None = None, labels: bool = False) -> bytes:
+                        legal: Iterable[str] | None = None, log: TextLog | None = None, labels: bool = False,
+                        shown: int | None = None) -> bytes:
     """The turn picture as image bytes; ``labels``: the highlighted cells name themselves (V-34)."""
-    return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log, labels=labels))
+    return encode_fast(draw_vikings_turn(view, highlights=highlights, legal=legal, log=log, labels=labels,
+                                         shown=shown))
 

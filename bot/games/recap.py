@@ -55,7 +55,10 @@ def default_frame(adapter: Any, pos: Any) -> Frame | None:
     else:
         return None
     replay = pos.replay if events and adapter.needs_replay(game, events) else None
-    picture = adapter.picture(game, seat=None, events=events, replay=replay)
+    # a move's frame shows the homeland of the player who just moved (``focus``), so each frame
+    # shows its move; the chat's picture at that moment showed the next player's
+    focus = pos.seat if kind == "move" else None
+    picture = adapter.picture(game, seat=None, events=events, replay=replay, focus=focus)
     if picture is None:
         return None
     view = pos.before if kind in ("scoring", "end") and pos.before is not None else game.view(None)

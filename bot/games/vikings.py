@@ -434,7 +434,8 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
     def picture(self, game: VikingsGame, *, seat: int | None = None, board: bool = False,
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
         """The chat picture: the full table for ``/board`` (``focus``: one homeland large), the scoring
-        picture when this move finished a scoring, else the turn picture. ``replay``: ``(setup, moves)``
+        picture when this move finished a scoring, else the turn picture (``focus``: whose homeland
+        it shows instead of the acting player's: the animated recap shows the player who just moved). ``replay``: ``(setup, moves)``
         of the match when :meth:`needs_replay` asked for it."""
         from renderer.scoring import render_vikings_scoring
         from renderer.vikings import highlights_from_actions, render_vikings
@@ -467,7 +468,7 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
                                           tr=_, ntr=ngettext)
         legal = [str(a) for a in game.legal_actions(acting[0])] if view["phase"] == "buy" and acting else None
         # the pictures speak the current language (the host sets it per task with use_language)
-        return render_vikings_turn(view, highlights=highlights, legal=legal, tr=_, ntr=ngettext)
+        return render_vikings_turn(view, highlights=highlights, legal=legal, shown=focus, tr=_, ntr=ngettext)
 
     def notation(self, game: VikingsGame) -> str | None:
         return game.to_notation()

@@ -14,6 +14,7 @@ from PIL import Image
 from bot.games.registry import default_registry
 from bot.games.replay import make_recap, positions
 from engine.players.arena import logged_game
+from renderer.common import TextLog, recording
 from renderer.recap import DURATIONS, MIN_W, Frame, NoFrames, encode_recap
 
 REGISTRY = default_registry()
@@ -59,6 +60,28 @@ def test_animated_vikings_recap_has_a_frame_per_change_of_the_player_to_act_and_
     assert kinds.count("move") + kinds.count("scoring") + kinds.count("end") >= changes - 5
     assert kinds.count("move") <= changes < len(moves)
     assert all(f.actor for f, _ in frames[1:]) and all(f.where.startswith("Round ") for f, _ in frames)
+
+
+def test_a_vikings_recap_move_frame_shows_the_homeland_of_the_player_who_just_moved():
+    """Each frame shows its move: after P0's turn the chat's picture showed the next player's
+    homeland, the recap's frame shows P0's (with the headline still naming who acts next)."""
+    adapter = REGISTRY["vikings"]
+    setup, moves = played("vikings", 2)
+    checked = 0
+    for pos in positions(adapter.game_cls, setup, list(moves)):
+        log = TextLog()
+        with recording(log):
+            frame = adapter.recap_frame(pos)
+        if frame is None or frame.kind != "move" or pos.seat is None:
+            continue
+        view = pos.game.view(None)
+        if view.get("pending"):
+            continue
+        mover, after = view["players"][pos.seat]["name"], view["players"][view["active"]]["name"]
+        homelands = [t.text for t in log.texts if t.text.endswith("'s homeland")]
+        assert homelands == [f"{mover}'s homeland"], (homelands, mover, after)
+        checked += 1
+    assert checked > 20
 
 
 def test_animated_brianboru_recap_has_one_frame_per_trick_shown_whole_B17_B21():
