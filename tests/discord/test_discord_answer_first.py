@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import discord
 import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.discord.components import ActionButton
 from bot.discord.publishing.deferring import InFlight
 from bot.discord.publishing.posting import _Scoring
 from bot.host.replies import Attachment
@@ -181,5 +184,58 @@ async def test_no_rest_call_goes_before_an_autocompletes_choices(fd, tmp_path):
         [typed] = [i for i in fd.interactions if i.type == 4]
         assert typed.calls_before_answer == [] and fd.late_answers == []
         assert len([a for a in await host.svc.storage.actions(1) if a.seat == 1]) > moved  # it moved, after
+    finally:
+        await host.stop()
+
+
+def deferred_meanwhile(host, channel, monkeypatch) -> list[asyncio.Future]:
+    """From now on, the next interaction's handler reads its table while another table posts in
+    ``channel`` (answer first: that post defers the interaction privately), and every private defer
+    takes 0.2 s to reach Discord: the handler's answer comes while the defer is on the wire.
+    Returns the other table's post (a future, once started)."""
+    on_the_wire, table, respond = asyncio.Event(), host.svc.table, AsyncWebhookAdapter.create_interaction_response
+    other: list[asyncio.Future] = []
+
+    async def slow_defer(self, *args, params, **kwargs):
+        if (params.payload or {}).get("type") == 5:
+            on_the_wire.set()
+            await asyncio.sleep(0.2)
+        return await respond(self, *args, params=params, **kwargs)
+
+    async def table_then_other_work(key):
+        if other:
+            return await table(key)
+        other.append(asyncio.ensure_future(channel.send("another table's move")))
+        await on_the_wire.wait()
+        return await table(key)
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", slow_defer)
+    host.svc.table = table_then_other_work
+    return other
+
+
+async def answered_once(fd, r, other: list[asyncio.Future]) -> None:
+    """``r`` got one initial response (no second one refused 40060) and nothing left loading."""
+    await asyncio.wait_for(asyncio.gather(*other, return_exceptions=True), 5)
+    await wait_until(lambda: not any(m.loading for m in r.messages))
+    assert [q.status for q in fd.requests if q.path.startswith(f"/interactions/{r.id}/")] == [200]
+
+
+async def test_a_refusal_waits_for_a_defer_another_task_has_on_the_wire(fd, tmp_path, monkeypatch):
+    """A click is deferred privately by another task's REST call (answer first) while its own
+    handler finds it stale: the refusal waits for that defer to reach Discord and follows it up,
+    instead of racing it with a second initial response (40060, the user left "thinking…")."""
+    host = Host(fd, tmp_path / "race.db")
+    await host.start()
+    try:
+        channel = host.bot.get_channel(fd.channel.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ActionButton(99, 1, "buy 1"))  # a button of a game this channel no longer has
+        old = await channel.send("an old turn", view=view)
+        other = deferred_meanwhile(host, channel, monkeypatch)
+        r = await fd.click("alice", ActionButton(99, 1, "buy 1").custom_id, message=fd.message(old.id))
+        await answered_once(fd, r, other)
+        assert r.deferred and [m.content for m in r.ephemeral_messages] == [
+            "This message belongs to a game that has ended or been replaced; it takes no more moves."]
     finally:
         await host.stop()

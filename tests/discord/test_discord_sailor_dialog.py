@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.vikings.actions import parse_action
+from tests.discord.test_discord_answer_first import answered_once, deferred_meanwhile
 from tests.discord.test_discord_e2e import Host, action_text, offered, open_thread, refused, user_of
 from tests.fakediscord import FakeDiscord, Message
 from tests.vikings_helpers import a_whole_plan
@@ -171,3 +172,20 @@ async def test_sailor_dialog_outdated_is_refused_and_survives_a_restart(fd, host
         await refused(await fd.click(sailor, cid, message=dialog), "The table has changed")
     table = await host.svc.table(key)
     assert table.record.version == version + 1 and table.game.to_json() == state
+
+
+async def test_sailor_dialog_step_deferred_meanwhile_shows_in_its_answer_V34(fd, host, monkeypatch):
+    """Answer first: another table's post defers a dialog step privately while it is handled; the
+    changed dialog then shows in that answer (one initial response, nothing left "thinking…")."""
+    thread, key, sailor = await to_the_sailing(fd, host)
+    table = await host.svc.table(key)
+    [seat] = table.game.acting_seats()
+    trip = a_whole_plan(table.game, seat)[0]
+    msg, opener = plan_button(fd, thread)
+    [dialog] = (await fd.click(sailor, opener, message=msg)).ephemeral_messages
+    other = deferred_meanwhile(host, host.bot.get_channel(thread.id), monkeypatch)
+    r = await fd.select(sailor, control(dialog, "t"), trip, message=dialog)
+    await answered_once(fd, r, other)
+    [shown] = r.ephemeral_messages  # the "thinking…" answer, now the dialog with the first trip
+    assert r.deferred and "Sailor 1: " in shown.content and all(cell in shown.content for cell in trip)
+    assert control(shown, "s") and (await host.svc.table(key)).record.version == table.record.version

@@ -240,8 +240,8 @@ class MovesCommands(Answering):
             await self._stale(interaction)
             return
         if op == "x":
-            await interaction.response.edit_message(content=_("The sailing plan is cancelled; nothing was sent."),
-                                                    view=None, attachments=[])
+            await self.edit_private(interaction, content=_("The sailing plan is cancelled; nothing was sent."),
+                                    view=None, attachments=[])
             return
         try:
             steps, extra = read_plan_state(state)
@@ -312,7 +312,7 @@ class MovesCommands(Answering):
         if opening:
             await self.say_privately(interaction, text, files=files, view=view)
             return
-        await interaction.response.edit_message(content=text, view=view, attachments=files)
+        await self.edit_private(interaction, content=text, view=view, attachments=files)
 
     async def ask_first(self, interaction: discord.Interaction, table: Table, user: str, version: int,
                         text: str) -> bool:

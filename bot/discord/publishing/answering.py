@@ -206,7 +206,11 @@ class Answering(Publisher):
         self, interaction: discord.Interaction, text: str, *, deferred: bool = False,
         files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
     ) -> None:
-        """An ephemeral answer (also after an ephemeral defer). Never pings anybody."""
+        """An ephemeral answer (also after an ephemeral defer). Never pings anybody. A private defer
+        another task's REST call made of this interaction (answer first) and still on the wire is
+        waited for first: then this answer follows it up, never racing it as a second initial
+        response (40060)."""
+        await settled(interaction)
         chunks = split_content([text]) or [_("Done.")]
         quiet = discord.AllowedMentions.none()
         for i, chunk in enumerate(chunks):
@@ -220,6 +224,16 @@ class Answering(Publisher):
                 await interaction.response.send_message(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
             else:
                 await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
+
+    async def edit_private(self, interaction: discord.Interaction, **kw: Any) -> None:
+        """Update the clicked private message (the sailor dialog) as the interaction's response;
+        when another task's REST call deferred it privately meanwhile (answer first), the update
+        goes to that "thinking…" message instead (the clicked one can no longer be the response)."""
+        await settled(interaction)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kw)
+        else:
+            await interaction.response.edit_message(**kw)
 
     async def deliver(
         self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
