@@ -52,7 +52,9 @@ def sailor_dialog(game: VikingsGame, seat: int, steps: Steps, boat: bool, *, pic
     h = trial.homeland(seat) if problem is None else game.homeland(seat)
     cells = [cell_name(r, c) for k in KINDS if k != SAILOR and h.base[k] > 0 for r, c in h.empty_tiles(k)]
     cells.sort(key=lambda c: parse_cell(c) or (0, 0))
-    options = [(_where(c, kind_text), c) for c in cells][:MAX_OPTIONS] if going else []
+    options = [(_where(c, kind_text), c) for c in cells] if going else []
+    left_out = len(options) - MAX_OPTIONS  # Discord offers 25 options a select: the rest are typed
+    options = options[:MAX_OPTIONS]
     lines = [_("Your sailing (V-34): choose the vikings each sailor takes, then send the whole plan at once.")]
     if view["options"]["single_sailor"]:
         lines.append(_("single-sailor (V-44): a sailor moves exactly one viking; with the boat (V-49), all of one "
@@ -78,6 +80,11 @@ def sailor_dialog(game: VikingsGame, seat: int, steps: Steps, boat: bool, *, pic
         lines.append(ngettext("{n} sailor left in your base.", "{n} sailors left in your base.", left))
     else:
         lines.append(_("No sailor of yours can move a viking any more: send the plan."))
+    if left_out > 0:
+        lines.append(ngettext("The list shows the first {shown} free cells; {n} more is not in it: to use it, type "
+                              "the plan with /sail plan.",
+                              "The list shows the first {shown} free cells; {n} more are not in it: to use them, "
+                              "type the plan with /sail plan.", left_out, shown=MAX_OPTIONS))
     extra = None
     if going and options and view["options"]["single_sailor"] and "boat" in h.specials:
         extra = (_("The next sailor takes the boat (V-49): undo") if boat

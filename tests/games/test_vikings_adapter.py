@@ -187,3 +187,20 @@ def test_sailor_dialog_offers_the_boat_under_single_sailor_V44_V49():
     assert dialog.action == "sail plan boat N1 N2 N3 / end"
     g.apply(0, dialog.action)  # the boat's sailor moved all three nobles
     assert g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]
+
+
+def test_sailor_dialog_says_when_free_cells_do_not_fit_in_its_list_V34(monkeypatch):
+    """Discord offers 25 options a select: when the free cells are more, the dialog offers the
+    first ones and says how many are left out and how to use them (typing the plan)."""
+    import bot.games.vikings_sailing as sailing
+
+    game = _to_first_sailing(seed=3)
+    [seat] = game.acting_seats()
+    every = AD.plan_dialog(game, seat, (), False)
+    assert every is not None and len(every.options) >= 3 and "free cells" not in every.text
+    monkeypatch.setattr(sailing, "MAX_OPTIONS", 2)
+    few = AD.plan_dialog(game, seat, (), False)
+    assert few is not None and few.options == every.options[:2]
+    left = len(every.options) - 2
+    more = "more is" if left == 1 else "more are"
+    assert f"The list shows the first 2 free cells; {left} {more} not in it" in few.text and "/sail plan" in few.text
