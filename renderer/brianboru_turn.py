@@ -2,7 +2,7 @@
 
 Left: the trick in progress (B-17, B-18): the active town, its colour and region, each card played so
 far with who played it, and what the player to act must decide. Right: every player's VP, coins,
-renown and claims (B-31), and the marriage track in brief (B-24, B-27). Every text is at least 22 px.
+renown and claims (B-31), and the marriage track in brief (B-25, B-27). Every text is at least 22 px.
 Drawn from the public view only: a hand never shows here (see ``renderer.brianboru.draw_hand``).
 """
 

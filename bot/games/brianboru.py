@@ -50,7 +50,7 @@ class BrianBoruAdapter(BaseAdapter[BrianBoruGame]):
     verbs: ClassVar[Mapping[str, str]] = {v: v for v in (
         "town", "keep", "active", "lead", "play", "option", "extra", "expand", "free", "princess", "raid",
         "monastery")}
-    hidden_shown = N_("a card seen, passed on or drawn")  # B-10, B-11: the draft passes cards on
+    hidden_shown = N_("a card seen, passed on or drawn")  # B-13, B-14: the draft passes cards on
 
     def describe_options(self, options: Mapping[str, Any]) -> str:
         return _("house map and cards") if not options else super().describe_options(options)

@@ -14,8 +14,8 @@ from engine.core import Action
 
 COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "white": N_("white")}
 PRINCESS_WORDS = {
-    "support": N_("military support: Viking towns count as hers in region control and claims"),
-    "trade": N_("trade: Viking towns count as hers for the regions score"),
+    "support": N_("military support: Viking towns count as the taker's own in region control and claims"),
+    "trade": N_("trade: Viking towns count as the taker's own for the regions score"),
     "refuse": N_("refuse her for 4 VP"),
 }
 PRINCESS_OFFER = N_("military support, trade, or refuse her for 4 VP")
