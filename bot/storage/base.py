@@ -34,6 +34,7 @@ API (all coroutines unless noted; every write is one transaction)::
     await store.get_meta(key) -> str | None                        # the meta table (schema 3)
     await store.set_meta(key, value)
     await store.delete_meta(key)
+    await store.all_meta() -> dict[str, str]
     await store.actions(match_id) -> list[LoggedAction]
     await store.add_rematch_vote(match_id, user, name, now=) -> bool   # False: had voted (schema 4)
     await store.rematch_votes(match_id) -> list[tuple[str, str]]       # (user, name) as they voted
@@ -385,6 +386,10 @@ class Storage(ABC):
         async with self._tx() as db:
             await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
                              "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    async def all_meta(self) -> dict[str, str]:
+        """Every ``meta`` value by key (``migrate-db`` copies them)."""
+        return {str(k): str(v) for k, v in await self._fetchall("SELECT key, value FROM meta ORDER BY key")}
 
     async def delete_meta(self, key: str) -> None:
         """Remove the ``meta`` value of ``key`` (none: nothing happens)."""

@@ -1,5 +1,6 @@
 """``meadhall migrate-db``: copy every match (lobby, running, finished, abandoned) with its seats,
-action log and timers, every rematch vote and link, and every person's settings, from one database to another (SQLite ↔
+action log and timers, every rematch vote and link, every person's settings and the ``meta`` values
+(e.g. each table's live message), from one database to another (SQLite ↔
 PostgreSQL), keeping ids, then verify each game in the target by replaying its log: the replay must equal the stored snapshot.
 
 API::
@@ -33,13 +34,14 @@ class MigrationReport:
     rematch_votes: int = 0  # votes for a rematch not started yet, or that started one (schema 4)
     rematches: int = 0  # finished matches whose rematch started (so none starts twice)
     settings: int = 0  # people's settings copied (schema 5)
+    meta: int = 0  # meta values copied (the command-sync hash, each table's live message)
     verified: int = 0
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
 
     def summary(self) -> str:
         text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers, "
                 f"{self.rematch_votes} rematch votes, {self.rematches} rematches, "
-                f"{self.settings} people's settings; {self.verified} games verified by replay")
+                f"{self.settings} people's settings, {self.meta} meta values; {self.verified} games verified by replay")
         if self.unverifiable:
             text += f"; not verified (game not installed): {', '.join(map(str, self.unverifiable))}"
         return text
@@ -68,6 +70,9 @@ async def migrate(
         rematches = await src.all_rematches()  # issue 25: after the matches they name
         await dst.import_rematches(rematches)
         report.rematch_votes, report.rematches = len(rematches.votes), len(rematches.links)
+        for key, value in (await src.all_meta()).items():  # e.g. live messages: a turn goes on in its message
+            await dst.set_meta(key, value)
+            report.meta += 1
         for settings in await src.all_player_settings():  # schema 4: people's own settings (issue 25)
             await dst.set_player_settings(settings, now=time.time())
             report.settings += 1

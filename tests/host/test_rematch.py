@@ -131,7 +131,8 @@ async def test_rematch_of_an_unknown_game_or_with_a_database_that_cannot_write_c
 
 async def test_migrate_db_keeps_a_waiting_vote_and_a_started_rematch(tmp_path, database):
     """Nothing lost in ``meadhall migrate-db``: a vote still waiting for the others counts in the
-    copy, and a rematch that already started does not start a second time there."""
+    copy, a rematch that already started does not start a second time there, and a table's live
+    message (the meta table) is kept."""
     svc, store = await service(tmp_path)
     try:
         waiting = await finish(svc, "t1", ["u1", "u2"], ["pile=2"])
@@ -140,11 +141,12 @@ async def test_migrate_db_keeps_a_waiting_vote_and_a_started_rematch(tmp_path, d
         for user in ("u1", "u2"):
             assert (await svc.rematch_vote(done, user, user.title(), guild="g")).ok
         assert (await svc.rematch_start(done, "t3", guild="g")).ok
+        await store.set_meta("live-message:t3", '{"live": null}')  # what the Discord transport keeps
     finally:
         await store.close()
     report = await migrate(tmp_path / "r.db", database, GameRegistry([ToyAdapter()]))  # SQLite, PostgreSQL
     assert (report.rematch_votes, report.rematches) == (3, 1)
-    assert "3 rematch votes, 1 rematches" in report.summary()
+    assert "3 rematch votes, 1 rematches" in report.summary() and report.meta == 1
     store = await Storage.open(database)
     svc = HostService(store, GameRegistry([ToyAdapter()]), clock=Clock(), images=False, seed_source=lambda: 4)
     await svc.load()
@@ -153,5 +155,6 @@ async def test_migrate_db_keeps_a_waiting_vote_and_a_started_rematch(tmp_path, d
         assert (await svc.rematch_vote(waiting, "u1", "Ann", guild="g")).code == "rematch_agreed"
         assert (await svc.rematch_start(done, "t4", guild="g")).code == "already_started"
         assert await svc.table("t4") is None
+        assert await store.get_meta("live-message:t3") == '{"live": null}'
     finally:
         await store.close()
