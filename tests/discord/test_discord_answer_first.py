@@ -13,12 +13,13 @@ import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord.components import ActionButton
+from bot.discord.publishing import first
 from bot.discord.publishing.deferring import InFlight
 from bot.discord.publishing.posting import _Scoring
 from bot.host.replies import Attachment
 from tests.discord.test_discord_bots import Host, answer, live, usable
 from tests.discord.test_discord_e2e import offered, press
-from tests.fakediscord import InteractionNotAnswered
+from tests.fakediscord import FakeDiscord, InteractionNotAnswered
 
 
 async def wait_until(predicate, timeout: float = 10.0) -> None:
@@ -239,3 +240,33 @@ async def test_a_refusal_waits_for_a_defer_another_task_has_on_the_wire(fd, tmp_
             "This message belongs to a game that has ended or been replaced; it takes no more moves."]
     finally:
         await host.stop()
+
+
+async def test_a_rest_call_waits_for_autocompletes_only_so_long(tmp_path, monkeypatch):
+    """People typing (one autocomplete a keystroke) never hold the bot's other calls back for
+    more than ``AUTOCOMPLETE_PATIENCE``: an autocomplete that takes its time is overtaken then."""
+    monkeypatch.setattr(first, "AUTOCOMPLETE_PATIENCE", 0.3)
+    async with FakeDiscord(strict_answer_order=False) as fd:
+        host = Host(fd, tmp_path / "patience.db")
+        await host.start()
+        try:
+            await fd.slash("alice", "join", {"game": "vikings"})
+            started, release = asyncio.Event(), asyncio.Event()
+            choices = host.bot.cog.player_choices
+
+            async def slow_choices(interaction, current):
+                started.set()
+                await release.wait()
+                return await choices(interaction, current)
+
+            host.bot.cog.player_choices = slow_choices  # type: ignore[method-assign]
+            typing = asyncio.create_task(fd.autocomplete("alice", "board", focused="player", value=""))
+            await wait_until(started.is_set)
+            posted = await asyncio.wait_for(host.bot.get_channel(fd.channel.id).send("another table's move"), 2)
+            assert posted.content == "another table's move"  # went out although alice's choices are not ready
+            release.set()
+            assert [c["value"] for c in await typing] == ["alice"]
+            [typed] = [i for i in fd.interactions if i.type == 4]
+            assert [c.path for c in typed.calls_before_answer] == [f"/channels/{fd.channel.id}/messages"]
+        finally:
+            await host.stop()

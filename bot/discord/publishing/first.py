@@ -24,6 +24,7 @@ log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever 
 
 AUTOCOMPLETE_WINDOW = 3.0  # seconds Discord waits for an autocomplete's choices
 AUTOCOMPLETE_POLL = 0.005  # how often a REST call waiting for an autocomplete's choices looks again
+AUTOCOMPLETE_PATIENCE = 1.0  # seconds a REST call waits for autocompletes in all, however many come
 
 _ANSWERING_FIRST: weakref.WeakSet[Any] = weakref.WeakSet()  # HTTP clients whose requests answer first
 
@@ -49,10 +50,17 @@ class AnswerFirst:
         request = http.request
 
         async def answer_first(route: Any, **kwargs: Any) -> Any:
-            while self.unanswered or self.completing or self.in_flight.others():
+            # each autocomplete is waited for once, and only for AUTOCOMPLETE_PATIENCE in all: people
+            # typing in a busy server (one autocomplete a keystroke) never hold a call back for long
+            waited: set[discord.Interaction] = set()
+            patience = time.monotonic() + AUTOCOMPLETE_PATIENCE
+            while self.unanswered or self.in_flight.others() or (
+                    self.completing - waited and time.monotonic() < patience):
                 await self.answer_waiting()
                 await self.in_flight.wait()  # an answer on the wire reaches Discord before this call
-                await self.completed()
+                fresh = self.completing - waited
+                waited |= fresh
+                await self.completed(fresh, until=patience)
             return await request(route, **kwargs)
 
         http.request = answer_first
@@ -68,6 +76,8 @@ class AnswerFirst:
         if interaction.type == discord.InteractionType.application_command:
             self.unanswered.add(interaction)
         elif interaction.type == discord.InteractionType.autocomplete:
+            now = time.time()
+            self.completing = {a for a in self.completing if not _answered(a, now)}  # kept small
             self.completing.add(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -76,17 +86,18 @@ class AnswerFirst:
             self.unanswered.add(interaction)
         return True
 
-    async def completed(self) -> None:
-        """Wait until the autocompletes read so far are answered, or their 3 s are over (a failed
-        one is never answered). Their choices are computed from storage, without REST calls of
-        ours, so nothing here waits for itself."""
-        while self.completing:
+    async def completed(self, autocompletes: set[discord.Interaction], *, until: float) -> None:
+        """Wait until these autocompletes are answered, or their 3 s are over (a failed one is
+        never answered), or ``until`` (``time.monotonic()``). Their choices are computed from
+        storage, without REST calls of ours, so nothing here waits for itself."""
+        pending = set(autocompletes)
+        while pending and time.monotonic() < until:
             now = time.time()
-            for waiting in list(self.completing):
-                arrived = discord.utils.snowflake_time(waiting.id).timestamp()
-                if waiting.response.is_done() or gone(waiting) or now - arrived > AUTOCOMPLETE_WINDOW:
+            for waiting in list(pending):
+                if _answered(waiting, now):
+                    pending.discard(waiting)
                     self.completing.discard(waiting)
-            if self.completing:
+            if pending:
                 await asyncio.sleep(AUTOCOMPLETE_POLL)
 
     async def answer_waiting(self) -> None:
@@ -106,3 +117,9 @@ class AnswerFirst:
                     log.warning("deferring interaction %s failed: %s", waiting.id, error)
                     continue
                 token_lost(waiting, error)
+
+
+def _answered(autocomplete: discord.Interaction, now: float) -> bool:
+    """Whether an autocomplete needs no more waiting for: answered, its token gone, or its 3 s over."""
+    arrived = discord.utils.snowflake_time(autocomplete.id).timestamp()
+    return autocomplete.response.is_done() or gone(autocomplete) or now - arrived > AUTOCOMPLETE_WINDOW
