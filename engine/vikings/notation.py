@@ -1,6 +1,7 @@
 """The Vikings table notation (``../shared/rules/vikings-notation.md``): parse and print.
 
-``print_table(parse_table(text))`` is canonical: printing what was parsed and parsing it again
+``print_table(parse_table(text))`` is canonical (the island rows lined up in columns, as in the
+notation's example 1): printing what was parsed and parsing it again
 gives the same text. Names cannot hold whitespace or ``#`` (a comment) in the notation; each
 such character prints as ``_``.
 """
@@ -188,10 +189,19 @@ def print_table(table: Table) -> str:
     for p in table.players:
         h = p.homeland
         lines = [f"player: {name_token(p.name)} gold={p.gold} vp={p.vp}" + (" start" if p.start else "")]
-        for row in (SHIP_ROW, *ISLAND_ROWS):
+        if h.rows[SHIP_ROW]:
+            lines.append(f"{ROW_LABEL[SHIP_ROW]}: " + " ".join(h.rows[SHIP_ROW]))
+        # the island rows line up in columns, as in the notation's example 1 (``W: L  Ma* R*`` above
+        # ``S: L* Mb* R*``), so that the example prints back unchanged; no trailing spaces
+        width: dict[int, int] = {}
+        for row in ISLAND_ROWS:
+            for i, tok in enumerate(h.rows[row]):
+                width[i] = max(width.get(i, 0), len(tok))
+        for row in ISLAND_ROWS:
             cells = h.rows[row]
             if cells:
-                lines.append(f"{ROW_LABEL[row]}: " + " ".join(cells))
+                padded = [tok.ljust(width[i]) for i, tok in enumerate(cells[:-1])] + [cells[-1]]
+                lines.append(f"{ROW_LABEL[row]}: " + " ".join(padded))
         base = " ".join(f"{k}{h.base[k]}" for k in KINDS if h.base.get(k, 0))
         if base:
             lines.append(f"base: {base}")

@@ -143,3 +143,12 @@ def test_any_player_name_round_trips_through_the_notation(name):
     assert print_table(table) == text
     assert [(p.gold, p.vp, p.start) for p in table.players] == [(30, 10, True), (30, 10, False)]
     assert table.find(name) == 0
+
+
+def test_the_rulebook_example_prints_back_unchanged():
+    # vikings-notation.md: "The engine must parse it and print it back unchanged (round trip)";
+    # its example 1 lines the island rows up in columns (W: L  Ma* R* above S: L* Mb* R*)
+    assert print_table(parse_table(EXAMPLE_1)) == EXAMPLE_1
+    aligned = "player: a gold=1 vp=2\nW: L  R*\nN: L* Ma R\nF: .  L\n"
+    assert print_table(parse_table(aligned)) == aligned
+    assert print_table(parse_table("player: a gold=1 vp=2\nW: L R*\nN: L* Ma R\nF: . L\n")) == aligned
