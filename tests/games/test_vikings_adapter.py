@@ -187,3 +187,11 @@ def test_sailor_dialog_offers_the_boat_under_single_sailor_V44_V49():
     assert dialog.action == "sail plan boat N1 N2 N3 / end"
     g.apply(0, dialog.action)  # the boat's sailor moved all three nobles
     assert g.homelands[0].rows[2] == ["L*", "Ma*", "R*"]
+
+
+def test_text_says_round_6_ends_with_a_major_and_the_final_scoring_V33_V37():
+    # V-33: after rounds 2, 4, 6 a major scoring; V-37: after the major scoring of round 6 the final
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=1, start_seat=0)
+    assert "round 1 of 6, next scoring: small." in AD.text(g)
+    g.round = 6
+    assert "round 6 of 6, next scoring: major + final." in AD.text(g)
