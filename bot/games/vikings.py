@@ -357,7 +357,7 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
 
     def text(self, game: VikingsGame, seat: int | None = None) -> str:
         v = game.view(seat)
-        coming = v["scorings"][v["round"] - 1]
+        coming = N_("major + final") if (nxt := v["scorings"][v["round"] - 1]) == "final" else nxt  # V-33, V-37
         lines = [_("Vikings — round {round} of 6, next scoring: {scoring}.", round=v["round"],
                    scoring=_(coming)) if not game.is_over else _("Vikings — game over.")]
         offer = []

@@ -1,7 +1,9 @@
 """The Vikings table notation (``../shared/rules/vikings-notation.md``): parse and print.
 
-``print_table(parse_table(text))`` is canonical: printing what was parsed and parsing it again
-gives the same text. Names cannot hold spaces in the notation; a space prints as ``_``.
+``print_table(parse_table(text))`` is canonical (the island rows lined up in columns, as in the
+notation's example 1): printing what was parsed and parsing it again
+gives the same text. Names cannot hold whitespace or ``#`` (a comment) in the notation; each
+such character prints as ``_``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ ISLAND_TOKENS = {"L", "R", "Ma", "Mb", "Mc", "Md", *BUILDING_TILES}
 ROW_KEYS = {"ships": 0, "W": 1, "N": 2, "S": 3, "G": 4, "F": 5}
 ROW_LABEL = {v: k for k, v in ROW_KEYS.items()}
 _PLAYER = re.compile(r"^player:\s*(\S+)(.*)$")
+_NOT_IN_NAME = re.compile(r"[\s#]")  # whitespace ends a name, '#' starts a comment
+
+
+def name_token(name: str) -> str:
+    """A player's name as the notation writes it, so that it parses back unchanged (round trip)."""
+    return _NOT_IN_NAME.sub("_", name) or "_"
 
 
 @dataclass
@@ -49,7 +57,7 @@ class Table:
 
     def find(self, name: str) -> int:
         for i, p in enumerate(self.players):
-            if p.name == name or p.name == name.replace(" ", "_"):
+            if p.name == name or p.name == name_token(name):
                 return i
         raise KeyError(name)
 
@@ -180,11 +188,20 @@ def print_table(table: Table) -> str:
     blocks = []
     for p in table.players:
         h = p.homeland
-        lines = [f"player: {p.name.replace(' ', '_')} gold={p.gold} vp={p.vp}" + (" start" if p.start else "")]
-        for row in (SHIP_ROW, *ISLAND_ROWS):
+        lines = [f"player: {name_token(p.name)} gold={p.gold} vp={p.vp}" + (" start" if p.start else "")]
+        if h.rows[SHIP_ROW]:
+            lines.append(f"{ROW_LABEL[SHIP_ROW]}: " + " ".join(h.rows[SHIP_ROW]))
+        # the island rows line up in columns, as in the notation's example 1 (``W: L  Ma* R*`` above
+        # ``S: L* Mb* R*``), so that the example prints back unchanged; no trailing spaces
+        width: dict[int, int] = {}
+        for row in ISLAND_ROWS:
+            for i, tok in enumerate(h.rows[row]):
+                width[i] = max(width.get(i, 0), len(tok))
+        for row in ISLAND_ROWS:
             cells = h.rows[row]
             if cells:
-                lines.append(f"{ROW_LABEL[row]}: " + " ".join(cells))
+                padded = [tok.ljust(width[i]) for i, tok in enumerate(cells[:-1])] + [cells[-1]]
+                lines.append(f"{ROW_LABEL[row]}: " + " ".join(padded))
         base = " ".join(f"{k}{h.base[k]}" for k in KINDS if h.base.get(k, 0))
         if base:
             lines.append(f"base: {base}")

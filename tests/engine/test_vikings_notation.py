@@ -129,3 +129,26 @@ def test_command_errors_are_clear(tmp_path, capsys):
     assert "no player 'nobody'" in capsys.readouterr().err
     assert main(["placements", str(f), "--player", "example", "--tile", "Zz"]) == 2
     assert "unknown tile" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["Ann#1234", "Ann #2", "Ann\u00a0B", "Ann\tB"])
+def test_any_player_name_round_trips_through_the_notation(name):
+    # vikings-notation.md: the engine prints a table and parses it back unchanged; '#' starts a
+    # comment and whitespace ends the name, so neither may reach the printed name
+    from engine.vikings import VikingsGame
+
+    g = VikingsGame.new([name, "Bo"], seed=1, start_seat=0)
+    text = g.to_notation()
+    table = parse_table(text)
+    assert print_table(table) == text
+    assert [(p.gold, p.vp, p.start) for p in table.players] == [(30, 10, True), (30, 10, False)]
+    assert table.find(name) == 0
+
+
+def test_the_rulebook_example_prints_back_unchanged():
+    # vikings-notation.md: "The engine must parse it and print it back unchanged (round trip)";
+    # its example 1 lines the island rows up in columns (W: L  Ma* R* above S: L* Mb* R*)
+    assert print_table(parse_table(EXAMPLE_1)) == EXAMPLE_1
+    aligned = "player: a gold=1 vp=2\nW: L  R*\nN: L* Ma R\nF: .  L\n"
+    assert print_table(parse_table(aligned)) == aligned
+    assert print_table(parse_table("player: a gold=1 vp=2\nW: L R*\nN: L* Ma R\nF: . L\n")) == aligned

@@ -204,3 +204,11 @@ def test_sailor_dialog_says_when_free_cells_do_not_fit_in_its_list_V34(monkeypat
     left = len(every.options) - 2
     more = "more is" if left == 1 else "more are"
     assert f"The list shows the first 2 free cells; {left} {more} not in it" in few.text and "/sail plan" in few.text
+
+
+def test_text_says_round_6_ends_with_a_major_and_the_final_scoring_V33_V37():
+    # V-33: after rounds 2, 4, 6 a major scoring; V-37: after the major scoring of round 6 the final
+    g = VikingsGame.new(["Astrid", "Bjorn"], seed=1, start_seat=0)
+    assert "round 1 of 6, next scoring: small." in AD.text(g)
+    g.round = 6
+    assert "round 6 of 6, next scoring: major + final." in AD.text(g)
