@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.discord.publishing.policy import MessagePolicy  # noqa: E402
+from bot.discord.publishing.posting import LIVE_META  # noqa: E402
 from bot.games.registry import default_registry  # noqa: E402
 from bot.host.service import HostService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
@@ -81,7 +82,7 @@ async def one_game(seed: int, tmp: Path, act_ms: list, render_ms: list, commit_m
                 plan = policy.plan("bench", reply, picture=str(reply.version))
                 policy.done("bench", plan, reply, 1000 + (reply.version or 0), 1, controls=True,
                             picture=str(reply.version))
-                await storage.set_meta("live-message:bench", json.dumps(policy.state("bench"), sort_keys=True))
+                await storage.set_meta(LIVE_META + "bench", json.dumps(policy.state("bench"), sort_keys=True))
                 live_ms.append((time.perf_counter() - t4) * 1000)
     finally:
         await storage.close()

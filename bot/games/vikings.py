@@ -435,8 +435,8 @@ class VikingsAdapter(BaseAdapter[VikingsGame]):
                 events: Sequence[Event] = (), replay: Any = None, focus: int | None = None) -> bytes | None:
         """The chat picture: the full table for ``/board`` (``focus``: one homeland large), the scoring
         picture when this move finished a scoring, else the turn picture (``focus``: whose homeland
-        it shows instead of the acting player's: the animated recap shows the player who just moved). ``replay``: ``(setup, moves)``
-        of the match when :meth:`needs_replay` asked for it."""
+        it shows instead of the acting player's: the animated recap shows the player who just
+        moved). ``replay``: ``(setup, moves)`` of the match when :meth:`needs_replay` asked for it."""
         from renderer.scoring import render_vikings_scoring
         from renderer.vikings import highlights_from_actions, render_vikings
         from renderer.vikings_turn import render_vikings_turn

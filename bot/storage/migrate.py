@@ -7,7 +7,7 @@ API::
 
     report = await migrate(source, target, registry, progress=None)   # raises StorageError
     report.matches, report.actions, report.timers, report.rematch_votes, report.rematches,
-    report.settings, report.verified, report.summary()
+    report.settings, report.meta, report.verified, report.summary()
 
 The target must hold no match yet (a fresh database, or one just created by ``Storage.open``);
 the copy of one match is one transaction, so an interrupted run leaves whole matches only, and

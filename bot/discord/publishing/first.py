@@ -80,12 +80,6 @@ class AnswerFirst:
             self.completing = {a for a in self.completing if not _answered(a, now)}  # kept small
             self.completing.add(interaction)
 
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Every command of the Cog waits for its answer from the moment it arrives."""
-        if interaction.type == discord.InteractionType.application_command:
-            self.unanswered.add(interaction)
-        return True
-
     async def completed(self, autocompletes: set[discord.Interaction], *, until: float) -> None:
         """Wait until these autocompletes are answered, or their 3 s are over (a failed one is
         never answered), or ``until`` (``time.monotonic()``). Their choices are computed from

@@ -196,10 +196,11 @@ class MessagePolicy:
                                group)
 
     def state(self, key: str) -> dict[str, Any] | None:
-        """What the policy knows of table ``key``, as JSON-able data (None: nothing)."""
+        """What the policy knows of table ``key``, as JSON-able data; None when nothing is live
+        there (no game going on: a last picture's hash alone is not worth keeping)."""
         live, picture = self._live.get(key), self._picture.get(key)
         acting, pings = self._acting.get(key), self._pings.get(key, [])
-        if live is None and picture is None and acting is None and not pings:
+        if live is None and acting is None and not pings:
             return None
         return {
             "live": None if live is None else {

@@ -66,7 +66,6 @@ log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever 
 LIVE_META = "live-message:"  # + table key: the message policy's state of a table (storage meta)
 
 
-
 class Publisher(AnswerFirst, commands.Cog):
     """The Cog's state and how a reply is published (see the module's docstring). A Cog class, so
     that each group of commands (``bot.discord.commands``) is one over it; the bot adds one Cog,
@@ -228,9 +227,8 @@ class Publisher(AnswerFirst, commands.Cog):
         A database that cannot write loses only this: the next reply after a restart posts anew."""
         self._recalled.add(key)
         state = self.policy.state(key)
-        live = state is not None and (state["live"] is not None or state["pings"] or state["acting"] is not None)
         try:
-            if live:
+            if state is not None:
                 await self.svc.storage.set_meta(LIVE_META + key, json.dumps(state, sort_keys=True))
             else:
                 await self.svc.storage.delete_meta(LIVE_META + key)
@@ -464,8 +462,6 @@ class _Scoring:
     label: Any
     seats: set[int]
     picture: Attachment | None
-
-
 
 
 class _Answer:
