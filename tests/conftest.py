@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.pgserver import backend, database, pg_server, pg_url  # noqa: F401  (fixtures)
+from tests.watchdog import HANG_DIR, LEAD, Watchdog
 
 
 @pytest.fixture
@@ -15,6 +20,12 @@ async def fd():
         yield fake
         assert fake.internal_errors == [] and fake.unhandled == []
         fake.assert_schema_clean()  # issue 12: requests and answers as Discord's schema says
+
+
+def pytest_configure(config):
+    """The controller (or a run without xdist) makes the folder hung tests report into."""
+    if not hasattr(config, "workerinput"):
+        os.environ[HANG_DIR] = tempfile.mkdtemp(prefix="meadhall-hangs-")  # workers inherit it
 
 
 def pytest_sessionfinish(session):
@@ -36,8 +47,15 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How much traffic Discord's schema checked in this run (issue 12 asks for the figures)."""
+    """What hung tests waited for (tests/watchdog.py), and how much traffic Discord's schema checked."""
     from tests.fakediscord.schema import SchemaChecker
+
+    folder = os.environ.get(HANG_DIR)
+    if folder and os.path.isdir(folder) and not hasattr(terminalreporter.config, "workerinput"):
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                terminalreporter.write_line(f.read())
+        shutil.rmtree(folder, ignore_errors=True)
 
     t = SchemaChecker.totals
     if t["requests"] or t["responses"]:
@@ -47,3 +65,26 @@ def pytest_terminal_summary(terminalreporter):
             f"any other fails its test), {t['response_violations']} in answers; "
             f"{t['seconds']:.1f} s spent validating (schema loading and compiling included)"
         )
+
+
+def _timeout_of(item) -> float:
+    """pytest-timeout's limit for this test: its marker, else the command line, else pyproject."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None and marker.args:
+        return float(marker.args[0])
+    value = item.config.getoption("timeout", None) or item.config.getini("timeout")
+    return float(value or 0)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Before pytest-timeout ends a hung test, print what its coroutines wait for (tests/watchdog.py)."""
+    limit = _timeout_of(item)
+    dog = Watchdog(item.nodeid, limit - LEAD) if limit > LEAD else None
+    if dog is not None:
+        dog.start()
+    try:
+        return (yield)
+    finally:
+        if dog is not None:
+            dog.cancel()

@@ -1,0 +1,36 @@
+"""The CI watchdog (tests/watchdog.py) names where a hung coroutine waits."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from tests.watchdog import _running_loop_of, describe_tasks
+
+
+async def _inner(event: asyncio.Event) -> None:
+    await event.wait()
+
+
+async def _outer(event: asyncio.Event) -> None:
+    await _inner(event)
+
+
+async def test_watchdog_names_each_await_a_stuck_task_waits_in():
+    event = asyncio.Event()
+    task = asyncio.create_task(_outer(event), name="stuck-table")
+    await asyncio.sleep(0)
+    text = describe_tasks(asyncio.get_running_loop())
+    event.set()
+    await task
+    block = text.split("task stuck-table", 1)[1].split("\ntask ", 1)[0]
+    assert "in _outer" in block and "in _inner" in block and "in wait" in block
+    assert block.index("in _outer") < block.index("in _inner") < block.index("in wait")
+
+
+async def test_watchdog_finds_the_loop_a_thread_is_running():
+    loop = asyncio.get_running_loop()
+    found: list[object] = []
+    me = threading.get_ident()
+    await asyncio.to_thread(lambda: found.append(_running_loop_of(me)))
+    assert found == [loop]
