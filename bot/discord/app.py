@@ -64,6 +64,8 @@ from bot.i18n import set_language, set_task_language, use_language
 from bot.processes.shards import Shards
 from bot.storage import Storage
 
+CLOSE_PATIENCE = 5.0  # seconds a cancelled task of the bot gets to end when the bot closes
+
 log = logging.getLogger(__name__)
 
 
@@ -173,17 +175,19 @@ class MeadhallBot(commands.Bot):
                 log.info("synced %d commands globally (may take a while to show)", len(synced))
 
     async def close(self) -> None:
-        for task in list(self._bot_tasks.values()):
+        """Stop the computer players and the reminders, log out, close the storage. Bounded: each
+        task gets ``CLOSE_PATIENCE`` s to end after it is cancelled, and a cancellation of close
+        itself (a supervisor's timeout) is never swallowed."""
+        tasks = [*self._bot_tasks.values(), *([self._reminder_task] if self._reminder_task else [])]
+        for task in tasks:
             task.cancel()
-        for task in list(self._bot_tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:
+            _done, stuck = await asyncio.wait(tasks, timeout=CLOSE_PATIENCE)
+            if stuck:
+                log.warning("closing: %s did not end within %s s of being cancelled",
+                            sorted(t.get_name() for t in stuck), CLOSE_PATIENCE)
         self._bot_tasks.clear()
-        if self._reminder_task is not None:
-            self._reminder_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reminder_task
-            self._reminder_task = None
+        self._reminder_task = None
         await super().close()
         if self._storage is not None:
             await self._storage.close()

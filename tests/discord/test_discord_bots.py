@@ -11,6 +11,7 @@ test_discord_e2e and test_discord_brianboru.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 
@@ -219,4 +220,30 @@ async def test_a_reminder_due_for_a_computer_player_is_never_posted(fd, tmp_path
         reminder = await fd.wait_for_message(lambda m: "Reminder" in m.content, after=first, timeout=5)
         assert reminder.pinged == [fd.users["alice"].id]  # a person is reminded as before
     finally:
+        await host.stop()
+
+
+async def test_closing_the_bot_is_bounded_when_a_computer_players_task_will_not_stop(fd, tmp_path, caplog, monkeypatch):
+    """A shutdown cancels the computer players; one stuck in a call that swallows its cancellation
+    must not hold the process (nor CI) for ever: close gives it CLOSE_PATIENCE, logs it, goes on."""
+    monkeypatch.setattr("bot.discord.app.CLOSE_PATIENCE", 0.3)
+    host = Host(fd, tmp_path / "close.db")
+    bot = await host.start()
+    stop = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not stop.is_set():
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue  # a badly behaved call deep inside swallows the cancellation
+
+    caplog.set_level(logging.WARNING, logger="bot.discord.app")
+    bot._bot_tasks["123"] = asyncio.create_task(stubborn(), name="meadhall-bots-123")
+    try:
+        await asyncio.wait_for(bot.close(), 10)  # before: waited for the task for ever
+        assert bot.is_closed()
+        assert any("meadhall-bots-123" in r.getMessage() for r in caplog.records)
+    finally:
+        stop.set()
         await host.stop()
