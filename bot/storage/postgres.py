@@ -10,6 +10,8 @@ are :class:`StorageConflict`.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -99,6 +101,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
      "updated DOUBLE PRECISION NOT NULL)"),
 ]
 
+log = logging.getLogger(__name__)
+
 MIGRATION_LOCK = 0x6D65_6164  # pg_advisory_xact_lock key: openers migrate one at a time
 
 _PLACEHOLDER = re.compile(r"\?")
@@ -179,7 +183,15 @@ class PostgresStorage(Storage):
         return store
 
     async def close(self) -> None:
-        await self._pool.close()
+        """Close the pool once its connections are released; after ``busy_timeout`` (at least
+        5 s) the connections still held are terminated, as asyncpg's ``Pool.close`` advises: a
+        shutdown must never hang on a task that holds a connection."""
+        try:
+            async with asyncio.timeout(max(self.busy_timeout, 5.0)):
+                await self._pool.close()
+        except TimeoutError:
+            log.warning("closing %s: connections still held; terminating them", self.path)
+            self._pool.terminate()
 
     def _failure(self, e: BaseException, *, writing: bool) -> StorageError:
         if isinstance(e, asyncpg.IntegrityConstraintViolationError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -22,6 +23,8 @@ import aiosqlite
 from bot.storage.base import Storage
 from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
 from bot.storage.rows import Row
+
+log = logging.getLogger(__name__)
 
 # Each step is a tuple of SQL statements; step i (0-based) brings the schema to version i + 1.
 # Never edit a released step: append a new one.
@@ -169,9 +172,28 @@ class SqliteStorage(Storage):
         return store
 
     async def close(self) -> None:
-        async with self._lock, self._read_lock:
-            await self._conn.close()
-            await self._reader.close()
+        """Close both connections once the write and the read in progress are done; bounded by
+        ``busy_timeout`` (a task stuck holding a lock meets a closed connection instead): a
+        shutdown must never hang on the database."""
+        held = []
+        for lock in (self._lock, self._read_lock):
+            try:
+                async with asyncio.timeout(self.busy_timeout):
+                    await lock.acquire()
+                held.append(lock)
+            except TimeoutError:
+                log.warning("closing %s: a task still holds its lock after %s s", self.path, self.busy_timeout)
+        try:
+            for conn in (self._conn, self._reader):
+                try:
+                    async with asyncio.timeout(self.busy_timeout):
+                        await conn.close()
+                except TimeoutError:
+                    log.warning("closing %s: the connection did not close within %s s", self.path, self.busy_timeout)
+                    conn.stop()  # aiosqlite's thread ends after the statement it is running
+        finally:
+            for lock in held:
+                lock.release()
 
     async def journal_mode(self) -> str:
         rows = await self._fetchall("PRAGMA journal_mode")
