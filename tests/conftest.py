@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
@@ -10,20 +11,22 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.pgserver import backend, database, pg_server, pg_url  # noqa: F401  (fixtures)
-from tests.watchdog import HANG_DIR, LEAD, Watchdog
+from tests.watchdog import HANG_DIR, LEAD, Watchdog, bounded_cancel_all_tasks
 
 
 @pytest.fixture
 async def fd():
     """A fake Discord on 127.0.0.1 that must end the test with no unhandled or broken request."""
-    async with FakeDiscord(lifetime=150) as fake:
+    async with FakeDiscord(lifetime=240) as fake:
         yield fake
         assert fake.internal_errors == [] and fake.unhandled == []
         fake.assert_schema_clean()  # issue 12: requests and answers as Discord's schema says
 
 
 def pytest_configure(config):
-    """The controller (or a run without xdist) makes the folder hung tests report into."""
+    """A test's event loop closes in bounded time (tests/watchdog.py); the controller (or a run
+    without xdist) makes the folder hung tests report into."""
+    asyncio.runners._cancel_all_tasks = bounded_cancel_all_tasks  # type: ignore[attr-defined]
     if not hasattr(config, "workerinput"):
         os.environ[HANG_DIR] = tempfile.mkdtemp(prefix="meadhall-hangs-")  # workers inherit it
 

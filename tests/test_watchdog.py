@@ -34,3 +34,32 @@ async def test_watchdog_finds_the_loop_a_thread_is_running():
     me = threading.get_ident()
     await asyncio.to_thread(lambda: found.append(_running_loop_of(me)))
     assert found == [loop]
+
+
+def test_a_task_that_swallows_its_cancellation_cannot_hold_a_closing_loop(monkeypatch):
+    import pytest
+
+    from tests import watchdog
+
+    monkeypatch.setattr(watchdog, "TEARDOWN_PATIENCE", 0.2)
+    loop = asyncio.new_event_loop()
+
+    async def stubborn() -> None:
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue
+
+    async def polite() -> None:
+        await asyncio.sleep(3600)
+
+    loop.create_task(stubborn(), name="stubborn")
+    nice = loop.create_task(polite(), name="polite")
+    loop.run_until_complete(asyncio.sleep(0))
+    try:
+        with pytest.raises(watchdog.TasksWouldNotEnd, match="in stubborn"):
+            watchdog.bounded_cancel_all_tasks(loop)
+        assert nice.cancelled() and asyncio.all_tasks(loop) == set()
+    finally:
+        loop.close()

@@ -120,3 +120,34 @@ class Watchdog:
                     f.write(text)
         except Exception:  # noqa: BLE001 - a diagnostic must never break the run
             traceback.print_exc()
+
+
+#: seconds the tasks a test left behind get to end once cancelled, when its event loop closes
+TEARDOWN_PATIENCE = 20.0
+
+
+class TasksWouldNotEnd(Exception):  # not RuntimeError: pytest-asyncio turns that into a warning
+    """Tasks left behind by a test did not end within TEARDOWN_PATIENCE of being cancelled."""
+
+
+def bounded_cancel_all_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """``asyncio.runners._cancel_all_tasks`` (what closing pytest-asyncio's loop runs) with a
+    limit: a task that swallows its cancellation made the original wait for ever, so that the test
+    never ended and CI stalled. Tasks still running after TEARDOWN_PATIENCE are printed and dropped
+    (the loop closes without them), and the test errors in its teardown."""
+    to_cancel = asyncio.all_tasks(loop)
+    if not to_cancel:
+        return
+    for task in to_cancel:
+        task.cancel()
+    _done, stuck = loop.run_until_complete(asyncio.wait(to_cancel, timeout=TEARDOWN_PATIENCE))
+    for task in to_cancel - stuck:
+        if not task.cancelled() and task.exception() is not None:
+            loop.call_exception_handler({"message": "unhandled exception during asyncio.run() shutdown",
+                                         "exception": task.exception(), "task": task})
+    if stuck:
+        text = describe_tasks(loop)
+        for task in stuck:
+            asyncio.tasks._unregister_task(task)  # type: ignore[attr-defined]  # the loop closes without it
+        raise TasksWouldNotEnd(f"{len(stuck)} task(s) did not end within {TEARDOWN_PATIENCE} s of being "
+                               f"cancelled when the test's event loop closed:\n{text}")

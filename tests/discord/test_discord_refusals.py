@@ -143,15 +143,18 @@ async def test_computer_players_stop_when_their_post_is_refused_until_a_person_a
         await host.bot.bots_idle()
         msg = fd.last_message()
         words = await inject(fd, kind, monkeypatch)
-        while True:  # alice moves until the computer player must act (its move's post is refused)
+        for _step in range(100):  # alice moves until the computer player must act (its move's post is refused)
             before = (await host.table()).record.version
             [msg] = [m for m in fd.messages() if any(row["components"] for row in m.components)]
             assert f"<@{fd.users['alice'].id}>: " in msg.content, msg.content
             kind_, cid, value = offered(msg)[0]
-            await press(fd, "alice", kind_, cid, value, msg)
+            r = await press(fd, "alice", kind_, cid, value, msg)
             await host.bot.bots_idle()
             if host.bot.watch.halted(channel):
                 break
+            assert (await host.table()).record.version > before, r.text  # every press is a move: no endless retry
+        else:
+            pytest.fail("the computer player's post was never refused")
         msg = fd.messages()[-1]
         moved = (await host.table()).record.version
         assert moved > before  # alice's move and the computer player's committed
