@@ -173,10 +173,12 @@ async def test_a_computer_player_to_act_moves_after_a_restart_and_never_delays_t
         await fd.slash("alice", "table addbot", {"level": "random"})
         await fd.slash("alice", "start")
         while await person_to_act(host):  # alice moves until the computer player must act
+            before = (await host.table()).record.version
             msg = live(fd)
             kind, cid, value = offered(msg)[0]
             r = await press(fd, "alice", kind, cid, value, msg)
             assert r.response_time < 3
+            assert (await host.table()).record.version > before, r.text  # each press moves: no endless loop
         table = await host.table()
         version = table.record.version
         assert bot_level(table.record.seats[table.game.acting_seats()[0]].user) == "random"
@@ -209,9 +211,11 @@ async def test_a_reminder_due_for_a_computer_player_is_never_posted(fd, tmp_path
         await fd.slash("alice", "table addbot", {"level": "random"})
         await fd.slash("alice", "start")
         while await person_to_act(host):
+            before = (await host.table()).record.version
             msg = live(fd)
             kind, cid, value = offered(msg)[0]
-            await press(fd, "alice", kind, cid, value, msg)
+            r = await press(fd, "alice", kind, cid, value, msg)
+            assert (await host.table()).record.version > before, r.text  # each press moves: no endless loop
         first = fd.messages()[-1].id
         await host.bot.bots_idle()  # its reminder fell due while it paused: it moved, nobody was reminded
         assert any("(computer, random)" in m.content and m.attachments for m in fd.messages() if m.id >= first)
