@@ -189,3 +189,35 @@ async def test_sailor_dialog_step_deferred_meanwhile_shows_in_its_answer_V34(fd,
     [shown] = r.ephemeral_messages  # the "thinking…" answer, now the dialog with the first trip
     assert r.deferred and "Sailor 1: " in shown.content and all(cell in shown.content for cell in trip)
     assert control(shown, "s") and (await host.svc.table(key)).record.version == table.record.version
+
+
+async def test_sailor_dialog_boat_toggle_sends_the_boats_sailor_V44_V49(fd, host):
+    """Under single-sailor (V-44) a player holding the boat (V-49) is offered "Next sailor with the
+    boat" in the dialog; pressed, the button becomes its undo, the next sailor planned takes the
+    boat, and the sent plan is one move whose sailor used it: the boat leaves the game."""
+    thread, key, sailor = await to_the_sailing(fd, host, options="single-sailor specials")
+    table = await host.svc.table(key)
+    [seat] = table.game.acting_seats()
+    table.game.homelands[seat].specials.append("boat")  # the sailor bought the boat earlier (V-46)
+    version = table.record.version
+    msg, opener = plan_button(fd, thread)
+    r = await fd.click(sailor, opener, message=msg)
+    [dialog] = r.ephemeral_messages
+    [boat] = [b for row in dialog.components for b in row["components"] if ":pb:" in b.get("custom_id", "")]
+    assert boat["label"] == "Next sailor with the boat (V-49)"
+    r = await fd.click(sailor, boat["custom_id"], message=dialog)
+    assert r.public_messages == [] and dialog in r.edited
+    [undo] = [b for row in dialog.components for b in row["components"] if ":pb:" in b.get("custom_id", "")]
+    assert undo["label"] == "The next sailor takes the boat (V-49): undo"
+    select = control(dialog, "t")
+    first = options_of(dialog, select)[0][1]
+    await fd.select(sailor, select, [first], message=dialog)
+    assert "Sailor 1 with the boat: " in dialog.content and first in dialog.content
+    assert (await host.svc.table(key)).record.version == version  # nothing is made before "Send"
+    await fd.click(sailor, control(dialog, "s"), message=dialog)
+    assert dialog.content == "Done."
+    table = await host.svc.table(key)
+    assert table.record.version == version + 1
+    assert "boat" not in table.game.homelands[seat].specials  # it left the game with its sailor (V-49)
+    last = (await host.store.actions(table.record.id))[-1]
+    assert last.action.startswith("sail plan boat ") and first in last.action
