@@ -75,7 +75,10 @@ def _timeout_of(item) -> float:
     marker = item.get_closest_marker("timeout")
     if marker is not None and marker.args:
         return float(marker.args[0])
-    value = item.config.getoption("timeout", None) or item.config.getini("timeout")
+    try:
+        value = item.config.getoption("timeout", None) or item.config.getini("timeout")
+    except ValueError:  # pytest-timeout left out (-p no:timeout): no limit, no watchdog
+        return 0.0
     return float(value or 0)
 
 
