@@ -30,16 +30,14 @@ HANG_DIR = "MEADHALL_HANG_DIR"
 def _awaits(coro: object) -> list[str]:
     """The chain of awaits a suspended coroutine waits in, outermost first."""
     lines: list[str] = []
-    seen = 0
-    while coro is not None and seen < 64:
-        seen += 1
+    for _depth in range(64):
         frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None) or getattr(coro, "ag_frame", None)
         if frame is not None:
             code = frame.f_code
             lines.append(f'  File "{code.co_filename}", line {frame.f_lineno}, in {code.co_name}')
         nxt = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None) or getattr(coro, "ag_await", None)
         if nxt is None:
-            if coro is not None and not hasattr(coro, "cr_frame") and not hasattr(coro, "gi_frame"):
+            if not hasattr(coro, "cr_frame") and not hasattr(coro, "gi_frame"):  # a future, not a coroutine
                 lines.append(f"  waiting on {coro!r:.300}")
             break
         coro = nxt
@@ -77,7 +75,7 @@ def _running_loop_of(thread_id: int) -> asyncio.AbstractEventLoop | None:
 
 
 class Watchdog:
-    """Prints a running test's asyncio tasks to stderr if it is still running after ``after`` s."""
+    """Reports a test's threads and asyncio tasks if it is still running after ``after`` s."""
 
     def __init__(self, nodeid: str, after: float) -> None:
         self.nodeid = nodeid
@@ -110,6 +108,8 @@ class Watchdog:
             pass
 
     def _write(self, text: str) -> None:
+        """To stderr (pytest-timeout shows it when it ends a run without xdist) and into
+        ``HANG_DIR`` (an xdist worker's stderr dies with it; the controller prints the folder)."""
         try:
             sys.stderr.write(text)
             sys.stderr.flush()

@@ -64,7 +64,7 @@ from bot.i18n import set_language, set_task_language, use_language
 from bot.processes.shards import Shards
 from bot.storage import Storage
 
-CLOSE_PATIENCE = 5.0  # seconds a cancelled task of the bot gets to end when the bot closes
+CLOSE_PATIENCE = 5.0  # seconds the bot's cancelled tasks get, in all, to end when the bot closes
 
 log = logging.getLogger(__name__)
 
@@ -175,9 +175,9 @@ class MeadhallBot(commands.Bot):
                 log.info("synced %d commands globally (may take a while to show)", len(synced))
 
     async def close(self) -> None:
-        """Stop the computer players and the reminders, log out, close the storage. Bounded: each
-        task gets ``CLOSE_PATIENCE`` s to end after it is cancelled, and a cancellation of close
-        itself (a supervisor's timeout) is never swallowed."""
+        """Stop the computer players and the reminders, log out, close the storage. Bounded: the
+        cancelled tasks get ``CLOSE_PATIENCE`` s in all to end, and a cancellation of close itself
+        (a supervisor's timeout) is never swallowed."""
         tasks = [*self._bot_tasks.values(), *([self._reminder_task] if self._reminder_task else [])]
         for task in tasks:
             task.cancel()
