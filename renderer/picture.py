@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderer.common import GOLD, INK, PAPER, RGB, TextLog, readable_on, recording, text, text_width
+from renderer.palette import DESIGN_COLOURS
 
 PICTURE_W = 1120
 PICTURE_H = 640            # 1.75 : 1
@@ -42,29 +43,12 @@ def canvas(w: int = PICTURE_W, h: int = PICTURE_H) -> tuple[Image.Image, ImageDr
     return img, ImageDraw.Draw(img)
 
 
-def _design_colours() -> list[tuple[int, int, int]]:
-    """Every colour constant of the renderers (palette entries that must stay exact)."""
-    from renderer import brianboru, common, vikings
-
-    seen: dict[tuple[int, int, int], None] = {}
-    for mod in (common, vikings, brianboru):
-        for v in vars(mod).values():
-            vals = v.values() if isinstance(v, dict) else v if isinstance(v, list) else [v]
-            for c in vals:
-                if isinstance(c, tuple) and len(c) == 3 and all(isinstance(x, int) and 0 <= x < 256 for x in c):
-                    seen[c] = None
-    for c in (FRAME, SOFT, (240, 234, 222), (236, 230, 218), (190, 182, 168), (255, 240, 190), (238, 232, 220),
-              (220, 214, 204), (150, 40, 40), (226, 221, 210), (120, 112, 100)):
-        seen[c] = None
-    return list(seen)
-
-
 @lru_cache(maxsize=1)
 def chat_palette() -> Image.Image:
     """A fixed 256-colour palette for the chat pictures: every design colour exactly, the rest chosen
     (median cut) from the blends that antialiased text and shapes make between them. Mapping a
     picture onto a fixed palette takes about 1 ms, a per-picture octree about 7 ms."""
-    exact = _design_colours()[:200]
+    exact = list(DESIGN_COLOURS[:200])
     fgs = [INK, SOFT, (255, 255, 255), FRAME, (150, 40, 40)]
     blends = []
     for bg in exact:
