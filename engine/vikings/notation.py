@@ -9,8 +9,9 @@ such character prints as ``_``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.core import NotationError, quote, whole_number
 
@@ -27,8 +28,21 @@ from .data import (
 )
 from .homeland import EMPTY, Homeland
 
-if TYPE_CHECKING:
-    from .game import VikingsGame
+
+class Seated(Protocol):
+    """What :func:`table_from_game` reads of a game (``VikingsGame`` has it): the notation does not
+    import the game module, which imports it (issue 30 item 7: no import circle in ``engine/``)."""
+
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def gold(self) -> Sequence[int]: ...
+    @property
+    def vp(self) -> Sequence[int]: ...
+    @property
+    def start_player(self) -> int | None: ...
+    @property
+    def homelands(self) -> Sequence[Homeland]: ...
 
 ISLAND_TOKENS = {"L", "R", "Ma", "Mb", "Mc", "Md", *BUILDING_TILES}
 ROW_KEYS = {"ships": 0, "W": 1, "N": 2, "S": 3, "G": 4, "F": 5}
@@ -211,7 +225,7 @@ def print_table(table: Table) -> str:
     return "\n---\n".join(blocks) + "\n"
 
 
-def table_from_game(game: VikingsGame) -> str:
+def table_from_game(game: Seated) -> str:
     players = [
         PlayerBlock(name, game.gold[s], game.vp[s], s == game.start_player, game.homelands[s])
         for s, name in enumerate(game.names)
