@@ -1,4 +1,5 @@
-"""The house of bot/ (issue 23): one folder per concern, no import circle, no long module.
+"""The house of bot/ (issue 23): one folder per concern, no import circle, no long module; no import
+circle in engine/ and renderer/ either (issue 30).
 
 * No import circle among the modules of ``bot/``, counting *every* import: at the top, under
   ``if TYPE_CHECKING:``, and inside functions. A module imports another when it names it (``import
@@ -163,6 +164,26 @@ def test_the_graph_sees_the_rooms_of_bot():
     assert "bot.host.protocol" in graph["bot.host.turns"]  # a type-only import counts like any
     assert "bot.games.vikings" in graph["bot.games.registry"]  # so does a function-local one
     assert "bot.discord.cog" in graph["bot.discord.app"] and "bot.discord.app" not in graph["bot.discord.cog"]
+
+
+# ----------------------------------------------------------------------------- engine/ and renderer/
+
+
+def test_engine_and_renderer_have_no_import_circle():
+    """Issue 30 item 7: the circle rule holds for the other two rooms too (engine.vikings.game ↔
+    notation and renderer.brianboru ↔ picture were the last circles)."""
+    found = [c for package in ("engine", "renderer") for c in circles(import_graph(ROOT, package))]
+    assert not found, "import circles (type-only and function-local imports count):\n" + "\n".join(
+        " → ".join(c) for c in found)
+
+
+def test_the_graph_sees_the_rooms_of_engine_and_renderer():
+    engine = import_graph(ROOT, "engine")
+    assert "engine.vikings.notation" in engine["engine.vikings.game"]  # function-local: counted
+    assert "engine.core" in engine["engine.vikings.notation"]
+    renderer = import_graph(ROOT, "renderer")
+    assert "renderer.picture" in renderer["renderer.brianboru"]
+    assert "renderer.palette" in renderer["renderer.picture"]
 
 
 # ----------------------------------------------------------------------------- the checks can fail

@@ -65,13 +65,19 @@ class Analysis:
 # --------------------------------------------------------------------------- valuing positions
 
 
+def final_vp(game: Any) -> list[int]:
+    final = game.view(None)["final"]
+    if "vp" in final:  # Vikings
+        return list(final["vp"])
+    return [p["vp"] for p in final["players"]]  # Brian Boru
+
+
 def leaf(game_id: str, g: Any, seat: int) -> tuple[float, float, float, dict[str, float]]:
     """(value, margin, best rival's value, own parts) of a full game at a rollout's end.
 
     ``value`` is computed exactly as the search always did (its choices depend on it, to the last
     bit): own expected final VP minus the best rival's, plus :data:`WIN_BONUS` for a game won."""
     if g.is_over:
-        from .arena import final_vp
 
         vp = final_vp(g)
         win = WIN_BONUS if seat in g.winners() else 0.0

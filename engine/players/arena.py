@@ -26,6 +26,7 @@ from typing import Any
 from engine.core import Game
 
 from . import GAMES, LEVELS, make_player
+from .analysis import final_vp
 from .base import Player
 
 NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny", "Eira"]
@@ -105,13 +106,6 @@ def logged_game(game_id: str, names: Sequence[str], seed: int, level: str = "heu
         game.apply(seat, action)
         moves.append((seat, str(action)))
     return moves
-
-
-def final_vp(game: Game) -> list[int]:
-    final = game.view(None)["final"]
-    if "vp" in final:  # Vikings
-        return list(final["vp"])
-    return [p["vp"] for p in final["players"]]  # Brian Boru
 
 
 def run_arena(
