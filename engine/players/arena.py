@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.core import Game
 
-from . import GAMES, LEVELS, make_player
+from . import GAMES, SEARCHING, canonical_level, make_player
 from .base import Player
 
 NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny", "Eira"]
@@ -123,9 +123,7 @@ def run_arena(
     options: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Play ``games`` games rotating seats; return the per-level summary."""
-    for lv in levels:
-        if lv not in LEVELS:
-            raise ValueError(f"unknown level {lv!r} (known: {', '.join(LEVELS)})")
+    levels = [canonical_level(lv, internal=True) for lv in levels]  # ValueError names an unknown one
     cls = game_class(game_id)
     if not cls.MIN_PLAYERS <= len(levels) <= cls.MAX_PLAYERS:
         raise ValueError(f"{game_id} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {len(levels)}")
@@ -138,7 +136,7 @@ def run_arena(
         players = []
         for s, lv in enumerate(seating):
             pseed = (seed * 1_000_003 + i * 101 + s) & 0xFFFFFFFF
-            opts = {"budget": budget} if (lv == "search" and budget is not None) else {}
+            opts = {"budget": budget} if (lv in SEARCHING and budget is not None) else {}
             players.append(make_player(game_id, lv, pseed, **opts))
         _game, rec = play_game(game_id, players, seed * 7919 + i, options)
         for lv in set(seating):
