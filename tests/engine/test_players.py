@@ -393,3 +393,14 @@ def test_easy_beats_random_and_is_seeded(game_id):
         return {lv: (r["wins"], r["mean_vp"]) for lv, r in run_arena(game_id, table, 2, seed=9).items()}
 
     assert played() == played()
+
+
+def test_the_search_says_how_sure_it_is_margin_standard_error():
+    """/hint's "how sure" (issue 30 item 6): the margin's standard error over the sampled deals."""
+    game = VikingsGame.new(["a", "b", "c", "d"], seed=2)
+    seat = game.acting_seats()[0]
+    found = SearchPlayer("vikings", 1, budget=0.2, wall_limit=None).analyse(game.view(seat), game.legal_actions(seat))
+    assert found.searched and found.sweeps >= 2
+    assert found.margin_se is not None and 0 < found.margin_se < 20
+    one = SearchPlayer("vikings", 1, budget=0.2, max_rollouts=1).analyse(game.view(seat), game.legal_actions(seat))
+    assert one.margin_se is None  # one deal: no spread to measure
