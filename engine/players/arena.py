@@ -163,10 +163,13 @@ def run_arena(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="meadhall arena", description="computer players against each other")
     ap.add_argument("--game", required=True, choices=["vikings", "brian-boru"])
-    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random,heuristic,search")
+    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random, easy, "
+                    "normal, hard (heuristic and search, the old names, stay accepted), montecarlo (issue 8's "
+                    "search, for comparison)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budget", type=float, default=None, help="seconds per search decision (default 1.0)")
+    ap.add_argument("--budget", type=float, default=None, help="seconds per decision of a searching level "
+                    "(hard, montecarlo; default 1.0)")
     ap.add_argument("--option", action="append", default=[], help="Vikings table option, e.g. advanced")
     args = ap.parse_args(argv)
     levels = [x.strip() for x in args.players.split(",") if x.strip()]
