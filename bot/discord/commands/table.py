@@ -26,8 +26,7 @@ def level_choices(interaction: discord.Interaction, current: str) -> list[app_co
     needle = current.strip().lower()
     with use_language(asker_language(interaction)):
         return [app_commands.Choice(name=level_line(level)[:100], value=level) for level in LEVELS
-                if needle in level or needle in level_line(level).lower()
-                or any(needle and needle in old and new == level for old, new in ALIASES.items())]
+                if needle in level or any(needle and needle in old and new == level for old, new in ALIASES.items())]
 
 
 class TableCommands(Answering):
