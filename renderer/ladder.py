@@ -142,7 +142,7 @@ def draw_ladder(data: Mapping[str, Any], *, title: str | None = None, log: TextL
         x2, x3 = SPLIT + 30, PICTURE_W - PAD - 6
         d.line((SPLIT + 15, top, SPLIT + 15, img.height - PAD - FRAME_W), fill=(220, 214, 204), width=2)
         text(d, (x2, top), tr("head to head: games won, 95 % interval"), 22, fill=SOFT, max_width=x3 - x2)
-        name_w, figures_w = 200, 250
+        name_w, figures_w = 250, 212
         px0, px1 = x2 + name_w + 12, x3 - figures_w - 12
         if pairs:
             half = (px0 + px1) / 2
