@@ -6,7 +6,7 @@
     meadhall cluster --processes P [--shard-count N] [--sync-global]   # P processes over all shards
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
-    meadhall arena --game vikings|brian-boru --players heuristic,random,… --games N --seed S
+    meadhall arena --game vikings|brian-boru --players normal,easy,random,… --games N --seed S
     meadhall migrate-db --from sqlite:///meadhall.db --to postgresql://…   # copy every game, verify
 """
 
@@ -21,6 +21,16 @@ from pathlib import Path
 from bot.config import ConfigError, load_config
 
 
+def _level(name: str) -> str:
+    """``--level``: a computer level (an old name gives its new one, issue 30)."""
+    from engine.players import canonical_level
+
+    try:
+        return canonical_level(name.strip().lower())
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="meadhall", description="Vikings and Brian Boru at your table.")
     ap.add_argument("--config", type=Path, default=None, help="a TOML file like config.example.toml")
@@ -31,7 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="user", default=None,
                       help="who plain lines speak for (default: whoever must act, a hot seat)")
     play.add_argument("--bots", type=int, default=0, help="computer players to seat when starting")
-    play.add_argument("--level", default="heuristic", help="computer player level")
+    play.add_argument("--level", type=_level, default="normal",
+                      help="their level: random, easy, normal (default) or hard (heuristic and search, the old "
+                           "names, stay accepted)")
     play.add_argument("--no-images", action="store_true", help="do not draw the table images")
     play.add_argument("--lang", default=None,
                       help="the table's language (en, or a catalog in bot/i18n/locale: pl, fi, cs, es, de); "

@@ -32,11 +32,11 @@ from engine.players import make_player
 
 GUILD = "sample-guild"
 START = 1_793_000_000.0  # 2026-10-26, so that the dates shown are fixed
-PEOPLE = {"1001": ("Astrid", "heuristic"), "1002": ("Bjorn", "heuristic"), "1003": ("Sigrid", "random")}
+PEOPLE = {"1001": ("Astrid", "normal"), "1002": ("Bjorn", "normal"), "1003": ("Sigrid", "random")}
 # (game, people seated in order, computer levels seated after them, seed)
 GAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], int], ...] = (
     ("vikings", ("1001", "1003"), ("random",), 11),
-    ("vikings", ("1001", "1002"), ("heuristic",), 12),
+    ("vikings", ("1001", "1002"), ("normal",), 12),
     ("vikings", ("1002", "1003"), (), 13),
     ("vikings", ("1003", "1001", "1002"), (), 14),
     ("brian-boru", ("1001", "1002", "1003"), (), 15),

@@ -24,7 +24,7 @@ Computer players (issue 8; ``/addbot`` seats them, see bot.host.seats): after ev
 changed a table the cog calls :meth:`MeadhallBot.schedule_bots`, which answers nothing itself: in
 a task per channel it waits ``bot_pause`` seconds (so people can follow), then lets every seated
 computer player that must act move through :func:`bot.host.seats.play_bots` (``bot_pause`` between
-their moves; ``bot_budget`` seconds per decision of the ``search`` level, None: its default) and
+their moves; ``bot_budget`` seconds per decision of the searching levels (``hard``), None: their default) and
 publishes each reply like a person's move (``MeadhallCog.post``: the table's live message, in the
 game's thread when it has one — "channel" is the table's key). The service's per-channel lock and version
 check keep them in order with people's moves. On ready (also after a restart) every unfinished

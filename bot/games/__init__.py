@@ -88,7 +88,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, run
 from bot.i18n import N_, SOURCE_LANGUAGE, _, available_languages
 from bot.i18n.text import quote
 from engine.core import Action, Event, Game
+from engine.players import ALIASES as COMPUTER_ALIASES
 from engine.players import LEVELS as COMPUTER_LEVELS
+from engine.players import canonical_level
 
 if TYPE_CHECKING:
     from bot.games.widgets import PlanDialog, Widget
@@ -100,7 +102,7 @@ class OptionError(ValueError):
 
 
 HOST_KEY = "host"
-HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "heuristic",
+HOST_OPTION_DEFAULTS: dict[str, Any] = {"forced_moves": True, "deadline": None, "level": "normal",
                                         "language": None, "hints": False}
 HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
     # every decision is asked, even one with a single legal choice (issue 13: "a table option
@@ -111,8 +113,9 @@ HOST_OPTION_WORDS: dict[str, dict[str, Any]] = {
 }
 
 
-# issue 17: "deadline:12h" (minutes to days) and "level:heuristic" (the computer player that moves
-# for a seat after its deadline) are host options with a value
+# issue 17: "deadline:12h" (minutes to days) and "level:normal" (the computer player that moves
+# for a seat after its deadline; issue 30: an old name, level:heuristic or level:search, is taken
+# as its new one) are host options with a value
 DEADLINE_UNITS = {"m": 60, "h": 3600, "d": 86400}
 DEADLINE_MIN, DEADLINE_MAX = 60, 30 * 86400  # 1 minute … 30 days (a bound, not a rule)
 
@@ -174,10 +177,11 @@ def split_option_words(words: Sequence[str]) -> tuple[list[str], dict[str, Any]]
             host["deadline"] = parse_deadline(key.removeprefix("deadline:"))
         elif key.startswith("level:"):
             level = key.removeprefix("level:")
-            if level not in COMPUTER_LEVELS:
+            try:
+                host["level"] = canonical_level(level)
+            except ValueError:
                 raise OptionError(_("There is no computer level “{level}”. Levels: {levels}.",
-                                    level=level[:40], levels=", ".join(COMPUTER_LEVELS)))
-            host["level"] = level
+                                    level=level[:40], levels=", ".join(COMPUTER_LEVELS))) from None
         elif key.startswith("lang:"):
             host["language"] = parse_language(w.strip(",")[len("lang:"):])
         else:
@@ -191,8 +195,11 @@ def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def host_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The host's options of a table, defaults filled in."""
-    return {**HOST_OPTION_DEFAULTS, **options.get(HOST_KEY, {})}
+    """The host's options of a table, defaults filled in; a computer level stored under an old name
+    (a table started before issue 30 with ``level:heuristic``) read as its new one."""
+    host = {**HOST_OPTION_DEFAULTS, **options.get(HOST_KEY, {})}
+    host["level"] = COMPUTER_ALIASES.get(host["level"], host["level"])
+    return host
 
 
 @dataclass

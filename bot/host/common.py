@@ -6,12 +6,36 @@ from collections.abc import Iterable
 
 from bot.i18n.text import QUOTE_LIMIT, quote
 from bot.storage import Seat
+from engine.players import canonical_level
 
 COMPUTER_PREFIX = "bot:"  # user ids of computer players (bot.host.seats); they never vote or keep a lobby
 
 
 def is_computer(user: str) -> bool:
     return user.startswith(COMPUTER_PREFIX)
+
+
+def computer_level(user: str) -> str | None:
+    """The level of a computer player's user id ``bot:LEVEL:N`` as a canonical name, or ``None`` for
+    a person (or a level this host does not know). Issue 30: an id stored with an old name
+    (``bot:heuristic:0``, ``bot:search:101``) gives its new one (normal, hard), so a table stored
+    before the renaming plays on."""
+    if not is_computer(user):
+        return None
+    parts = user.split(":")
+    if len(parts) != 3:
+        return None
+    try:
+        return canonical_level(parts[1])
+    except ValueError:
+        return None
+
+
+def computer_identity(user: str) -> str:
+    """Who a user id stands for: a computer player's id with its level canonical (``bot:heuristic:0``
+    and ``bot:normal:0`` are the same Ragnar, before and after issue 30's renaming); any other id as is."""
+    level = computer_level(user)
+    return user if level is None else f"{COMPUTER_PREFIX}{level}:{user.split(':')[2]}"
 
 
 def votes_needed(seats: Iterable[Seat]) -> int:

@@ -1,9 +1,10 @@
 """``/hint`` (issue 25): the strongest computer level's advice for the asker's own decision, privately.
 
 A table started with the option ``hints`` (every seated player agreed by joining it) lets a player
-ask, on their own decision, what the ``search`` computer player (``engine.players.search``) would
-do: its choice, the expected VP margin over the best rival as the search values it (the mean of
-the rollouts' ends), one sentence of why (the part of the value that separates it from the
+ask, on their own decision, what the ``hard`` computer level (issue 30: ``make_player(game, "hard")``
+and its ``analyse()``) would do: its choice, the expected VP margin over the best rival as the
+search values it (the mean of the rollouts' ends) with how sure it is (the margin's standard error
+over the sampled deals, ``Analysis.margin_se``), one sentence of why (the part of the value that separates it from the
 runner-up) and the runner-up for comparison. Without the option the hint is refused: a rated game
 is not coached unless everyone agreed.
 
@@ -38,10 +39,11 @@ from bot.host.replies import Reply, Table
 from bot.host.tables import HostBase
 from bot.i18n import _, ngettext, tr_msg
 from engine.core import Action, Game
+from engine.players import make_player
 from engine.players.analysis import Analysis
-from engine.players.search import SearchPlayer
 
-HINT_BUDGET = 1.0  # seconds of the search level's work (a fixed amount, not a clock: see search.py)
+HINT_LEVEL = "hard"  # issue 30: /hint speaks with the strongest level offered to players
+HINT_BUDGET = 1.0  # seconds of the hard level's work (a fixed amount, not a clock: see search.py)
 HINT_OPTIONS: dict[str, Any] = {"budget": HINT_BUDGET, "wall_limit": None}
 REMEMBERED = 256  # analyses kept: asking again about the same position costs nothing (a bound, not a rule)
 _analyses: OrderedDict[tuple[str, int], Analysis] = OrderedDict()  # (game, position seed) → analysis
@@ -55,8 +57,10 @@ def position_seed(view: Mapping[str, Any], legal: Sequence[Action]) -> int:
 
 def analyse(game_id: str, seed: int, options: Mapping[str, Any], view: Mapping[str, Any],
             legal: Sequence[Action]) -> Analysis:
-    """The search player's analysis (runs in a worker process or a thread)."""
-    return SearchPlayer(game_id, seed, **options).analyse(view, legal)
+    """The hard level's analysis (runs in a worker process or a thread)."""
+    player: Any = make_player(game_id, HINT_LEVEL, seed=seed, **options)  # a searching level: it has analyse()
+    found: Analysis = player.analyse(view, legal)
+    return found
 
 
 def hints_note(options: Mapping[str, Any]) -> str:
@@ -72,7 +76,14 @@ def signed(vp: float) -> str:
 def hint_lines(adapter: GameAdapter[Any], game: Game, found: Analysis) -> list[str]:
     """The hint as lines for the asker (translated; action labels as the table's buttons say them)."""
     lines = [_("Hint (only you see this): {action}", action=adapter.describe_action(game, found.best))]
-    if found.searched:
+    if found.searched and found.margin_se is not None:  # issue 30: how sure it is
+        lines.append(ngettext(
+            "Expected margin: about {margin} ± {error} VP over the best rival at the end, as the search values "
+            "it ({count} sampled deal played on; ± one standard error).",
+            "Expected margin: about {margin} ± {error} VP over the best rival at the end, as the search values "
+            "it ({count} sampled deals played on; ± one standard error).", found.sweeps,
+            margin=signed(found.margin), error=f"{found.margin_se:.1f}", count=found.sweeps))
+    elif found.searched:
         lines.append(ngettext(
             "Expected margin: about {margin} VP over the best rival at the end, as the search values it "
             "({count} sampled deal played on).",
@@ -95,7 +106,7 @@ def hint_lines(adapter: GameAdapter[Any], game: Game, found: Analysis) -> list[s
 
 
 class HintsMixin(HostBase):
-    """``hint``: the search's advice for the asker's own decision (see the module's docstring)."""
+    """``hint``: the hard level's advice for the asker's own decision (see the module's docstring)."""
 
     @host_call()
     async def hint(self, channel: str, user: str) -> Reply:
@@ -132,7 +143,7 @@ class HintsMixin(HostBase):
             _analyses.move_to_end(key)
             return found
         if self.cpu is not None:  # a worker process: the event loop (and other tables) stay free
-            found = await self.cpu.analyse(game_id, seed, HINT_OPTIONS, view, legal)
+            found = await self.cpu.analyse(game_id, seed, HINT_OPTIONS, view, legal, HINT_LEVEL)
         else:
             found = await asyncio.to_thread(analyse, game_id, seed, HINT_OPTIONS, view, legal)
         _analyses[key] = found

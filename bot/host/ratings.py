@@ -25,27 +25,56 @@ Discord side can call the same)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot.games import GameRegistry
+from bot.host.common import computer_identity, computer_level
 from bot.storage import MatchRecord, Storage
 from engine.core import Game
+from engine.players import ALIASES, LEVELS
 
 COMPUTER_PREFIX = "bot:"  # the same as bot.host.service.COMPUTER_PREFIX (bot.host.seats makes such ids)
 
 # [decision issue-17 D-ratings-1] the fixed openskill rating (mu, sigma) of a computer player per
-# level: a random mover well below a new person (25), the heuristic about a new person, the search
-# player above; a small sigma since they never learn. Never updated by a game.
+# level, keyed by the canonical level (issue 30; an id stored with an old name, bot:heuristic:N or
+# bot:search:N, reads its new level's rating): a small sigma since they never learn; never updated
+# by a game. normal (the old heuristic) about a new person (25), hard (the old search) above.
+# Issue 30 re-measures these from the arena's ladder (``meadhall arena --ladder``): fill the table
+# with :func:`ratings_from_ladder` of the ladder's JSON. Until then easy and random are provisional
+# guesses (issue 30), normal and hard keep issue 17's values.
 COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
     "random": (15.0, 1.0),
-    "heuristic": (25.0, 1.0),
-    "search": (30.0, 1.0),
+    "easy": (20.0, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (30.0, 1.0),
 }
-DEFAULT_COMPUTER_RATING = COMPUTER_RATINGS["heuristic"]  # a level this table does not know yet
+DEFAULT_COMPUTER_RATING = COMPUTER_RATINGS["normal"]  # a level this table does not know yet
+LADDER_ANCHOR = "normal"  # the level whose rating stays put when the ladder's are taken over
+MIN_COMPUTER_SIGMA = 1.0  # a computer's sigma is never below this: the ladder is a sample
+
+
+def ratings_from_ladder(ladder: Mapping[str, Any], anchor: str = LADDER_ANCHOR,
+                        current: Mapping[str, tuple[float, float]] = COMPUTER_RATINGS
+                        ) -> dict[str, tuple[float, float]]:
+    """:data:`COMPUTER_RATINGS` measured by a ladder (its JSON: ``{"levels": {level: {"mu", "sigma",
+    …}}}``). The ladder rates computer players among themselves, so its scale is moved to keep
+    ``anchor`` where it is (normal: about a new person); each sigma is the ladder's, at least
+    :data:`MIN_COMPUTER_SIGMA`. Levels the ladder did not play keep their rating; the ladder's
+    internal levels (montecarlo) are not offered to players and are left out."""
+    levels = ladder.get("levels")
+    if not isinstance(levels, Mapping) or anchor not in levels:
+        raise ValueError(f"the ladder has no level {anchor!r} to anchor the ratings on")
+    shift = current[anchor][0] - float(levels[anchor]["mu"])
+    out = dict(current)
+    for level, row in levels.items():
+        name = ALIASES.get(level, level)
+        if name in LEVELS:
+            out[name] = (round(float(row["mu"]) + shift, 2), round(max(MIN_COMPUTER_SIGMA, float(row["sigma"])), 2))
+    return out
 
 ALL = "all"  # the scope of every server
 
@@ -57,8 +86,9 @@ def is_computer(user: str) -> bool:
 
 
 def computer_rating(user: str) -> tuple[float, float]:
-    level = user[len(COMPUTER_PREFIX):].split(":", 1)[0]
-    return COMPUTER_RATINGS.get(level, DEFAULT_COMPUTER_RATING)
+    """The fixed rating of a computer player's user id (an old level name reads its new level's)."""
+    level = computer_level(user)
+    return COMPUTER_RATINGS.get(level or "", DEFAULT_COMPUTER_RATING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +286,7 @@ class Records:
             for s in record.seats:
                 if is_computer(s.user) != computers:
                     continue
-                if s.user == who:
+                if s.user == who or (computers and computer_identity(s.user) == computer_identity(who)):
                     return s.user, s.name
                 names = {s.name.casefold()}
                 if computers:
@@ -277,9 +307,12 @@ class Records:
         user, name = found
         everywhere = await self._results()
         scoped = [(r, x) for r, x in everywhere if guild is None or r.guild == guild]
+        if computer:  # issue 30: its games under an old level name (bot:heuristic:0) are the same player's
+            user = computer_identity(user)
         profile = Profile(user, name, computer=computer)
         for record, result in scoped:
-            seat = record.seat_of(user)
+            seat = record.seat_of(user) if not computer else next(
+                (i for i, s in enumerate(record.seats) if computer_identity(s.user) == user), None)
             if seat is None:
                 continue
             profile.name = record.seats[seat].name

@@ -5,7 +5,7 @@ the reminders, one durable ``deadline`` timer per person who must act (payload `
 ``version``), re-armed at every change of who must act like the reminders. It is due at
 ``max(deadline, reminder_delay × reminder_limit)`` after the change: the reminders are spent
 first. When it is due and the seat still must act, the table's computer player (``level:L``,
-default ``heuristic``) moves for it until it no longer owes a decision; each move is committed
+default ``normal``; a table stored with an old name, ``level:heuristic``, reads it as its new one) moves for it until it no longer owes a decision; each move is committed
 like a person's (the version check makes a second process's attempt ``stale``) and narrated
 "made by the computer for NAME after the deadline". Exactly once: the timer is *read*, not taken;
 the move's commit replaces the match's timers in the same transaction, so a crash before it
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import HOST_KEY, host_options, table_language
 from bot.games.widgets import label_of
-from bot.host.common import is_computer, votes_needed
+from bot.host.common import computer_identity, is_computer, votes_needed
 from bot.host.guard import refused
 from bot.host.protocol import PlayingHost, TableHost
 from bot.host.refusals import Refusal, RefusalCode
@@ -42,7 +42,7 @@ from bot.host.replies import Reply, Table
 from bot.i18n import _, current_language, ngettext, use_language
 from bot.i18n.text import quote
 from bot.storage import MatchRecord, NewTimer, Seat, Timer
-from engine.players import LEVELS, make_player
+from engine.players import LEVELS, SEARCHING, canonical_level, make_player
 
 if TYPE_CHECKING:
     from engine.core import Action, Game
@@ -193,7 +193,7 @@ async def _act(service: PlayingHost, channel: str, user: str, text: str, version
 async def _choose(rec: MatchRecord, game: Game, seat: int, level: str) -> Action:
     player = make_player(rec.game, level, seed=rec.seed * 1009 + seat * 101 + rec.version)
     view, legal = game.view(seat), game.legal_actions(seat)
-    if level == "search":
+    if level in SEARCHING:
         return await asyncio.to_thread(player.choose, view, legal)
     return player.choose(view, legal)
 
@@ -272,15 +272,17 @@ async def replace(service: TableHost, channel: str, user: str, words: list[str])
             if voter is not None:
                 raise Refusal(RefusalCode.ALREADY_SEATED)
             to, label = user, _("{name} (who asked)", name=quote(user))
-        elif target in LEVELS:
+        else:
+            try:
+                level = canonical_level(target)  # issue 30: an old name (heuristic, search) gives its new one
+            except ValueError:
+                raise Refusal(RefusalCode.NO_LEVEL, level=quote(target), levels=", ".join(LEVELS)) from None
             if not voting:
                 raise Refusal(RefusalCode.NOT_PLAYER)
-            to, label = computer_user(target, seat), _("a computer player ({level})", level=target)
-        else:
-            raise Refusal(RefusalCode.NO_LEVEL, level=quote(target), levels=", ".join(LEVELS))
-        if rec.seats[seat].user == to:
+            to, label = computer_user(level, seat), _("a computer player ({level})", level=level)
+        if computer_identity(rec.seats[seat].user) == computer_identity(to):
             raise Refusal(RefusalCode.ALREADY_PLAYED_THAT_WAY, name=rec.seats[seat].name)
-        same = bool(pending and pending["seat"] == seat and pending["to"] == to)
+        same = bool(pending and pending["seat"] == seat and computer_identity(pending["to"]) == computer_identity(to))
         votes = list(pending["votes"]) if pending and same else []
         if voting and user in votes:
             raise Refusal(RefusalCode.ALREADY_VOTED)

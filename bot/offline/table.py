@@ -8,8 +8,8 @@ Lines look like chat messages::
     /as bob                 # from now on plain lines are bob's; /as alone: the player to act again
     /board                  # the table as text, and the image written to the output folder
     /hand                   # what only the speaker may see (Brian Boru's hand)
-    /hint                   # the search's advice for the speaker's decision (a table started with hints)
-    /addbot heuristic       # seat a computer player (random, heuristic or search)
+    /hint                   # the hard level's advice for the speaker's decision (a table started with hints)
+    /addbot normal          # seat a computer player (random, easy, normal or hard; alone: normal, levels listed)
     /quit
 
 Whoever must decide sees their legal choices numbered, and a line of just that number (or, for a
@@ -165,20 +165,26 @@ class OfflineTable:
         if word == "hand":
             return await self._private(user)
         if word == "addbot":
-            from bot.host.seats import add_bot
+            from bot.host.seats import DEFAULT_LEVEL, add_bot, levels_text
 
-            reply = await add_bot(self.service, self.channel, words[1] if len(words) > 1 else "heuristic")
-            return self._lines(reply, user)
+            if len(words) > 1:
+                return self._lines(await add_bot(self.service, self.channel, words[1]), user)
+            # issue 30: no level given: the default one, and every level's line to choose next time
+            out = self._lines(await add_bot(self.service, self.channel, DEFAULT_LEVEL), user)
+            return [*out, _("Computer levels (/addbot LEVEL):"), *levels_text().splitlines()]
         if word == "rematch" and len(words) == 1:  # issue 25: every seat is at this keyboard, nobody is asked
             reply = await self.service.rematch_here(self.channel, user)
             return await self._after(reply, user, show_table=True)
         if word == "help" and len(words) == 1:
+            from bot.host.seats import levels_text
+
             out = self._lines(await self.service.command(self.channel, user, "help", name=user), user)
             out.append(_("Offline table: plain lines speak for whoever must act (a hot seat); "
                          "“NAME: /command” or /as NAME speaks as someone else. Whoever must decide "
                          "sees numbered choices: type the number. /choices shows them again, /hand "
-                         "your hidden cards; /addbot LEVEL seats a computer player (random, "
-                         "heuristic, search); /quit leaves (the game is saved)."))
+                         "your hidden cards; /addbot LEVEL seats a computer player (the levels "
+                         "below); /quit leaves (the game is saved)."))
+            out += levels_text().splitlines()
             out.append(rematch_hint())
             return out
         reply = await self.service.command(self.channel, user, line, name=user)

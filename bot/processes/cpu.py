@@ -1,4 +1,4 @@
-"""CPU-heavy work off the event loop: table pictures and the search-level computer player.
+"""CPU-heavy work off the event loop: table pictures and the searching computer levels (hard).
 
 A thread (``asyncio.to_thread``) keeps the event loop's own code from waiting, but Python's GIL
 still makes every other coroutine — gateway heartbeats, other tables' clicks — wait behind a
@@ -11,7 +11,7 @@ API::
     png = await cpu.render(adapter, game, seat=None)        # adapter.render in a worker
     png = await cpu.picture(adapter, game, **kwargs)        # adapter.picture in a worker
     action = await cpu.choose(game_id, level, seed, options, view, legal)   # player.choose in a worker
-    found = await cpu.analyse(game_id, seed, options, view, legal)        # the search's analysis (/hint)
+    found = await cpu.analyse(game_id, seed, options, view, legal)        # the hard level's analysis (/hint)
     recap = await cpu.recap(adapter, setup, moves, name=...)  # the animated recap (issue 25) in a worker
     cpu.close()
 
@@ -83,10 +83,12 @@ def _choose_in_worker(game_id: str, level: str, seed: int, options: dict[str, An
 
 
 def _analyse_in_worker(game_id: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
-                       legal: Sequence[Action]) -> Analysis:
-    from engine.players.search import SearchPlayer
+                       legal: Sequence[Action], level: str = "hard") -> Analysis:
+    from engine.players import make_player
 
-    return SearchPlayer(game_id, seed, **options).analyse(view, legal)
+    player: Any = make_player(game_id, level, seed=seed, **options)  # a searching level: it has analyse()
+    found: Analysis = player.analyse(view, legal)
+    return found
 
 
 def _language() -> str:
@@ -136,9 +138,10 @@ class CpuPool:
         return await self._run(_choose_in_worker, game_id, level, seed, options, view, legal)
 
     async def analyse(self, game_id: str, seed: int, options: dict[str, Any], view: Mapping[str, Any],
-                      legal: Sequence[Action]) -> Analysis:
-        """The search player's analysis of a decision (issue 25, ``/hint``) in a worker."""
-        return await self._run(_analyse_in_worker, game_id, seed, options, view, legal)
+                      legal: Sequence[Action], level: str = "hard") -> Analysis:
+        """A searching level's analysis of a decision (issue 25, ``/hint``; issue 30: the ``hard``
+        level's) in a worker."""
+        return await self._run(_analyse_in_worker, game_id, seed, options, view, legal, level)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -1,9 +1,20 @@
-"""Computer players for meadhall's games (issue 8).
+"""Computer players for meadhall's games (issues 8 and 30).
 
 ``make_player(game_id, level, seed)`` returns a :class:`Player` whose ``choose(view, legal)`` picks
-one of a seat's legal actions from that seat's ``view`` only. Levels: ``random`` (uniform),
-``heuristic`` (plays like a sensible human), ``search`` (determinized Monte Carlo over the hidden
-information with the heuristic as rollout policy, ``budget`` seconds per decision).
+one of a seat's legal actions from that seat's ``view`` only.
+
+Levels offered to players (:data:`LEVELS`, weakest first):
+
+* ``random`` — uniform over the legal actions (a baseline, no opponent);
+* ``easy`` — plausible moves chosen as a hurried person would: the heuristic's values, chosen by
+  chance weighted towards the better ones (:mod:`engine.players.easy`);
+* ``normal`` — the heuristic: plays like a sensible person, instantly;
+* ``hard`` — the full search (``budget`` seconds of fixed work per decision).
+
+The names of issue 8 stay accepted (:data:`ALIASES`: ``heuristic`` is ``normal``, ``search`` is
+``hard``), so stored tables and old commands keep working. :data:`INTERNAL` levels are for the
+arena's ladder only, never offered to players (``montecarlo``: issue 8's flat Monte Carlo, kept for
+comparison).
 """
 
 from __future__ import annotations
@@ -12,34 +23,60 @@ from typing import Any
 
 from .base import Player, RandomPlayer
 
-LEVELS = ("random", "heuristic", "search")
+LEVELS = ("random", "easy", "normal", "hard")
+ALIASES = {"heuristic": "normal", "search": "hard"}
+INTERNAL = ("montecarlo",)
+# levels that search: they take options (``budget`` …) and the host runs them in its CPU pool
+SEARCHING = frozenset({"hard", "montecarlo"})
 GAMES = ("vikings", "brian-boru")
 
 
+def canonical_level(name: str, *, internal: bool = False) -> str:
+    """The level ``name`` stands for (an old name gives its new one); ``ValueError`` naming the input
+    and the known levels when it is none. ``internal``: also accept the ladder's :data:`INTERNAL` levels."""
+    level = ALIASES.get(name, name)
+    if level in LEVELS or (internal and level in INTERNAL):
+        return level
+    known = (*LEVELS, *INTERNAL) if internal else LEVELS
+    raise ValueError(f"unknown level {name!r} (known: {', '.join(known)})")
+
+
 def make_player(game_id: str, level: str, seed: int = 0, **options: Any) -> Player:
-    """A seeded computer player. ``options`` go to the search player (``budget`` in seconds, …)."""
+    """A seeded computer player. ``options`` go to a searching level (``budget`` in seconds, …)."""
     game_id = {"brianboru": "brian-boru", "brian_boru": "brian-boru"}.get(game_id, game_id)
     if game_id not in GAMES:
         raise ValueError(f"unknown game {game_id!r} (known: {', '.join(GAMES)})")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r} (known: {', '.join(LEVELS)})")
-    if options and level != "search":
+    level = canonical_level(level, internal=True)
+    if options and level not in SEARCHING:
         raise ValueError(f"level {level!r} takes no options; got {sorted(options)}")
+    player: Player
     if level == "random":
-        return RandomPlayer(seed, game_id)
+        player = RandomPlayer(seed, game_id)
+    elif level == "easy":
+        from .easy import EasyPlayer
+
+        player = EasyPlayer(game_id, seed)
+    elif level == "normal":
+        player = heuristic_player(game_id, seed)
+    else:
+        from .search import SearchPlayer
+
+        # "hard" becomes the information-set search (issue 30); until then both are issue 8's search
+        player = SearchPlayer(game_id, seed, **options)
+    player.level = level  # the canonical name, whatever name was asked for
+    return player
+
+
+def heuristic_player(game_id: str, seed: int = 0) -> Player:
+    """The ``normal`` level of ``game_id``: the heuristic."""
     if game_id == "vikings":
         from .vikings import VikingsHeuristic
 
-        heuristic: type[Player] = VikingsHeuristic
-    else:
-        from .brianboru import BrianBoruHeuristic
+        return VikingsHeuristic(seed)
+    from .brianboru import BrianBoruHeuristic
 
-        heuristic = BrianBoruHeuristic
-    if level == "heuristic":
-        return heuristic(seed)
-    from .search import SearchPlayer
-
-    return SearchPlayer(game_id, seed, **options)
+    return BrianBoruHeuristic(seed)
 
 
-__all__ = ["Player", "RandomPlayer", "make_player", "LEVELS", "GAMES"]
+__all__ = ["Player", "RandomPlayer", "make_player", "heuristic_player", "canonical_level", "LEVELS",
+           "ALIASES", "INTERNAL", "SEARCHING", "GAMES"]

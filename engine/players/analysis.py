@@ -56,6 +56,9 @@ class Analysis:
     why: Msg | None
     sweeps: int = 0
     work: int = 0
+    # the standard error of ``margin`` (VP) over the sampled deals: how sure the search is (issue 30);
+    # ``None`` where nothing was sampled (the heuristic's ranking, a single legal action)
+    margin_se: float | None = None
 
     @property
     def runner_up(self) -> Candidate | None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.core import Game
 
-from . import GAMES, LEVELS, make_player
+from . import GAMES, SEARCHING, canonical_level, make_player
 from .analysis import final_vp
 from .base import Player
 
@@ -117,9 +117,7 @@ def run_arena(
     options: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Play ``games`` games rotating seats; return the per-level summary."""
-    for lv in levels:
-        if lv not in LEVELS:
-            raise ValueError(f"unknown level {lv!r} (known: {', '.join(LEVELS)})")
+    levels = [canonical_level(lv, internal=True) for lv in levels]  # ValueError names an unknown one
     cls = game_class(game_id)
     if not cls.MIN_PLAYERS <= len(levels) <= cls.MAX_PLAYERS:
         raise ValueError(f"{game_id} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {len(levels)}")
@@ -132,7 +130,7 @@ def run_arena(
         players = []
         for s, lv in enumerate(seating):
             pseed = (seed * 1_000_003 + i * 101 + s) & 0xFFFFFFFF
-            opts = {"budget": budget} if (lv == "search" and budget is not None) else {}
+            opts = {"budget": budget} if (lv in SEARCHING and budget is not None) else {}
             players.append(make_player(game_id, lv, pseed, **opts))
         _game, rec = play_game(game_id, players, seed * 7919 + i, options)
         for lv in set(seating):
@@ -159,10 +157,13 @@ def run_arena(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="meadhall arena", description="computer players against each other")
     ap.add_argument("--game", required=True, choices=["vikings", "brian-boru"])
-    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random,heuristic,search")
+    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random, easy, "
+                    "normal, hard (heuristic and search, the old names, stay accepted), montecarlo (issue 8's "
+                    "search, for comparison)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budget", type=float, default=None, help="seconds per search decision (default 1.0)")
+    ap.add_argument("--budget", type=float, default=None, help="seconds per decision of a searching level "
+                    "(hard, montecarlo; default 1.0)")
     ap.add_argument("--option", action="append", default=[], help="Vikings table option, e.g. advanced")
     args = ap.parse_args(argv)
     levels = [x.strip() for x in args.players.split(",") if x.strip()]

@@ -108,6 +108,7 @@ class SearchPlayer(Player):
         seat = _seat(view)
         totals = [0.0] * len(cands)
         margins = [0.0] * len(cands)
+        squares = [0.0] * len(cands)  # of the margins: their standard error
         rivals = [0.0] * len(cands)
         parts: list[dict[str, float]] = [{} for _ in cands]
         counts = [0] * len(cands)
@@ -128,6 +129,7 @@ class SearchPlayer(Player):
                 (value, margin, rival, own), steps = self._rollout(g, seat, max(0, cap), _new_round(events))
                 totals[i] += value
                 margins[i] += margin
+                squares[i] += margin * margin
                 rivals[i] += rival
                 for key, x in own.items():
                     parts[i][key] = parts[i].get(key, 0.0) + x
@@ -148,7 +150,7 @@ class SearchPlayer(Player):
         # best first, then the others by mean (ties: the heuristic's order, as the choice)
         tried.sort(key=lambda c: (c.action != cands[best], -c.value))
         return Analysis(cands[best], tried[0].margin, tuple(tried), True, why(tried[0], tried[1]) if len(tried) > 1
-                        else None, sweeps, used)
+                        else None, sweeps, used, _stderr(margins[best], squares[best], counts[best]))
 
     # -- per game
 
@@ -181,6 +183,15 @@ class SearchPlayer(Player):
             new_round = _new_round(g.apply(s, a))
             steps += 1
         return leaf(self.game_id, g, seat), steps
+
+
+def _stderr(total: float, squares: float, n: int) -> float | None:
+    """The standard error of a mean from the sum and the sum of squares of ``n`` samples (None below 2)."""
+    if n < 2:
+        return None
+    mean = total / n
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return (var / n) ** 0.5
 
 
 def _heuristic(game_id: str, seed: int) -> Any:

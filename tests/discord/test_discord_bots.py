@@ -143,17 +143,32 @@ async def test_addbot_refusals_are_private(fd, host):
     assert r.ephemeral and "/table addbot seats a" in r.ephemeral_messages[0].embeds[0]["fields"][0]["value"]
     await fd.slash("alice", "join", {"game": "vikings"})
     await refused(await fd.slash("carol", "table addbot"), "Only a player")
-    await refused(await fd.slash("alice", "table addbot", {"level": "genius"}), "no computer level", "random, heuristic")
+    await refused(await fd.slash("alice", "table addbot", {"level": "genius"}), "no computer level",
+                  "random, easy, normal, hard")
     choices = await fd.autocomplete("alice", "table addbot", focused="level", value="")
-    assert [c["value"] for c in choices] == ["random", "heuristic", "search"]
+    assert [c["value"] for c in choices] == ["random", "easy", "normal", "hard"]
+    # issue 30: each level named by one line, how it plays and how long it thinks
+    assert [c["name"] for c in choices][1:] == ["easy — makes a person's mistakes, moves at once",
+                                                "normal — plays like a sensible person, moves at once",
+                                                "hard — searches deeply, about 1 s a move"]
+    assert all(len(c["name"]) <= 100 for c in choices)
+    fd.user("alice").locale = "pl"  # in the asker's client language
+    polish = await fd.autocomplete("alice", "table addbot", focused="level", value="")
+    assert [c["value"] for c in polish] == ["random", "easy", "normal", "hard"]
+    assert polish[1]["name"] == "easy — popełnia ludzkie błędy, rusza się od razu"
+    assert polish[3]["name"] == "hard — przeszukuje głęboko, około 1 s na ruch"
+    fd.user("alice").locale = "en-US"
+    # the old names typed offer their new levels
     assert [c["value"] for c in await fd.autocomplete("alice", "table addbot", focused="level", value="heu")] == [
-        "heuristic"]
+        "normal"]
+    assert [c["value"] for c in await fd.autocomplete("alice", "table addbot", focused="level", value="search")] == [
+        "hard"]
     r = await fd.slash("alice", "table addbot")  # the default level
-    assert "(computer, heuristic)" in r.public_messages[0].content
+    assert "(computer, normal)" in r.public_messages[0].content
     await fd.slash("bob", "join")
     await fd.slash("bob", "table addbot", {"level": "RANDOM"})
     table = await host.table()
-    assert [bot_level(s.user) for s in table.record.seats] == [None, "heuristic", None, "random"]
+    assert [bot_level(s.user) for s in table.record.seats] == [None, "normal", None, "random"]
     assert len({s.name for s in table.record.seats}) == 4
     await refused(await fd.slash("alice", "table addbot", {"level": "random"}), "full (4 seats)")
     r = await fd.slash("bob", "start")

@@ -1,7 +1,7 @@
 """``/hint`` through the fake Discord (issue 25): a player asks on their own decision and alone sees
-the search's choice (a legal move), its margin, why and the runner-up; a table without ``hints``,
-a spectator and a player whose turn it is not are refused privately; a Brian Boru hint does not
-change when only the other players' hands differ."""
+the hard level's choice (a legal move), its margin with its standard error (issue 30), why and the
+runner-up; a table without ``hints``, a spectator and a player whose turn it is not are refused
+privately; a Brian Boru hint does not change when only the other players' hands differ."""
 
 from __future__ import annotations
 
@@ -70,6 +70,7 @@ async def test_hint_answers_the_player_on_their_turn_privately_with_a_legal_move
         first, margin, why, runner = text.split("\n")[:4]
         assert first.removeprefix("Hint (only you see this): ") in labels
         assert "VP over the best rival" in margin and "about " in margin
+        assert " ± " in margin and "one standard error" in margin  # issue 30: how sure it is
         assert why.startswith("Why: ") and runner.startswith("Runner-up: ")
         assert runner.removeprefix("Runner-up: ").rsplit(", about", 1)[0] in labels
         assert (await t.svc.table(t.channel)).record.version == version  # nothing was played
@@ -90,6 +91,7 @@ async def test_hint_speaks_the_askers_language(tmp_path):
         text = privately(await fd.slash(user, "hint"))
         assert text.startswith("Podpowiedź (widzisz ją tylko ty): "), text
         assert "PZ nad najlepszym rywalem" in text and "Dlaczego: " in text and "Drugi wybór: " in text
+        assert " ± " in text and "błąd standardowy" in text and "standard error" not in text  # issue 30
         assert "runner-up" not in text and "Mostly" not in text
     assert fd.internal_errors == [] and fd.unhandled == []
 
@@ -133,7 +135,7 @@ async def test_hint_brianboru_is_the_same_when_only_other_hands_differ_B14(tmp_p
         game = table.game
         labels = [table.adapter.describe_action(game, a) for a in game.legal_actions(seat)]
         assert first.split("\n")[0].removeprefix("Hint (only you see this): ") in labels
-        assert "sampled deals played on" in first  # a searched decision (B-14's draft)
+        assert "sampled deals played on; ± one standard error" in first  # a searched decision (B-14's draft)
         variant = _bb_variant(game, seat, 41)
         assert variant.view(seat) == game.view(seat) and variant.s["pile"] != game.s["pile"]
         game.s = variant.s  # a game that differs only in the other players' cards (in memory)

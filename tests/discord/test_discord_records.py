@@ -92,7 +92,9 @@ async def test_table_replace_vote_through_discord(tmp_path):
             await fd.slash("bob", "join")
             await fd.slash("alice", "start", {"options": "pile=9"})
             offered = await fd.autocomplete("alice", "table replace", "by", "he", {"player": "bob"})
-            assert [c["value"] for c in offered] == ["heuristic"]
+            assert [c["value"] for c in offered] == ["normal"]  # issue 30: the old name offers its level
+            offered = await fd.autocomplete("alice", "table replace", "by", "", {"player": "bob"})
+            assert [c["value"] for c in offered] == ["random", "easy", "normal", "hard", "me", "yes"]
             r = await fd.slash("carol", "table replace", {"player": "bob", "by": "yes"})
             assert r.ephemeral and r.public_messages == [], r.text  # no request to vote for
             r = await fd.slash("alice", "table replace", {"player": "bob", "by": "heuristic"})
@@ -100,7 +102,7 @@ async def test_table_replace_vote_through_discord(tmp_path):
             assert (await store.get_match(1)).seats[1].user == str(fd.users["bob"].id)
             r = await fd.slash("bob", "table replace", {"player": "bob", "by": "yes"})
             assert "now plays" in r.text, r.text
-            assert (await store.get_match(1)).seats[1].user.startswith("bot:heuristic")
+            assert (await store.get_match(1)).seats[1].user.startswith("bot:normal:")
         finally:
             await fd.stop_bot(bot)
             await store.close()

@@ -1,14 +1,17 @@
-"""``/hint`` at the host (issue 25): the search's advice for the asker's own decision, privately, on
-a table started with ``hints``; every other case refused, and nothing changes."""
+"""``/hint`` at the host (issue 25): the hard level's advice for the asker's own decision, privately, on
+a table started with ``hints``; every other case refused, and nothing changes. Issue 30: it is the
+``hard`` level's analysis and says how sure it is (the margin's standard error)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.host import hints
-from bot.host.hints import HINT_OPTIONS, analyse, position_seed, signed
+from bot.host.hints import HINT_LEVEL, HINT_OPTIONS, analyse, hint_lines, position_seed, signed
 from bot.host.service import REFUSALS, HostService, Reply
 from engine.core import Rng
+from engine.players import make_player
+from engine.players.analysis import Analysis, Candidate
 from tests.engine.test_players import _bb_variant
 from tests.host_helpers import CH, PLAYERS, db_rows, live, open_service, play_first_legal, start_game
 
@@ -46,7 +49,12 @@ async def test_hint_is_the_search_choice_for_the_askers_own_decision(svc, tmp_pa
     assert found.best in legal and found.runner_up is not None and found.runner_up.action in legal
     label = table.adapter.describe_action(table.game, found.best)
     assert reply.private[0] == f"Hint (only you see this): {label}"
-    assert f"about {signed(found.margin)} VP over the best rival" in reply.private[1]
+    if found.margin_se is None:  # not played on (Brian Boru's town): the position's margin alone
+        assert not found.searched and f"about {signed(found.margin)} VP over the best rival" in reply.private[1]
+    else:  # issue 30: how sure it is, the margin's standard error
+        assert reply.private[1] == (
+            f"Expected margin: about {signed(found.margin)} ± {found.margin_se:.1f} VP over the best rival at the "
+            f"end, as the search values it ({found.sweeps} sampled deals played on; ± one standard error).")
     assert reply.private[2].startswith("Why: ")
     assert reply.private[3].startswith("Runner-up: " + table.adapter.describe_action(table.game,
                                                                                       found.runner_up.action))
@@ -138,3 +146,39 @@ async def test_hint_asked_again_is_remembered_not_searched_again(svc, monkeypatc
     hints._analyses.clear()
     with pytest.raises(AssertionError, match="searched again"):
         await svc.hint(CH, user)
+
+
+def test_hint_is_the_hard_level_analysis():
+    """Issue 30: /hint speaks with the hard level (make_player(game, "hard") and its analyse())."""
+    from engine.vikings import VikingsGame
+
+    assert HINT_LEVEL == "hard"
+    game = VikingsGame.new(["a", "b"], seed=4)
+    seat = game.acting_seats()[0]
+    view, legal = game.view(seat), game.legal_actions(seat)
+    seed = position_seed(view, legal)
+    hard = make_player("vikings", "hard", seed=seed, **HINT_OPTIONS)
+    assert hard.level == "hard"
+    assert analyse("vikings", seed, HINT_OPTIONS, view, legal) == hard.analyse(view, legal)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("error, sweeps, line", [
+    (1.234, 40, "Expected margin: about +17.3 ± 1.2 VP over the best rival at the end, as the search values it "
+                "(40 sampled deals played on; ± one standard error)."),
+    (0.0, 1, "Expected margin: about +17.3 ± 0.0 VP over the best rival at the end, as the search values it "
+             "(1 sampled deal played on; ± one standard error)."),
+    (None, 1, "Expected margin: about +17.3 VP over the best rival at the end, as the search values it "
+              "(1 sampled deal played on)."),  # no spread to measure: the margin alone, as before
+])
+def test_hint_says_how_sure_it_is_margin_with_standard_error(error, sweeps, line):
+    from bot.games.registry import default_registry
+    from engine.vikings import VikingsGame
+
+    game = VikingsGame.new(["a", "b"], seed=4)
+    legal = game.legal_actions(game.acting_seats()[0])
+    found = Analysis(legal[0], 17.3, (Candidate(legal[0], 18.0, 17.3, 3.0, rollouts=sweeps),
+                                      Candidate(legal[1], 12.0, 11.0, 3.0, rollouts=sweeps)),
+                     True, None, sweeps=sweeps, margin_se=error)
+    lines = hint_lines(default_registry().get("vikings"), game, found)
+    assert lines[1] == line
+    assert lines[2].startswith("Runner-up: ") and lines[2].endswith("about +11.0 VP.")

@@ -44,7 +44,7 @@ async def play(svc: HostService, channel: str, guild: str | None, seats: list[tu
 
 
 ANN, BOB, CID = ("ann", "Ann"), ("bob", "Bob"), ("cid", "Cid")
-SVEN = (f"{COMPUTER_PREFIX}search:0", "Sven (computer, search)")
+SVEN = (f"{COMPUTER_PREFIX}search:0", "Sven (computer, search)")  # stored before issue 30: rated as hard
 
 
 async def scripted(svc: HostService) -> None:
@@ -62,7 +62,7 @@ def expected() -> tuple[dict, dict]:
     [[a], [b]] = M.rate([[a], [b]], ranks=[2, 1])
     [[a], [b], [c]] = M.rate([[a], [b], [c]], ranks=[1, 2, 2])
     server = {"ann": a, "bob": b, "cid": c}
-    sven = M.rating(*COMPUTER_RATINGS["search"])
+    sven = M.rating(*COMPUTER_RATINGS["hard"])
     [[a], _sven] = M.rate([[a], [sven]], ranks=[2, 1])
     return server, {"ann": a, "bob": b, "cid": c}
 
@@ -82,9 +82,9 @@ async def test_ratings_after_a_scripted_set_of_games_equal_openskill(svc):
     # the computer player is never on the board and keeps its fixed rating
     assert all(not st.user.startswith(COMPUTER_PREFIX) for st in all_.standings)
     other = await svc.leaderboard("toy", "server", guild="g2")
-    assert as_dict(other) == {"ann": (M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["search"])]],
+    assert as_dict(other) == {"ann": (M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["hard"])]],
                                              ranks=[2, 1])[0][0].mu,
-                                      M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["search"])]],
+                                      M.rate([[M.rating()], [M.rating(*COMPUTER_RATINGS["hard"])]],
                                              ranks=[2, 1])[0][0].sigma, 1)}
 
 
@@ -316,3 +316,43 @@ async def test_a_finished_game_this_host_no_longer_offers_is_left_out_and_its_re
         u: (r.mu, r.sigma, {"ann": 2, "bob": 2, "cid": 1}[u]) for u, r in server.items()}
     assert len((await svc.game_history(guild="g1")).public) == 5  # two toy games, each with its turn times line
     assert "I do not know the game chess" in refused(await svc.recap(rec.id), "unknown_game")
+
+
+# --------------------------------------------------------------------------- levels (issue 30)
+
+
+def test_computer_ratings_are_keyed_by_canonical_level_and_old_ids_read_theirs():
+    from engine.players import LEVELS
+
+    assert set(COMPUTER_RATINGS) == set(LEVELS)
+    assert [COMPUTER_RATINGS[lv][0] for lv in LEVELS] == sorted(COMPUTER_RATINGS[lv][0] for lv in LEVELS)
+    assert ratings.computer_rating("bot:heuristic:0") == COMPUTER_RATINGS["normal"]  # stored before issue 30
+    assert ratings.computer_rating("bot:search:101") == COMPUTER_RATINGS["hard"]
+    assert ratings.computer_rating("bot:easy:2") == COMPUTER_RATINGS["easy"]
+    assert ratings.computer_rating("bot:genius:1") == ratings.DEFAULT_COMPUTER_RATING  # unknown: as normal
+
+
+def test_the_ladder_fills_the_computer_ratings_anchored_on_normal():
+    ladder = {"game": "vikings", "games": 8, "seed": 1, "budget": 0.25, "levels": {
+        "random": {"mu": 10.0, "sigma": 2.5}, "easy": {"mu": 22.0, "sigma": 0.4},
+        "normal": {"mu": 27.0, "sigma": 1.5}, "hard": {"mu": 33.5, "sigma": 1.2},
+        "montecarlo": {"mu": 31.0, "sigma": 1.3}}, "pairs": []}
+    got = ratings.ratings_from_ladder(ladder)
+    assert got == {"random": (8.0, 2.5), "easy": (20.0, 1.0), "normal": (25.0, 1.5), "hard": (31.5, 1.2)}
+    # a ladder without the anchor level is refused, and nothing changes
+    before = dict(COMPUTER_RATINGS)
+    with pytest.raises(ValueError, match="no level 'normal'"):
+        ratings.ratings_from_ladder({"levels": {"hard": {"mu": 30.0, "sigma": 1.0}}})
+    assert COMPUTER_RATINGS == before
+
+
+async def test_a_computer_player_under_its_old_level_name_is_the_same_player_in_its_profile(svc):
+    """Ragnar seated as heuristic before issue 30 and as normal after: one computer player, all games."""
+    old, new = ("bot:heuristic:0", "Ragnar (computer, heuristic)"), ("bot:normal:0", "Ragnar (computer, normal)")
+    await play(svc, "c1", "g1", [ANN, old], [3, 3, 3, 1])   # Ragnar wins
+    await play(svc, "c2", "g1", [ANN, new], [3, 3, 3, 1])   # Ragnar wins again
+    await play(svc, "c3", "g1", [ANN, ("bot:random:0", "Ragnar (computer, random)")], [3, 3, 3, 1])
+    for who in ("Ragnar (computer, heuristic)", "Ragnar (computer, normal)", "bot:heuristic:0", "bot:normal:0"):
+        r = await svc.profile(who, guild="g1")
+        assert r.ok and r.public[0] == "Profile of Ragnar (computer, normal)", (who, r)
+        assert "Take-away: 2 games, 2 won" in r.public, (who, r)

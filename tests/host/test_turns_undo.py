@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.host.service import REFUSALS
 from bot.host.turns import finishers
 from tests.host_helpers import CH, Clock, live, open_service, play_first_legal, start_game
@@ -175,7 +177,7 @@ async def test_missed_deadlines_hand_the_seat_to_the_computer(tmp_path):
     assert made and "takes the seat" in made[0].text, made
     assert "Ann missed 1 deadline: " in made[0].text, made  # the singular (QA: plural forms)
     rec = await store.get_match(1)
-    assert rec.seats[0].user.startswith("bot:heuristic:") and rec.seats[0].name == "Ann"
+    assert rec.seats[0].user.startswith("bot:normal:") and rec.seats[0].name == "Ann"  # the default level
     assert rec.options["host"]["replaced"][0]["user"] == "ann"
     assert rec.options["host"]["replaced"][0]["why"] == "deadline"
     assert finishers(rec) == ["bob"]
@@ -196,8 +198,8 @@ async def test_bad_deadline_option_is_refused(tmp_path):
 async def test_replace_vote_gives_a_seat_to_the_computer(tmp_path):
     svc, store = await open_service(tmp_path / "db.sqlite")
     await start_game(svc, "vikings", seed=3)
-    r = await svc.command(CH, "ann", "/replace Bob heuristic")
-    assert r.ok and "1/2" in r.public[0], r
+    r = await svc.command(CH, "ann", "/replace Bob heuristic")  # issue 30: the old name, taken as normal
+    assert r.ok and "1/2" in r.public[0] and "a computer player (normal)" in r.public[0], r
     assert (await store.get_match(1)).seats[1].user == "bob"  # no majority yet
     assert (await svc.command(CH, "ann", "/replace Bob yes")).code == "already_voted"
     assert (await svc.command(CH, "zed", "/replace Bob yes")).code == "not_player"
@@ -206,10 +208,13 @@ async def test_replace_vote_gives_a_seat_to_the_computer(tmp_path):
     r = await svc.command(CH, "bob", "/replace Bob yes")
     assert r.ok and "now plays" in r.public[0], r
     rec = await store.get_match(1)
-    assert rec.seats[1].user == "bot:heuristic:101" and rec.names == ["Ann", "Bob"]
-    assert rec.options["host"]["replaced"] == [{"seat": 1, "user": "bob", "by": "bot:heuristic:101",
+    assert rec.seats[1].user == "bot:normal:101" and rec.names == ["Ann", "Bob"]
+    assert rec.options["host"]["replaced"] == [{"seat": 1, "user": "bob", "by": "bot:normal:101",
                                                  "version": 0, "why": "vote"}]
     assert finishers(rec) == ["ann"]
+    for same in ("normal", "heuristic"):  # the level it already has, under either name
+        r = await svc.command(CH, "ann", f"/replace Bob {same}")
+        assert r.code == "bad_options" and "already played that way" in r.private[0], (same, r)
     await _replay_equals_snapshot(svc, store)
     await store.close()
 
@@ -478,16 +483,30 @@ async def test_a_request_for_a_computer_players_seat_names_it_without_a_possessi
 
     svc, store = await open_service(tmp_path / "db.sqlite")
     assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
-    assert (await add_bot(svc, CH, "heuristic")).ok
+    assert (await add_bot(svc, CH, "normal")).ok
     assert (await svc.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
-    r = await svc.command(CH, "zed", "/replace Ragnar (computer, heuristic) me")
+    r = await svc.command(CH, "zed", "/replace Ragnar (computer, normal) me")
     assert r.ok and r.public[0].startswith(
-        "Request: zed (who asked) to play the seat of Ragnar (computer, heuristic) (0/1 votes"), r
+        "Request: zed (who asked) to play the seat of Ragnar (computer, normal) (0/1 votes"), r
     assert "'s" not in r.public[0]
     st = await svc.status(CH)
-    assert any(line.startswith("Request to give the seat of Ragnar (computer, heuristic) to zed") for line in st.public)
-    r = await svc.command(CH, "ann", "/replace Ragnar (computer, heuristic) yes")
-    assert r.ok and "zed (who asked) now plays the seat of Ragnar (computer, heuristic);" in r.public[0], r
-    r = await svc.command(CH, "ann", "/replace Ragnar (computer, heuristic) me")
+    assert any(line.startswith("Request to give the seat of Ragnar (computer, normal) to zed") for line in st.public)
+    r = await svc.command(CH, "ann", "/replace Ragnar (computer, normal) yes")
+    assert r.ok and "zed (who asked) now plays the seat of Ragnar (computer, normal);" in r.public[0], r
+    r = await svc.command(CH, "ann", "/replace Ragnar (computer, normal) me")
     assert r.code == "already_seated", r
     await store.close()
+
+
+def test_the_level_option_takes_old_names_and_stores_the_new_one():
+    """Issue 30: level:heuristic and level:search still start a table (stored as normal and hard); a
+    table stored with the old name reads it as the new one; an unknown level is refused by name."""
+    from bot.games import OptionError, host_options, split_option_words
+
+    assert split_option_words(["level:heuristic"]) == ([], {"level": "normal"})
+    assert split_option_words(["Level:Search", "advanced"]) == (["advanced"], {"level": "hard"})
+    assert split_option_words(["level:easy"]) == ([], {"level": "easy"})
+    assert host_options({})["level"] == "normal"  # the default
+    assert host_options({"host": {"level": "search"}})["level"] == "hard"  # stored before issue 30
+    with pytest.raises(OptionError, match="no computer level “montecarlo”. Levels: random, easy, normal, hard"):
+        split_option_words(["level:montecarlo"])

@@ -192,3 +192,20 @@ async def test_join_game_chooses_the_game_of_an_open_lobby(table):
     assert out[1].startswith("Brian Boru table waiting to start: alice, bob (2/5 seats")
     rec = await table.service.storage.open_match("offline")
     assert rec.game == "brian-boru"
+
+
+def test_play_level_takes_the_levels_and_the_old_names(tmp_path, monkeypatch, capsys):
+    """Issue 30: `meadhall play --bots N --level L` (default normal; heuristic/search give normal/hard);
+    an unknown level is refused by name before anything is opened."""
+    from bot.cli import _parser
+
+    assert _parser().parse_args(["play"]).level == "normal"
+    assert _parser().parse_args(["play", "--level", "heuristic"]).level == "normal"
+    assert _parser().parse_args(["play", "--level", "Search"]).level == "hard"
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["play", "--level", "montecarlo"])
+    assert "unknown level 'montecarlo' (known: random, easy, normal, hard)" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("alice: /join vikings\n/quit\n"))
+    assert main(["play", "--bots", "1", "--level", "heuristic", "--db", str(tmp_path / "l.db"),
+                 "--out", str(tmp_path / "o"), "--no-images"]) == 0
+    assert "Ragnar (computer, normal)" in capsys.readouterr().out

@@ -146,11 +146,11 @@ async def test_brian_boru_draft_is_picked_by_two_numbers_privately(storage, tmp_
 
 async def test_the_table_is_shown_again_after_computer_players_move(storage, tmp_path):
     t = offline(storage, tmp_path)
-    await say(t, "alice: /join", "/addbot heuristic")
+    await say(t, "alice: /join", "/addbot normal")
     out = await say(t, "alice: /start vikings")
     table = await t.service.table(t.channel)
     out += await say(t, "1") if table.game.acting_seats() == [0] else []
-    bot_moves = [i for i, x in enumerate(out) if x.startswith("Ragnar (computer, heuristic) buys")]
+    bot_moves = [i for i, x in enumerate(out) if x.startswith("Ragnar (computer, normal) buys")]
     assert bot_moves
     tables = [i for i, x in enumerate(out) if x.startswith("Vikings — round")]
     assert tables and tables[-1] > bot_moves[-1]  # the table as it is after the computer moved
@@ -176,3 +176,27 @@ async def test_the_key_comes_once_and_again_on_board(storage, tmp_path):
     assert sum(x.startswith("Key: ") for x in await say(t, "1")) == 0
     board = await say(t, "/board")
     assert sum("Key: L, R island ends" in x for x in board) == 1
+
+
+async def test_addbot_offline_takes_old_names_and_lists_the_levels(storage, tmp_path):
+    """Issue 30: /addbot heuristic seats a normal player; /addbot alone seats one of the default level
+    and lists every level with its line; /help lists them too; an unknown level changes nothing."""
+    from bot.host.seats import levels_text
+
+    t = offline(storage, tmp_path)
+    await say(t, "alice: /join")
+    out = await say(t, "alice: /addbot heuristic")
+    assert any("Ragnar (computer, normal)" in line for line in out), out
+    out = await say(t, "alice: /addbot")
+    assert any("Freydis (computer, normal)" in line for line in out), out
+    i = out.index("Computer levels (/addbot LEVEL):")
+    assert out[i + 1:i + 5] == levels_text().splitlines() == [
+        "random — moves at random, no real opponent; moves at once",
+        "easy — makes a person's mistakes, moves at once",
+        "normal — plays like a sensible person, moves at once",
+        "hard — searches deeply, about 1 s a move"]
+    out = await say(t, "alice: /addbot genius")
+    assert out == ["(only alice sees) There is no computer level “genius”. Levels: random, easy, normal, hard."], out
+    assert len((await t.service.table(t.channel)).record.seats) == 3
+    out = await say(t, "alice: /help")
+    assert "hard — searches deeply, about 1 s a move" in out

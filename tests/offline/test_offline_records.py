@@ -27,7 +27,7 @@ async def finished(tmp_path):
     t = OfflineTable(svc, tmp_path / "out", channel=CH)
     try:
         assert (await svc.join(CH, "ann", "Ann", game="vikings")).ok
-        assert (await add_bot(svc, CH, "heuristic")).ok
+        assert (await add_bot(svc, CH, "normal")).ok
         assert (await svc.start(CH, "ann", "vikings", [], seed=11, start_seat=0)).ok
         game = await play_first_legal(svc, _ends_the_game, channel=CH)
         svc.images = True
@@ -92,10 +92,10 @@ async def test_a_computer_players_profile_shows_its_games_and_says_it_is_not_rat
     t, _out = finished
     game = await t.service.replay((await t.service.storage.history(channel=CH))[0].id)
     won = 1 in game.winners()
-    for who in ("Ragnar", "ragnar (computer, heuristic)"):
+    for who in ("Ragnar", "ragnar (computer, normal)"):
         out = await say(t, f"ann: /profile {who}")
-        assert out[:2] == ["Profile of Ragnar (computer, heuristic)",
-                           "Ragnar (computer, heuristic) is a computer player: computer players are not rated."], out
+        assert out[:2] == ["Profile of Ragnar (computer, normal)",
+                           "Ragnar (computer, normal) is a computer player: computer players are not rated."], out
         assert out[2] == f"Vikings: 1 game, {int(won)} won"
         assert not any("rating" in line for line in out[3:]), out
         assert any(line.startswith("  game ") for line in out), out

@@ -49,12 +49,12 @@ def listed(out: list[str]) -> list[tuple[int, str]]:
 
 
 async def test_computer_players_agree_to_an_undo_by_themselves_issue17(service, tmp_path):
-    """QA: "Ragnar (computer, heuristic), Freydis (computer, random) moved since and must all
+    """QA: "Ragnar (computer, normal), Freydis (computer, random) moved since and must all
     agree" — they never could. The next players have not acted or agree (issue 17): computer
     players agree at once, so the move is taken back without waiting."""
     from bot.storage import effective_actions
 
-    t = await seated(service, "vikings", ("heuristic", "random"), out=tmp_path / "out")
+    t = await seated(service, "vikings", ("normal", "random"), out=tmp_path / "out")
     table = await service.table(CH)
     for _ in range(10):  # Ann buys and places; then both computer players move
         out = await say(t, f"ann: {listed(await say(t, 'ann: /choices'))[0][0]}")
@@ -75,7 +75,7 @@ async def test_a_person_who_moved_since_must_still_agree_issue17(service, tmp_pa
     """Only computer players agree by themselves: a person who moved since is still asked."""
     assert (await service.join(CH, "ann", "Ann", game="vikings")).ok
     assert (await service.join(CH, "bob", "Bob")).ok
-    assert (await add_bot(service, CH, "heuristic")).ok
+    assert (await add_bot(service, CH, "normal")).ok
     assert (await service.start(CH, "ann", "vikings", [], seed=3, start_seat=0)).ok
     t = OfflineTable(service, tmp_path / "out", channel=CH)
     table = await service.table(CH)
@@ -93,7 +93,7 @@ async def test_a_person_who_moved_since_must_still_agree_issue17(service, tmp_pa
 
 async def test_brian_boru_cards_to_play_are_listed_in_numeric_order_as_hand_shows(service, tmp_path):
     """QA: the play list was sorted as text (1, 14, 2, 22, 3): now by card number, like /hand."""
-    t = await seated(service, "brian-boru", ("heuristic", "heuristic"), seed=5, out=tmp_path / "out")
+    t = await seated(service, "brian-boru", ("normal", "normal"), seed=5, out=tmp_path / "out")
 
     def ann_plays(g) -> bool:
         if g.acting_seats() != [0]:
@@ -114,7 +114,7 @@ async def test_brian_boru_cards_to_play_are_listed_in_numeric_order_as_hand_show
 
 
 async def test_special_tiles_on_display_are_shown_by_name_V45(service, tmp_path):
-    t = await seated(service, "vikings", ("heuristic",), options=("specials",), out=tmp_path / "out")
+    t = await seated(service, "vikings", ("normal",), options=("specials",), out=tmp_path / "out")
     text = "\n".join(await say(t, "ann: /board"))
     line = next(x for x in text.splitlines() if x.startswith("Special tiles on display:"))
     assert not re.search(r"\b(fisher1|goldsmith1|goldsmith2|noble1|scout1|gold5|X[a-d])\b", line), line
@@ -128,7 +128,7 @@ async def test_special_tiles_on_display_are_shown_by_name_V45(service, tmp_path)
 async def test_kinds_and_special_tiles_are_refused_with_their_names_V42_V46(service, tmp_path, text, shown):
     """QA: /lay noble → "'noble' is not a viking kind (F G S N W B)"; /special fisher was refused
     with a list of codes. A refusal now names what may be typed; nothing changes."""
-    await seated(service, "vikings", ("heuristic",), options=("auction", "specials"), out=tmp_path / "out")
+    await seated(service, "vikings", ("normal",), options=("auction", "specials"), out=tmp_path / "out")
     table = await service.table(CH)
     before = (table.record.version, table.game.to_json())
     r = await service.act(CH, "ann", text)
@@ -143,7 +143,7 @@ async def test_kinds_and_special_tiles_are_refused_with_their_names_V42_V46(serv
 async def test_kinds_and_special_tiles_are_read_by_name_or_letter_V42_V46(service, tmp_path, text):
     """A kind by name (one or many) or letter, a special tile by its word: read as moves (here
     refused only because it is not their time: the auction comes first, V-41)."""
-    await seated(service, "vikings", ("heuristic",), options=("auction", "specials"), out=tmp_path / "out")
+    await seated(service, "vikings", ("normal",), options=("auction", "specials"), out=tmp_path / "out")
     r = await service.act(CH, "ann", text)
     assert r.code == "illegal", r
 
@@ -158,7 +158,7 @@ async def test_a_sailor_or_a_viking_bought_with_a_ship_goes_to_the_base_V27(serv
     for seed in range(1, 30):
         svc, store = await open_service(tmp_path / f"s{seed}.db")
         try:
-            t = await seated(svc, "vikings", ("heuristic",), options=("manual",), seed=seed, out=tmp_path / "out")
+            t = await seated(svc, "vikings", ("normal",), options=("manual",), seed=seed, out=tmp_path / "out")
             table = await svc.table(CH)
             wheel = table.game.view(None)["wheel"]
             gold = table.game.view(None)["players"][0]["gold"]
@@ -184,9 +184,9 @@ async def test_a_sailor_or_a_viking_bought_with_a_ship_goes_to_the_base_V27(serv
 
 async def test_an_empty_homeland_is_said_in_the_text_table(service, tmp_path):
     """QA: a player with an empty homeland printed no grid, so the next grid looked like theirs."""
-    t = await seated(service, "vikings", ("heuristic",), out=tmp_path / "out")
+    t = await seated(service, "vikings", ("normal",), out=tmp_path / "out")
     lines = "\n".join(await say(t, "ann: /board")).splitlines()
-    heads = [i for i, line in enumerate(lines) if re.match(r"^(Ann|Ragnar \(computer, heuristic\)): \d+ gold", line)]
+    heads = [i for i, line in enumerate(lines) if re.match(r"^(Ann|Ragnar \(computer, normal\)): \d+ gold", line)]
     assert len(heads) == 2, lines
     assert all(lines[i + 1].strip() == "empty homeland" for i in heads), lines
 
@@ -212,15 +212,15 @@ def test_a_tile_that_fits_nowhere_names_the_player_without_a_possessive_V23():
     from engine.core import Event
     from engine.vikings import VikingsGame
 
-    game = VikingsGame.new(["Ann", "Ragnar (computer, heuristic)"], seed=1, options={})
+    game = VikingsGame.new(["Ann", "Ragnar (computer, normal)"], seed=1, options={})
     [line] = VikingsAdapter().narrate(game, [Event("discarded", 1, {"tile": "Mc", "viking": "N"})])
-    assert line == ("Ragnar (computer, heuristic): a middle tile (temple) fits nowhere in the homeland and leaves "
+    assert line == ("Ragnar (computer, normal): a middle tile (temple) fits nowhere in the homeland and leaves "
                     "the game; the noble goes to the base.")
 
 
 async def test_laying_out_a_single_viking_is_said_in_the_singular_V42(service, tmp_path):
     """QA: "lay out the fishers" where one fisher was drawn."""
-    await seated(service, "vikings", ("heuristic",), options=("auction",), out=tmp_path / "out")
+    await seated(service, "vikings", ("normal",), options=("auction",), out=tmp_path / "out")
     game = await play_first_legal(service, lambda g: g.view(None)["phase"] == "lay", channel=CH)
     table = await service.table(CH)
     drawn = list(game.view(None)["auction"]["drawn"])

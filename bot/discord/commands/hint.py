@@ -1,4 +1,4 @@
-"""``/hint`` (issue 25): the search computer player's advice for your own decision, privately.
+"""``/hint`` (issue 25): the hard computer level's advice for your own decision, privately.
 
 Only on a table started with the option ``hints``; the service (``bot.host.hints``) refuses
 everything else. The answer is ephemeral, in the asker's language; the search runs off the event

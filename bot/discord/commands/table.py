@@ -10,13 +10,23 @@ import discord
 from discord import app_commands
 
 from bot.discord.components import MAX_CHOICES
-from bot.discord.languages import T
+from bot.discord.languages import T, asker_language
 from bot.discord.publishing.answering import Answering
-from bot.host.seats import add_bot
-from bot.i18n import N_, _
-from engine.players import LEVELS
+from bot.host.seats import DEFAULT_LEVEL, add_bot, level_line
+from bot.i18n import N_, _, use_language
+from engine.players import ALIASES, LEVELS
 
 GROUPED = ("addbot", "abandon", "status", "settings", "export")  # under /table
+
+
+def level_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The computer levels matching what is typed (issue 30), each named by its line — how it plays,
+    how long it thinks — in the asker's client language; an old name typed (heuristic, search)
+    offers its new level."""
+    needle = current.strip().lower()
+    with use_language(asker_language(interaction)):
+        return [app_commands.Choice(name=level_line(level)[:100], value=level) for level in LEVELS
+                if needle in level or any(needle and needle in old and new == level for old, new in ALIASES.items())]
 
 
 class TableCommands(Answering):
@@ -27,8 +37,8 @@ class TableCommands(Answering):
 
     @table_group.command(name=T(N_("addbot")),
                          description=T(N_("Seat a computer player at this table before the start")))
-    @app_commands.describe(level=T(N_("How well it plays: random, heuristic or search")))
-    async def addbot(self, interaction: discord.Interaction, level: str = "heuristic") -> None:
+    @app_commands.describe(level=T(N_("How well it plays: random, easy, normal or hard")))
+    async def addbot(self, interaction: discord.Interaction, level: str = DEFAULT_LEVEL) -> None:
         if not await self.guild_only(interaction):
             return
         channel, user = self.where(interaction)
@@ -44,8 +54,7 @@ class TableCommands(Answering):
 
     @addbot.autocomplete("level")
     async def addbot_level(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        needle = current.strip().lower()
-        return [app_commands.Choice(name=level, value=level) for level in LEVELS if needle in level]
+        return level_choices(interaction, current)
 
     @table_group.command(name=T(N_("abandon")),
                          description=T(N_("End this channel's game (creator or admin), or vote to end it")))
@@ -138,4 +147,5 @@ class TableCommands(Answering):
     @replace.autocomplete("by")
     async def replace_by(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()
-        return [app_commands.Choice(name=w, value=w) for w in (*LEVELS, "me", "yes") if needle in w][:MAX_CHOICES]
+        words = [app_commands.Choice(name=w, value=w) for w in ("me", "yes") if needle in w]
+        return [*level_choices(interaction, current), *words][:MAX_CHOICES]
