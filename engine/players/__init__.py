@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Player, RandomPlayer
+from .heuristic import heuristic_player
 
 LEVELS = ("random", "easy", "normal", "hard")
 ALIASES = {"heuristic": "normal", "search": "hard"}
@@ -65,17 +66,6 @@ def make_player(game_id: str, level: str, seed: int = 0, **options: Any) -> Play
         player = SearchPlayer(game_id, seed, **options)
     player.level = level  # the canonical name, whatever name was asked for
     return player
-
-
-def heuristic_player(game_id: str, seed: int = 0) -> Player:
-    """The ``normal`` level of ``game_id``: the heuristic."""
-    if game_id == "vikings":
-        from .vikings import VikingsHeuristic
-
-        return VikingsHeuristic(seed)
-    from .brianboru import BrianBoruHeuristic
-
-    return BrianBoruHeuristic(seed)
 
 
 __all__ = ["Player", "RandomPlayer", "make_player", "heuristic_player", "canonical_level", "LEVELS",

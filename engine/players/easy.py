@@ -16,6 +16,7 @@ from typing import Any
 from engine.core import Action
 
 from .base import Player
+from .heuristic import heuristic_player
 
 TEMPERATURE = {"vikings": 2.5, "brian-boru": 2.0}  # in the heuristic's units (about VP)
 PLAUSIBLE = {"vikings": 8.0, "brian-boru": 6.0}  # a move further below the best is never chosen
@@ -27,8 +28,6 @@ class EasyPlayer(Player):
 
     def __init__(self, game_id: str, seed: int = 0) -> None:
         super().__init__(seed)
-        from . import heuristic_player
-
         self.game_id = game_id
         self.heuristic: Any = heuristic_player(game_id, self.rng.next64())
 
