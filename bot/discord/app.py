@@ -30,8 +30,9 @@ publishes each reply like a person's move (``MeadhallCog.post``: the table's liv
 game's thread when it has one — "channel" is the table's key). A post Discord refuses stops them
 until a person acts there (issue 12); when the refusal is a passing one (a 5xx or a 429 that
 discord.py's own retries did not get through: "Wait a bit and retry", opcodes-and-status-codes.mdx)
-they also try again by themselves after ``bot_retry`` seconds, doubling, ``BOT_RETRIES`` times
-(issue 29: with nobody to act but them, one 503 left the game stuck). The service's per-channel lock and version
+the refused post is made again after ``bot_retry`` seconds (doubling, ``BOT_RETRIES`` times) and they
+go on (issue 29: one 503 on the post handing the turn back to the only person left the game stuck,
+the person never pinged). The service's per-channel lock and version
 check keep them in order with people's moves. On ready (also after a restart) every unfinished
 table is looked at, so a computer player whose turn it was moves again.
 
@@ -326,28 +327,40 @@ class MeadhallBot(commands.Bot):
         except discord.HTTPException as e:
             # the move is committed; the next person to act there is told, and the bots wait for one
             self.watch.refused(channel, reply.match_id, e, "a computer player's move", tell_later=True)
-            self._try_again_later(channel, e)
+            self._try_again_later(channel, e, reply)
             raise _PostRefused from e
         self.watch.posted(channel)
         self._bot_retries.pop(channel, None)
 
-    def _try_again_later(self, channel: str, error: discord.HTTPException) -> None:
-        """A passing refusal (:func:`~bot.discord.refusals.passing`) of a computer player's post:
-        unless a person acts first, they try again after ``bot_retry`` s, doubling each time in a
-        row, ``BOT_RETRIES`` times; then (an outage) they wait for a person as after any refusal."""
+    def _try_again_later(self, channel: str, error: discord.HTTPException, reply: Reply) -> None:
+        """A passing refusal (:func:`~bot.discord.refusals.passing`) of the post of ``reply`` (a
+        computer player's move, or one made after a deadline): unless a person acts first, it is
+        posted again after ``bot_retry`` s (doubling each time in a row, ``BOT_RETRIES`` times; then,
+        an outage, they wait for a person as after any refusal) and the computer players go on."""
         tries, waiting = self._bot_retries.get(channel, 0), self._bot_waits.get(channel)
-        if not passing(error) or tries >= BOT_RETRIES or (waiting is not None and not waiting.done()):
+        busy = waiting is not None and not waiting.done() and waiting is not asyncio.current_task()
+        if not passing(error) or tries >= BOT_RETRIES or busy:
             return
         self._bot_retries[channel] = tries + 1
         delay = self.bot_retry * 2 ** tries
         log.info("computer players in channel %s try again in %.1f s (Discord answered %s)", channel, delay,
                  error.status)
-        self._bot_waits[channel] = asyncio.create_task(self._after(channel, delay),
+        self._bot_waits[channel] = asyncio.create_task(self._after(channel, delay, reply),
                                                        name=f"meadhall-bots-wait-{channel}")
 
-    async def _after(self, channel: str, delay: float) -> None:
+    async def _after(self, channel: str, delay: float, reply: Reply) -> None:
+        """The refused post again if the table has not moved since (its news, and the ping of
+        whoever acts next: a hand-back to a person must reach them), then the computer players."""
         await asyncio.sleep(delay)
+        if not self.watch.halted(channel):
+            return  # a person acted meanwhile: their answer published the table as it stands
         self.watch.try_again(channel)  # the next person is still told of the refused post
+        table = await self.service.table(channel)
+        if table is not None and reply.version is not None and table.record.version == reply.version:
+            try:
+                await self._post_bot_reply(channel, reply)
+            except _PostRefused:
+                return  # refused again: it waits again (after BOT_RETRIES, for a person)
         self.schedule_bots(channel)
 
     # ------------------------------------------------------------------ reminders

@@ -1828,6 +1828,12 @@ class FakeDiscord:
         session = self._session_for(ch.guild_id)
         if session is not None:  # known before the push: the bot may answer before dispatch returns
             inter.seq, inter.session_id = session.seq + 1, session.id
+        if self.weather is not None:  # the interaction travels to the bot (weather.py)
+            await asyncio.sleep(self.weather.to_bot("INTERACTION_CREATE"))
+            await self._online(ch.guild_id)  # gone meanwhile (op 9): the person clicks again
+            session = self._session_for(ch.guild_id)
+            if session is not None:
+                inter.seq, inter.session_id = session.seq + 1, session.id
         seq = await self.dispatch("INTERACTION_CREATE", payload, guild_id=ch.guild_id)
         inter.seq = seq
         inter.shard = session.shard if session is not None else None

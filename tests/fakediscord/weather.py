@@ -10,6 +10,8 @@ cites its page of ``/work/shared/discord/docs``:
   latency pushes past 3 s is answered ``404 / 10062`` Unknown interaction, and follow-ups after
   15 minutes ``401 / 50027`` (receiving-and-responding.mdx, "Interaction Callback": "Interaction
   tokens are valid for 15 minutes ... you must send an initial response within 3 seconds").
+  A person's interaction also takes half a round trip over the gateway to reach the bot (its
+  3 s run from its creation), so a click's answer comes about one round trip after the click.
 * **Server errors**: a share ``server_errors`` of REST calls is answered with a 5xx of
   ``statuses`` (opcodes-and-status-codes.mdx, "HTTP Response Codes": "502 (GATEWAY UNAVAILABLE)
   There was not a gateway available to process your request. Wait a bit and retry.", "5xx (SERVER
@@ -59,7 +61,7 @@ def route_of(method: str, path: str) -> str:
 @dataclass
 class WeatherReport:
     rest_calls: int = 0
-    latency_slept: float = 0.0  # seconds, both halves of every round trip
+    latency_slept: float = 0.0  # seconds: both halves of every REST round trip, interactions' way to the bot
     server_errors: Counter[int] = field(default_factory=Counter)  # status → how many served
     reconnects: int = 0  # op 7 sent
     invalid_sessions: int = 0  # op 9 d=false sent
@@ -119,6 +121,13 @@ class Weather:
         if status is not None:
             self.report.server_errors[status] += 1
         return trip / 2, trip / 2, status
+
+    def to_bot(self, event: str) -> float:
+        """The way of a person's interaction from Discord to the bot over the gateway: half a
+        round trip (its 3 s count from its creation, before that: receiving-and-responding.mdx)."""
+        trip = self._rng("gateway-latency", event).uniform(*self.latency) / 2
+        self.report.latency_slept += trip
+        return trip
 
     def after_dispatch(self, event: str) -> int | None:
         """After a DISPATCH of ``event``: 7 (Reconnect), 9 (Invalid Session, d=false) or None."""

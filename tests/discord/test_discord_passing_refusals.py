@@ -1,0 +1,94 @@
+"""A passing refusal of a computer player's post (issue 29, found by the weather games of
+tests/discord/test_weather_games.py): Discord's 503 (or a 5xx / 429 still there after discord.py's own
+retries) is "Wait a bit and retry" (opcodes-and-status-codes.mdx, "HTTP Response Codes"), not a
+refusal for good. One 503 on the post that handed the turn back to the only person at the table
+left the game stuck: the computer players waited for a person to act, and the person, never
+pinged, waited for them. Now the refused post is made again after ``bot_retry`` seconds (doubling,
+``BOT_RETRIES`` times), then the computer players go on; a refusal for good (403, 404: issue 12,
+tests/discord/test_discord_refusals.py) still waits for a person.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.discord.app import BOT_RETRIES
+from tests.discord.test_discord_e2e import Host, offered, press
+from tests.fakediscord import FakeDiscord, Message
+
+CHANNEL_POSTS = r"^/channels/\d+/messages$"
+
+
+def table_key(fd: FakeDiscord) -> str:
+    """The game's thread: the table's key (issue 13)."""
+    [thread] = fd.threads_of("general")
+    return str(thread.id)
+
+
+def live(fd: FakeDiscord) -> Message:
+    [msg] = [m for m in fd.messages() if any(not c.get("disabled") and "custom_id" in c
+                                             for row in m.components for c in row.get("components", []))]
+    return msg
+
+
+async def refuse_the_hand_back(fd: FakeDiscord, host: Host, caplog, times: int) -> int:
+    """Alice plays against a computer player until the post of one of its moves gets a 503
+    (``times`` in a row); returns the id of the newest message before that post."""
+    await fd.slash("alice", "join", {"game": "vikings"})
+    await fd.slash("alice", "table addbot", {"level": "random"})
+    await fd.slash("alice", "start")
+    assert host.bot is not None
+    await host.bot.bots_idle(retries=True)
+    for _step in range(100):
+        msg = live(fd)
+        assert f"<@{fd.users['alice'].id}>: " in msg.content, msg.content
+        newest = fd.messages()[-1].id
+        fd.fail_next("POST", CHANNEL_POSTS, 503, message="503: Service Unavailable", times=times)
+        kind, cid, value = offered(msg)[0]
+        await press(fd, "alice", kind, cid, value, msg)
+        # alice's own answer went through the interaction: a channel post now is the computer player's
+        await host.bot.bots_idle(retries=times <= BOT_RETRIES)
+        if any("a computer player's move" in r.getMessage() for r in caplog.records):
+            return newest
+        fd._injected.clear()  # not used by this move (an edit of the live message): none for the next
+    raise AssertionError("no computer player's post was refused")
+
+
+async def test_a_503_on_a_computer_players_post_is_posted_again_and_the_person_is_pinged(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="bot.discord.refusals")
+    async with FakeDiscord(lifetime=120) as fd:
+        host = Host(fd, tmp_path / "passing.db")
+        host.bot_kw = {"bot_pause": 0.0, "bot_retry": 0.2}
+        await host.start()
+        try:
+            before = await refuse_the_hand_back(fd, host, caplog, times=1)
+            posts = [r.status for r in fd.find_requests("POST", CHANNEL_POSTS) if r.status == 503]
+            assert posts == [503]  # one 503, which discord.py does not retry
+            assert host.bot is not None and not host.bot.watch.halted(table_key(fd))
+            fresh = [m for m in fd.messages() if m.id > before]
+            alice = fd.users["alice"].id
+            assert any(alice in m.notified for m in fresh), [m.content for m in fresh]  # a new message pings her
+            assert f"<@{alice}>: " in live(fd).content  # and her turn's controls are there
+            assert any("(computer, random)" in m.content for m in fresh)  # the refused move is told
+        finally:
+            await host.stop()
+
+
+async def test_an_outage_longer_than_the_retries_waits_for_a_person_as_before(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="bot.discord.refusals")
+    async with FakeDiscord(lifetime=120) as fd:
+        host = Host(fd, tmp_path / "outage.db")
+        host.bot_kw = {"bot_pause": 0.0, "bot_retry": 0.01}
+        await host.start()
+        try:
+            await refuse_the_hand_back(fd, host, caplog, times=100)
+            assert host.bot is not None
+            await host.bot.bots_idle(retries=True)
+            refused = [r for r in fd.find_requests("POST", CHANNEL_POSTS) if r.status == 503]
+            assert len(refused) == 1 + BOT_RETRIES  # the post, then BOT_RETRIES tries again
+            assert host.bot.watch.halted(table_key(fd))  # then they wait for a person (issue 12)
+            r = await fd.slash("alice", "table status", channel=fd.threads_of("general")[0])
+            assert "Earlier, Discord refused to post a computer player's move here" in r.ephemeral_messages[0].content
+        finally:
+            fd._injected.clear()
+            await host.stop()
