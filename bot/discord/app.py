@@ -356,7 +356,9 @@ class MeadhallBot(commands.Bot):
             return  # a person acted meanwhile: their answer published the table as it stands
         self.watch.try_again(channel)  # the next person is still told of the refused post
         table = await self.service.table(channel)
-        if table is not None and reply.version is not None and table.record.version == reply.version:
+        unmoved = (table.record.id == reply.match_id and table.record.version == reply.version if table is not None
+                   else reply.status not in (None, "active"))  # a finished game has no open table: its last post
+        if unmoved and reply.version is not None:
             try:
                 await self._post_bot_reply(channel, reply)
             except _PostRefused:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.discord.app import BOT_RETRIES
 from tests.discord.test_discord_e2e import Host, offered, press
-from tests.fakediscord import FakeDiscord, Message
+from tests.discord.weather_games import weather_game
+from tests.fakediscord import FakeDiscord, Message, Weather
 
 CHANNEL_POSTS = r"^/channels/\d+/messages$"
 
@@ -92,3 +95,23 @@ async def test_an_outage_longer_than_the_retries_waits_for_a_person_as_before(tm
         finally:
             fd._injected.clear()
             await host.stop()
+
+
+def game_over(body) -> bool:
+    return isinstance(body, dict) and "Game over" in (body.get("content") or "")
+
+
+@pytest.mark.slow
+async def test_a_503_on_a_computer_players_last_move_posts_it_again_and_the_result_line(tmp_path):
+    """The game is over, so the table is no longer open: the refused last post is still made
+    again (seed 12: the computer player makes the last move), and the result line follows."""
+    refused: list[str] = []
+
+    def prepare(fd: FakeDiscord) -> None:
+        fd.fail_next("POST", CHANNEL_POSTS, 503, message="503: Service Unavailable", when=game_over)
+        refused.append("armed")
+
+    figures = await weather_game(tmp_path, "vikings", weather=Weather.calm(), seed=12, prepare=prepare,
+                                 bot_retry=0.1)
+    assert figures["server_errors_on"] and figures["server_errors_on"][0].startswith("503 POST /channels/"), figures
+    assert figures["problems"] == [] and figures["unnotified"] == [], figures

@@ -22,6 +22,7 @@ from tests.discord.weather_games import weather_game
 async def test_a_whole_game_in_bad_weather_loses_nothing_and_notifies_every_turn(tmp_path, game):
     figures = await weather_game(tmp_path, game)
     print(f"weather {game}: {json.dumps(figures)}")
+    assert figures["problems"] == [], figures
     assert figures["answered_twice_40060"] == [] and figures["answered_late_10062"] == [], figures
     assert figures["unnotified"] == [], figures
     assert figures["internal_errors"] == [] and figures["unhandled"] == [], figures

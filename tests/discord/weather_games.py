@@ -15,6 +15,7 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +53,12 @@ def served(fd: FakeDiscord, code: int) -> list[str]:
 
 async def weather_game(tmp_path: Path, game: str, *, weather: Weather | None = None,
                        people: tuple[str, ...] | None = None, computers: int | None = None,
-                       seed: int | None = None) -> dict[str, Any]:
+                       seed: int | None = None, prepare: Callable[[FakeDiscord], None] | None = None,
+                       bot_retry: float = 0.5) -> dict[str, Any]:
     """Play one whole game of ``game`` in ``weather``; returns the figures (also written to
-    ``tmp_path / f"weather-{game}.json"``). Raises when something was lost or not answered."""
+    ``tmp_path / f"weather-{game}.json"``; ``figures["problems"]``: what went wrong at the end).
+    ``prepare(fd)`` runs once the fake is up (e.g. ``fd.fail_next``); ``bot_retry``: the bot's first
+    wait before it posts a computer player's refused move again (short: the game goes on soon)."""
     default_people, default_computers, default_seed = GAMES[game]
     people = default_people if people is None else people
     computers = default_computers if computers is None else computers
@@ -63,7 +67,9 @@ async def weather_game(tmp_path: Path, game: str, *, weather: Weather | None = N
     started = time.monotonic()
     async with FakeDiscord(strict_answer_order=False, lifetime=240, weather=weather) as fd:
         host = Host(fd, tmp_path / f"{game}-{seed}.db", seed=seed)
-        host.bot_kw = {"bot_pause": 0.0, "bot_retry": 0.5}  # a 5xx: computer players try again soon
+        if prepare is not None:
+            prepare(fd)
+        host.bot_kw = {"bot_pause": 0.0, "bot_retry": bot_retry}
         await host.start()
         try:
             for user in people:
@@ -97,9 +103,14 @@ async def weather_game(tmp_path: Path, game: str, *, weather: Weather | None = N
                 await driver.move(seat, name)
                 assert host.bot is not None
                 await host.bot.bots_idle(retries=True)
-            await assert_nothing_lost(driver, match_id)
+            problems: list[str] = []
+            try:
+                await assert_nothing_lost(driver, match_id)
+            except AssertionError as e:
+                problems.append(f"lost: {e}")
             result = fd.messages("general")[-1]
-            assert f"<#{thread.id}>" in result.content and "Game over" in result.content, result.content
+            if f"<#{thread.id}>" not in result.content or "Game over" not in result.content:
+                problems.append(f"no result line in the channel: {result.content[:200]}")
             answers = sorted(i.response_time for i in fd.interactions if i.response_time is not None)
             figures: dict[str, Any] = {
                 "game": game, "people": len(people), "computers": computers, "seed": seed,
@@ -115,6 +126,8 @@ async def weather_game(tmp_path: Path, game: str, *, weather: Weather | None = N
                 "late_answers": len(fd.late_answers),
                 "rate_limited": len(fd.rate_limited),
                 "identifies": len(fd.identify_payloads),
+                "server_errors_on": [f"{r.status} {r.method} {r.path}" for r in fd.requests if r.status >= 500],
+                "problems": problems,
                 "internal_errors": fd.internal_errors, "unhandled": [f"{r.method} {r.path}" for r in fd.unhandled],
             }
         finally:

@@ -142,6 +142,10 @@ class _Injected:
     message: str
     retry_after: float | None
     times: int
+    when: Callable[[Any], bool] | None = None  # only requests whose JSON body this accepts
+
+    def matches(self, method: str, path: str, body: Any) -> bool:
+        return self.method == method and bool(self.path.search(path)) and (self.when is None or self.when(body))
 
 
 class _Session:
@@ -953,22 +957,24 @@ class FakeDiscord:
         message: str = "",
         retry_after: float | None = None,
         times: int = 1,
+        when: Callable[[Any], bool] | None = None,
     ) -> None:
-        """Answer the next ``times`` requests matching ``method`` and the ``path`` regex with an error.
+        """Answer the next ``times`` requests matching ``method`` and the ``path`` regex (and whose
+        JSON body ``when`` accepts, if given) with an error.
 
         With ``status=429`` the answer is a rate limit (with the ``Via`` header and
         ``retry_after`` body discord.py needs to wait and retry).
         """
         self._injected.append(
-            _Injected(method.upper(), re.compile(path), status, code, message or f"{status}", retry_after, times)
+            _Injected(method.upper(), re.compile(path), status, code, message or f"{status}", retry_after, times, when)
         )
 
     def rate_limit_next(self, method: str, path: str, *, retry_after: float = 0.05, times: int = 1) -> None:
         self.fail_next(method, path, 429, retry_after=retry_after, times=times, message="You are being rate limited.")
 
-    def _take_injected(self, method: str, path: str) -> _Injected | None:
+    def _take_injected(self, method: str, path: str, body: Any = None) -> _Injected | None:
         for inj in self._injected:
-            if inj.method == method and inj.path.search(path):
+            if inj.matches(method, path, body):
                 inj.times -= 1
                 if inj.times <= 0:
                     self._injected.remove(inj)
@@ -1033,7 +1039,7 @@ class FakeDiscord:
             # rate-limits.mdx: per-route buckets and the global limit (ratelimits.py); a request
             # counts whether or not it then succeeds, and a 429 is answered before anything else
             # an injected answer (fail_next: Discord failing) stands for Discord's and counts for no bucket
-            injected = failed is not None or any(i.method == method and i.path.search(path) for i in self._injected)
+            injected = failed is not None or any(i.matches(method, path, body) for i in self._injected)
             who = rec.headers.get("Authorization") or (request.remote or "ip")
             verdict = None if injected else self.limiter.check(method, path, who)
             problems = self.schema.check_request(method, path, body, multipart=request.content_type.startswith("multipart/"))
@@ -1061,7 +1067,7 @@ class FakeDiscord:
         return self._respond(status, out, headers)
 
     async def _handle(self, rec: RecordedRequest, files: list[tuple[int, Attachment]]):
-        inj = self._take_injected(rec.method, rec.path)
+        inj = self._take_injected(rec.method, rec.path, rec.json)
         if inj is not None:
             if inj.status == 429:
                 body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False, "code": 0}
