@@ -317,7 +317,9 @@ class MeadhallBot(commands.Bot):
             except Exception:
                 log.exception("computer players in channel %s failed", channel)
 
-    async def _post_bot_reply(self, channel: str, reply: Reply) -> None:
+    async def _post_bot_reply(self, channel: str, reply: Reply, *, person: bool = False) -> None:
+        """Publish a computer player's move (or one made after a deadline; ``person``: a person's
+        move whose own post Discord refused in passing, posted again)."""
         self.wake_reminders()
         if self.cog is None:
             return
@@ -326,15 +328,18 @@ class MeadhallBot(commands.Bot):
             await self.cog.post(sendable(target), channel, reply)
         except discord.HTTPException as e:
             # the move is committed; the next person to act there is told, and the bots wait for one
-            self.watch.refused(channel, reply.match_id, e, "a computer player's move", tell_later=True)
-            self._try_again_later(channel, e, reply)
+            self.watch.refused(channel, reply.match_id, e, "a move's post" if person else "a computer player's move",
+                               tell_later=not person)
+            self.try_again_later(channel, e, reply, person=person)
             raise _PostRefused from e
         self.watch.posted(channel)
         self._bot_retries.pop(channel, None)
 
-    def _try_again_later(self, channel: str, error: discord.HTTPException, reply: Reply) -> None:
+    def try_again_later(self, channel: str, error: discord.HTTPException, reply: Reply, *,
+                        person: bool = False) -> None:
         """A passing refusal (:func:`~bot.discord.refusals.passing`) of the post of ``reply`` (a
-        computer player's move, or one made after a deadline): unless a person acts first, it is
+        computer player's move, one made after a deadline, or a ``person``'s whose answer told them
+        privately, bot.discord.publishing.answering): unless a person acts first, it is
         posted again after ``bot_retry`` s (doubling each time in a row, ``BOT_RETRIES`` times; then,
         an outage, they wait for a person as after any refusal) and the computer players go on."""
         tries, waiting = self._bot_retries.get(channel, 0), self._bot_waits.get(channel)
@@ -345,10 +350,10 @@ class MeadhallBot(commands.Bot):
         delay = self.bot_retry * 2 ** tries
         log.info("computer players in channel %s try again in %.1f s (Discord answered %s)", channel, delay,
                  error.status)
-        self._bot_waits[channel] = asyncio.create_task(self._after(channel, delay, reply),
+        self._bot_waits[channel] = asyncio.create_task(self._after(channel, delay, reply, person),
                                                        name=f"meadhall-bots-wait-{channel}")
 
-    async def _after(self, channel: str, delay: float, reply: Reply) -> None:
+    async def _after(self, channel: str, delay: float, reply: Reply, person: bool) -> None:
         """The refused post again if the table has not moved since (its news, and the ping of
         whoever acts next: a hand-back to a person must reach them), then the computer players."""
         await asyncio.sleep(delay)
@@ -360,7 +365,7 @@ class MeadhallBot(commands.Bot):
                    else reply.status not in (None, "active"))  # a finished game has no open table: its last post
         if unmoved and reply.version is not None:
             try:
-                await self._post_bot_reply(channel, reply)
+                await self._post_bot_reply(channel, reply, person=person)
             except _PostRefused:
                 return  # refused again: it waits again (after BOT_RETRIES, for a person)
         self.schedule_bots(channel)

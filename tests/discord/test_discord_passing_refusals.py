@@ -29,9 +29,9 @@ def table_key(fd: FakeDiscord) -> str:
 
 
 def live(fd: FakeDiscord) -> Message:
-    [msg] = [m for m in fd.messages() if any(not c.get("disabled") and "custom_id" in c
-                                             for row in m.components for c in row.get("components", []))]
-    return msg
+    """The newest message with usable controls (after a refused answer the clicked one keeps its own)."""
+    return [m for m in fd.messages() if any(not c.get("disabled") and "custom_id" in c
+                                            for row in m.components for c in row.get("components", []))][-1]
 
 
 async def refuse_the_hand_back(fd: FakeDiscord, host: Host, caplog, times: int) -> int:
@@ -114,4 +114,65 @@ async def test_a_503_on_a_computer_players_last_move_posts_it_again_and_the_resu
     figures = await weather_game(tmp_path, "vikings", weather=Weather.calm(), seed=12, prepare=prepare,
                                  bot_retry=0.1)
     assert figures["server_errors_on"] and figures["server_errors_on"][0].startswith("503 POST /channels/"), figures
+    assert figures["problems"] == [] and figures["unnotified"] == [], figures
+
+
+async def test_a_503_on_a_persons_move_handing_over_to_a_computer_player_posts_it_again_and_goes_on(
+        tmp_path, caplog):
+    """The person's answer got a 503 (not retried by discord.py): they are told privately that the
+    move is saved (issue 12); the move's post is made again later and the computer player, whose
+    turn it is, moves: the person is not left waiting for a computer player that waits for them."""
+    caplog.set_level(logging.INFO, logger="bot.discord.refusals")
+    async with FakeDiscord(lifetime=120, strict_answer_order=False) as fd:
+        host = Host(fd, tmp_path / "person.db")
+        host.bot_kw = {"bot_pause": 0.0, "bot_retry": 1.0}
+        await host.start()
+        try:
+            await fd.slash("alice", "join", {"game": "vikings"})
+            await fd.slash("alice", "table addbot", {"level": "random"})
+            await fd.slash("alice", "start")
+            assert host.bot is not None and host.svc is not None
+            await host.bot.bots_idle(retries=True)
+            for _step in range(100):
+                msg = live(fd)
+                fd.fail_next("POST", r"/callback$", 503, message="503: Service Unavailable",
+                             when=lambda body: isinstance(body, dict) and body.get("type") in (4, 7))
+                kind, cid, value = offered(msg)[0]
+                r = await press(fd, "alice", kind, cid, value, msg)
+                fd._injected.clear()
+                table = await host.svc.table(table_key(fd))
+                assert table is not None and table.game is not None
+                if host.bot.watch.halted(table_key(fd)) and table.game.acting_seats() != [0]:
+                    break  # refused, and the computer player (seat 1) is to act
+                await host.bot.bots_idle(retries=True)
+            else:
+                raise AssertionError("no refused move handed the turn to the computer player")
+            assert any("Your move was made and is saved" in m.content for m in r.ephemeral_messages), r.text
+            version = table.record.version
+            await host.bot.bots_idle(retries=True)  # the post again after 1 s, then the computer player
+            table = await host.svc.table(table_key(fd))
+            assert table is not None and table.game is not None
+            assert table.record.version > version and table.game.acting_seats() == [0]  # it moved: alice's turn
+            assert not host.bot.watch.halted(table_key(fd))
+            assert f"<@{fd.users['alice'].id}>: " in live(fd).content
+        finally:
+            await host.stop()
+
+
+def a_ping(body) -> bool:
+    """A turn's ping (issue 24): prompt lines and a link to the live message, no controls."""
+    content = (body.get("content") or "") if isinstance(body, dict) else ""
+    return "/channels/" in content and "<@" in content and not body.get("components")
+
+
+@pytest.mark.slow
+async def test_a_503_on_a_turns_ping_sends_it_again_and_the_turn_is_notified(tmp_path):
+    """Brian Boru's tricks are one message, edited: a person whose turn comes in an edit is
+    notified by a ping alone (issue 24). A 503 on it (seen in the weather games) left the turn
+    silent; the ping is sent again."""
+    figures = await weather_game(
+        tmp_path, "brian-boru", weather=Weather.calm(), seed=8,
+        prepare=lambda fd: fd.fail_next("POST", CHANNEL_POSTS, 503, message="503: Service Unavailable",
+                                        when=a_ping, times=2))
+    assert [s.split()[0] for s in figures["server_errors_on"]] == ["503", "503"], figures  # both used
     assert figures["problems"] == [] and figures["unnotified"] == [], figures

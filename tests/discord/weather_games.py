@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.storage import effective_actions
 from tests.discord.test_discord_e2e import Host
-from tests.discord.test_slow_games import Driver, assert_nothing_lost
+from tests.discord.test_slow_games import Driver
 from tests.fakediscord import FakeDiscord, Weather
 
 # what the slow test plays: (game, people, computer players, seed of the table and of the weather)
@@ -35,6 +36,23 @@ def weather_for(seed: int) -> Weather:
     (500/502/503), after 3 % of DISPATCHes an op 7 and after 2 % an op 9 (d=false)."""
     return Weather(seed=seed, latency=(0.05, 0.25), server_errors=0.03, statuses=(500, 502, 503),
                    reconnects=0.03, invalid_sessions=0.02)
+
+
+async def assert_nothing_lost(driver: Driver, match_id: int) -> None:
+    """test_slow_games' check, where a computer player may decide at the same time as the person
+    (a simultaneous choice; the weather shifts who is first): the game replayed from the database
+    equals the live one, and every move a person was answered for is that seat's first logged
+    action after the version they saw."""
+    svc = driver.svc
+    replayed = await svc.replay(match_id)
+    record = await svc.storage.get_match(match_id)
+    assert record is not None and record.status == "finished", record
+    assert driver.last_game is not None and replayed.to_json() == driver.last_game.to_json() == record.snapshot
+    logged = await svc.storage.actions(match_id)
+    assert [a.seq for a in logged] == list(range(1, len(logged) + 1)) and effective_actions(logged) == logged
+    for seat, text, before, after in driver.acknowledged:
+        made = [a.action for a in logged if before < a.seq <= after and a.seat == seat]
+        assert made and (text.startswith("trip ") or made[0] == text), (seat, text, made)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -83,6 +101,7 @@ async def weather_game(tmp_path: Path, game: str, *, weather: Weather | None = N
             assert table is not None
             match_id = table.record.id
             driver = Driver(fd, host, random.Random(seed), thread)  # type: ignore[arg-type]  # Host, not SlowHost: the same calls
+            await host.bot.bots_idle(retries=True)  # computer players deciding at the start first
             steps = 0
             while True:
                 acting = await driver.persons_to_act()

@@ -52,7 +52,7 @@ from bot.discord.publishing.messages import (
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.publishing.quiet import defer_pings, quiet_users
 from bot.discord.publishing.recap import archive_after_recap, schedule_recap
-from bot.discord.refusals import gone, token_dead, token_lost
+from bot.discord.refusals import gone, passing, token_dead, token_lost
 from bot.discord.threads import ARCHIVE_MINUTES, unarchived
 from bot.games import table_language
 from bot.games.widgets import widgets_for
@@ -64,6 +64,9 @@ from bot.i18n import _, use_language
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
 
 LIVE_META = "live-message:"  # + table key: the message policy's state of a table (storage meta)
+# issue 29: a turn's ping refused in passing (a 5xx or 429 after discord.py's own retries) is sent
+# again after PING_RETRY s, PING_TRIES times in all: the only message that notifies that turn
+PING_TRIES, PING_RETRY = 3, 1.0
 
 
 class Publisher(AnswerFirst, commands.Cog):
@@ -248,13 +251,17 @@ class Publisher(AnswerFirst, commands.Cog):
             return None
         lines = [line for user, line in prompts if user in plan.notify]
         lines.append(target.get_partial_message(live).jump_url)
-        try:
-            sent = await target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
-                                     allowed_mentions=allowed_for(plan.notify))
-        except discord.HTTPException as error:  # the live message shows the turn all the same
-            log.warning("pinging %s in channel %s failed: %s", plan.notify, key, error)
-            return None
-        return int(sent.id)
+        for attempt in range(1, PING_TRIES + 1):
+            try:
+                sent = await target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
+                                         allowed_mentions=allowed_for(plan.notify))
+                return int(sent.id)
+            except discord.HTTPException as error:  # the live message shows the turn all the same
+                if passing(error) and attempt < PING_TRIES:  # a 503: "wait a bit and retry" (issue 29)
+                    await asyncio.sleep(PING_RETRY)
+                    continue
+                log.warning("pinging %s in channel %s failed: %s", plan.notify, key, error)
+        return None
 
     async def scorings(self, key: str, reply: Reply) -> list[_Scoring]:
         """Every scoring in the reply (an adapter's ``scoring_events``: Vikings' small, major and
