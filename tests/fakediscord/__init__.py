@@ -131,7 +131,8 @@ gets the events after its ``seq`` again, then RESUMED: ``await fd.gateway_rules.
 missed=[(event, data)])`` and ``await fd.gateway_rules.reconnect(shard)`` (op 7).
 
 Weather (issue 29, ``weather.py``): ``FakeDiscord(weather=Weather(seed=3))`` gives every REST call
-a round trip (50–250 ms), a share of them a 5xx (500/502 discord.py retries, 503 it does not), and
+a round trip (50–250 ms), a share of them a 5xx (discord.py retries 500/502, and a 503 only on the
+interaction webhooks), and
 the gateway an op 7 Reconnect or an op 9 Invalid Session (``d: false``) after a DISPATCH now and
 then, all from a seeded RNG; ``fd.weather.report`` counts what was met.
 

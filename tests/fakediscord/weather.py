@@ -18,7 +18,9 @@ cites its page of ``/work/shared/discord/docs``:
   ERROR) The server had an error processing your request (these are rare)"). The fake models
   every 5xx as *not processed* (nothing happened; the 502 line says so, and it makes a retry
   safe). discord.py (http.py, ``HTTPClient.request``) retries 500, 502, 504 and 524 itself, after
-  1 + 2·tries seconds, up to 5 tries; a 503 reaches the bot as ``DiscordServerError``. Like
+  1 + 2·tries seconds, up to 5 tries; a 503 on those routes (channels, messages, threads) reaches
+  the bot as ``DiscordServerError``. Its webhook adapter (webhook/async_.py: interaction callbacks,
+  follow-ups, ``@original``) retries every 5xx the same way. Like
   ``fail_next``, a 5xx counts for no rate-limit bucket (rate-limits.mdx: the limits are the
   API's; an answer of a failing gateway is not the API's).
 * **Reconnect** (op 7; opcodes-and-status-codes.mdx "Gateway Opcodes": "You should attempt to
