@@ -3,9 +3,10 @@
 API::
 
     bot = MeadhallBot(config, service=None, *, sync_global=False, defer_after=1.5,
-                      reminder_poll=60.0, bot_pause=1.5, bot_budget=None)
+                      reminder_poll=60.0, bot_pause=1.5, bot_budget=None, bot_retry=15.0)
     bot.schedule_bots(channel, lang=None)            # let seated computer players move (in a task)
-    await bot.bots_idle()                            # until no computer player is moving
+    await bot.bots_idle(retries=False)               # until no computer player is moving (retries:
+                                                     # nor waits to try again after a 5xx / 429)
     await run_bot(config, *, sync_global=False)      # what ``meadhall run`` calls; runs until closed
 
 ``MeadhallBot.setup_hook`` opens the service (``service`` given: the caller opened and loaded
@@ -26,7 +27,12 @@ a task per channel it waits ``bot_pause`` seconds (so people can follow), then l
 computer player that must act move through :func:`bot.host.seats.play_bots` (``bot_pause`` between
 their moves; ``bot_budget`` seconds per decision of the searching levels (``hard``), None: their default) and
 publishes each reply like a person's move (``MeadhallCog.post``: the table's live message, in the
-game's thread when it has one — "channel" is the table's key). The service's per-channel lock and version
+game's thread when it has one — "channel" is the table's key). A post Discord refuses stops them
+until a person acts there (issue 12); when the refusal is a passing one (a 5xx or a 429 that
+discord.py's own retries did not get through: "Wait a bit and retry", opcodes-and-status-codes.mdx)
+the refused post is made again after ``bot_retry`` seconds (doubling, ``BOT_RETRIES`` times) and they
+go on (issue 29: one 503 on the post handing the turn back to the only person left the game stuck,
+the person never pinged). The service's per-channel lock and version
 check keep them in order with people's moves. On ready (also after a restart) every unfinished
 table is looked at, so a computer player whose turn it was moves again.
 
@@ -53,7 +59,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.languages import MeadhallTranslator, language_for
 from bot.discord.login import LoginPlan, ScheduledIdentify, serve
 from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
-from bot.discord.refusals import ChannelWatch
+from bot.discord.refusals import ChannelWatch, passing
 from bot.discord.replaying import REPLAY_ITEMS
 from bot.discord.sync import sync_if_changed
 from bot.discord.threads import ThreadKeeper
@@ -92,6 +98,7 @@ class MeadhallBot(commands.Bot):
         reminder_poll: float = 60.0,
         bot_pause: float = 1.5,
         bot_budget: float | None = None,
+        bot_retry: float = 15.0,
         shards: Shards | None = None,
     ) -> None:
         intents = discord.Intents.none()
@@ -120,6 +127,9 @@ class MeadhallBot(commands.Bot):
         self.bot_budget = bot_budget
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._bot_again: dict[str, str | None] = {}  # channel → language of the latest request
+        self.bot_retry = bot_retry  # first wait after a passing refusal of their post (issue 29)
+        self._bot_retries: dict[str, int] = {}  # channel → passing refusals in a row
+        self._bot_waits: dict[str, asyncio.Task[None]] = {}  # channel → waiting to try again
         self.watch = ChannelWatch()  # refused posts and missing permissions per channel (issue 12)
         # set once on_ready has looked at every unfinished table (and scheduled their computer
         # players): discord.py runs on_ready in a task of its own, after is_ready() is already true
@@ -178,7 +188,8 @@ class MeadhallBot(commands.Bot):
         """Stop the computer players and the reminders, log out, close the storage. Bounded: the
         cancelled tasks get ``CLOSE_PATIENCE`` s in all to end, and a cancellation of close itself
         (a supervisor's timeout) is never swallowed."""
-        tasks = [*self._bot_tasks.values(), *([self._reminder_task] if self._reminder_task else [])]
+        tasks = [*self._bot_tasks.values(), *self._bot_waits.values(),
+                 *([self._reminder_task] if self._reminder_task else [])]
         for task in tasks:
             task.cancel()
         if tasks:
@@ -187,6 +198,7 @@ class MeadhallBot(commands.Bot):
                 log.warning("closing: %s did not end within %s s of being cancelled",
                             sorted(t.get_name() for t in stuck), CLOSE_PATIENCE)
         self._bot_tasks.clear()
+        self._bot_waits.clear()
         self._reminder_task = None
         await super().close()
         if self._storage is not None:
@@ -263,13 +275,16 @@ class MeadhallBot(commands.Bot):
             self._bot_tasks[channel] = asyncio.create_task(self._run_bots(channel),
                                                            name=f"meadhall-bots-{channel}")
 
-    async def bots_idle(self) -> None:
+    async def bots_idle(self, *, retries: bool = False) -> None:
         """Wait until no computer player is moving (tests; a clean shutdown). Once the bot is
-        ready this includes the computer players of the start-up look at the tables (on_ready)."""
+        ready this includes the computer players of the start-up look at the tables (on_ready);
+        ``retries``: also until none waits to try a refused post again (issue 29)."""
         if self.is_ready():
             await self.tables_looked_at.wait()
         while True:
             tasks = [t for t in self._bot_tasks.values() if not t.done()]
+            if retries:
+                tasks += [t for t in self._bot_waits.values() if not t.done()]
             if not tasks:
                 return
             await asyncio.wait(tasks)
@@ -302,7 +317,9 @@ class MeadhallBot(commands.Bot):
             except Exception:
                 log.exception("computer players in channel %s failed", channel)
 
-    async def _post_bot_reply(self, channel: str, reply: Reply) -> None:
+    async def _post_bot_reply(self, channel: str, reply: Reply, *, person: bool = False) -> None:
+        """Publish a computer player's move (or one made after a deadline; ``person``: a person's
+        move whose own post Discord refused in passing, posted again)."""
         self.wake_reminders()
         if self.cog is None:
             return
@@ -311,9 +328,47 @@ class MeadhallBot(commands.Bot):
             await self.cog.post(sendable(target), channel, reply)
         except discord.HTTPException as e:
             # the move is committed; the next person to act there is told, and the bots wait for one
-            self.watch.refused(channel, reply.match_id, e, "a computer player's move", tell_later=True)
+            self.watch.refused(channel, reply.match_id, e, "a move's post" if person else "a computer player's move",
+                               tell_later=not person)
+            self.try_again_later(channel, e, reply, person=person)
             raise _PostRefused from e
         self.watch.posted(channel)
+        self._bot_retries.pop(channel, None)
+
+    def try_again_later(self, channel: str, error: discord.HTTPException, reply: Reply, *,
+                        person: bool = False) -> None:
+        """A passing refusal (:func:`~bot.discord.refusals.passing`) of the post of ``reply`` (a
+        computer player's move, one made after a deadline, or a ``person``'s whose answer told them
+        privately, bot.discord.publishing.answering): unless a person acts first, it is
+        posted again after ``bot_retry`` s (doubling each time in a row, ``BOT_RETRIES`` times; then,
+        an outage, they wait for a person as after any refusal) and the computer players go on."""
+        tries, waiting = self._bot_retries.get(channel, 0), self._bot_waits.get(channel)
+        busy = waiting is not None and not waiting.done() and waiting is not asyncio.current_task()
+        if not passing(error) or tries >= BOT_RETRIES or busy:
+            return
+        self._bot_retries[channel] = tries + 1
+        delay = self.bot_retry * 2 ** tries
+        log.info("computer players in channel %s try again in %.1f s (Discord answered %s)", channel, delay,
+                 error.status)
+        self._bot_waits[channel] = asyncio.create_task(self._after(channel, delay, reply, person),
+                                                       name=f"meadhall-bots-wait-{channel}")
+
+    async def _after(self, channel: str, delay: float, reply: Reply, person: bool) -> None:
+        """The refused post again if the table has not moved since (its news, and the ping of
+        whoever acts next: a hand-back to a person must reach them), then the computer players."""
+        await asyncio.sleep(delay)
+        if not self.watch.halted(channel):
+            return  # a person acted meanwhile: their answer published the table as it stands
+        self.watch.try_again(channel)  # the next person is still told of the refused post
+        table = await self.service.table(channel)
+        unmoved = (table.record.id == reply.match_id and table.record.version == reply.version if table is not None
+                   else reply.status not in (None, "active"))  # a finished game has no open table: its last post
+        if unmoved and reply.version is not None:
+            try:
+                await self._post_bot_reply(channel, reply, person=person)
+            except _PostRefused:
+                return  # refused again: it waits again (after BOT_RETRIES, for a person)
+        self.schedule_bots(channel)
 
     # ------------------------------------------------------------------ reminders
 
@@ -368,6 +423,9 @@ class MeadhallBot(commands.Bot):
             except discord.HTTPException as e:
                 self.watch.refused(r.channel, r.match_id, e, "a reminder")  # logged once per table
         return sent
+
+
+BOT_RETRIES = 5  # passing refusals in a row before computer players wait for a person (15 s … 4 min)
 
 
 class _PostRefused(Exception):

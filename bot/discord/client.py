@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
+import discord
+
 from bot.discord.refusals import ChannelWatch
-from bot.host.service import HostService
+from bot.host.service import HostService, Reply
 
 
 class TableBot(Protocol):
@@ -25,6 +27,9 @@ class TableBot(Protocol):
     def wake_reminders(self) -> None: ...
 
     def schedule_bots(self, channel: str, lang: str | None = None) -> None: ...
+
+    def try_again_later(self, channel: str, error: discord.HTTPException, reply: Reply, *,
+                        person: bool = False) -> None: ...
 
     def get_channel(self, id: int, /) -> Any: ...
 

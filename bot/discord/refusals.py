@@ -7,9 +7,11 @@ API::
     watch.halted(channel)                           # computer players wait for a person to act there
     watch.person_acted(channel)                     # a person's answer reached the channel: bots resume;
                                                     # (were they waiting, what to tell that person)
+    watch.try_again(channel)                        # computer players try again (a passing refusal)
     watch.posted(channel)                           # a post of the bot's own worked there again
     watch.missing_permissions(channel, perms)       # required ones missing: logged once, listed once
     reason(error)                                   # what Discord said, in the user's language
+    passing(error)                                  # a 5xx or 429: worth trying again later (issue 29)
     token_dead(error)                               # the interaction's token is gone (not a refusal)
     token_lost(interaction, error)                  # remember (and log once) that it is gone
     gone(interaction)                               # whether its token is known to be gone
@@ -48,6 +50,13 @@ def reason(error: discord.HTTPException) -> str:
     if error.status >= 500:
         return _("Discord's servers failed (error {status}), also when asked again", status=error.status)
     return _("Discord refused it (error {status})", status=error.status)
+
+
+def passing(error: discord.HTTPException) -> bool:
+    """Whether Discord's refusal passes by itself: a server error (opcodes-and-status-codes.mdx,
+    "HTTP Response Codes": 502 "Wait a bit and retry", 5xx "these are rare") or a rate limit
+    (rate-limits.mdx: wait ``retry_after``), still there after discord.py's own retries."""
+    return error.status == 429 or error.status >= 500
 
 
 # receiving-and-responding.mdx: an initial response after 3 s gets 10062 Unknown interaction, a
@@ -117,6 +126,11 @@ class ChannelWatch:
         waiting = channel in self._halted
         self._halted.discard(channel)
         return waiting, self.untold.pop(channel, None)
+
+    def try_again(self, channel: str) -> None:
+        """After a passing refusal, computer players may move again without a person acting (the
+        next person there is still told of the refused post)."""
+        self._halted.discard(channel)
 
     def posted(self, channel: str) -> None:
         """The bot posted in ``channel`` itself again (``channel.send`` worked): a new refusal there

@@ -130,6 +130,12 @@ session is closed 4004 (the token is reset), a shard with too many guilds is clo
 gets the events after its ``seq`` again, then RESUMED: ``await fd.gateway_rules.drop(shard,
 missed=[(event, data)])`` and ``await fd.gateway_rules.reconnect(shard)`` (op 7).
 
+Weather (issue 29, ``weather.py``): ``FakeDiscord(weather=Weather(seed=3))`` gives every REST call
+a round trip (50–250 ms), a share of them a 5xx (discord.py retries 500/502, and a 503 only on the
+interaction webhooks), and
+the gateway an op 7 Reconnect or an op 9 Invalid Session (``d: false``) after a DISPATCH now and
+then, all from a seeded RNG; ``fd.weather.report`` counts what was met.
+
 Restarting: ``await fd.stop_bot(bot)`` then ``await fd.start_bot(new_bot)``; the fake keeps its
 messages, so a click on a button posted before the restart reaches the new bot.
 
@@ -160,6 +166,7 @@ from .models import (
 )
 from .ratelimits import Limit, RateLimits
 from .server import FakeDiscord, FakeDiscordError, InteractionNotAnswered, ThreadArchived
+from .weather import Weather, WeatherReport
 
 __all__ = [
     "EPHEMERAL",
@@ -176,6 +183,8 @@ __all__ = [
     "RateLimits",
     "RecordedRequest",
     "ThreadArchived",
+    "Weather",
+    "WeatherReport",
     "check_autocomplete",
     "check_choice",
     "check_commands",

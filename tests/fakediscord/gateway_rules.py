@@ -26,7 +26,8 @@ Kept out of ``server.py`` (a few one-line hooks call it): every rule cites Disco
   with ``seq`` gets those after ``seq`` again, then RESUMED. ``await fd.gateway_rules.drop(shard,
   missed=[(event, data)])`` closes a shard's connection with events the bot never received (lost
   in flight); ``await fd.gateway_rules.reconnect(shard)`` sends op 7 Reconnect (gateway.mdx,
-  "Resuming", case 1), after which discord.py RESUMEs.
+  "Resuming", case 1), after which discord.py RESUMEs; ``await fd.gateway_rules.invalidate(shard)``
+  sends op 9 with ``d: false``, after which discord.py IDENTIFIEs again (issue 29, weather.py).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class GatewayRules:
         self._detached: dict[str, _Session] = {}  # session id → a resumable session whose socket closed
         self.replayed: list[tuple[str, int]] = []  # (event, seq) sent again after a RESUME
         self._closing: set[asyncio.Future[Any]] = set()
+        self.invalidated: set[int] = set()  # shards whose session got op 9 d=false, not identified again
 
     # ------------------------------------------------------------------ GET /gateway/bot
     def session_start_limit(self) -> dict[str, int]:
@@ -108,6 +110,7 @@ class GatewayRules:
             await session.ws.close(code=4011, message=b"Sharding required.")
             return False
         self.identifies.append((now, shard[0], "ready"))
+        self.invalidated.discard(shard[0])
         return True
 
     def op9_count(self) -> int:
@@ -167,6 +170,24 @@ class GatewayRules:
                 session.identified = False
                 self._detached[session.id] = session
                 await self.fd._send(session, {"op": 7, "d": None})
+
+    async def invalidate(self, shard: int = 0) -> None:
+        """Op 9 Invalid Session with ``d: false`` to ``shard``'s session (gateway.mdx, "Preparing
+        to Resume": "If the d field is set to false (which is most of the time), your app should
+        disconnect ... then send an Identify"): the session is gone, a RESUME of it gets op 9 again,
+        and its events until a new IDENTIFY are lost (``invalidated`` until then)."""
+        for session in list(self.fd._sessions):
+            if session.identified and session.shard[0] == shard:
+                session.identified = False
+                self.fd._identified.pop(session.id, None)
+                self._detached.pop(session.id, None)
+                self.invalidated.add(shard)
+                await self.fd._send(session, {"op": 9, "d": False})
+
+    def resumable(self, guild_id: int) -> bool:
+        """Whether a disconnected session that serves ``guild_id`` may still RESUME (its events
+        wait for it)."""
+        return any(s.serves(guild_id) for s in self._detached.values())
 
     def guilds_on(self, shard: tuple[int, int]) -> Iterable[int]:
         """The guilds whose events go to ``shard`` (gateway.mdx, "Sharding Formula")."""

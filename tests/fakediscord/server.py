@@ -55,6 +55,7 @@ from .models import (
 )
 from .ratelimits import Limiter, RateLimits
 from .schema import SchemaChecker
+from .weather import Weather
 
 log = logging.getLogger("fakediscord")
 
@@ -141,6 +142,10 @@ class _Injected:
     message: str
     retry_after: float | None
     times: int
+    when: Callable[[Any], bool] | None = None  # only requests whose JSON body this accepts
+
+    def matches(self, method: str, path: str, body: Any) -> bool:
+        return self.method == method and bool(self.path.search(path)) and (self.when is None or self.when(body))
 
 
 class _Session:
@@ -218,6 +223,7 @@ class FakeDiscord:
         shard_count: int = 1,
         rate_limits: RateLimits | None = None,
         strict_answer_order: bool | None = None,
+        weather: Weather | None = None,
         **gateway_limits: Any,  # tests/fakediscord/gateway_rules.py: max_concurrency, identify_window, …
     ):
         self.token = token
@@ -239,6 +245,9 @@ class FakeDiscord:
             strict_answer_order = os.environ.get("FAKEDISCORD_STRICT_ANSWER_ORDER", "1") != "0"
         self.strict_answer_order = strict_answer_order
         self.dropped_embeds: list[tuple[int, list[dict[str, Any]]]] = []  # (channel id, embeds) without EMBED_LINKS
+        # issue 29: latency, 5xx, op 7 and op 9 from a seeded RNG (weather.py); None: fair weather
+        self.weather = weather
+        self._storms: set[asyncio.Task[None]] = set()  # op 7 / op 9 the weather has yet to send
 
         self.bot_user = FakeUser(snowflake(), "meadhall-test", bot=True)
         self.application_id = self.bot_user.id
@@ -366,6 +375,8 @@ class FakeDiscord:
                 await asyncio.wait_for(self._closed.wait(), 15)
             return
         self._closing = True
+        for storm in list(self._storms):
+            storm.cancel()
         for bot, _task in list(self._bots):
             await self.stop_bot(bot)
         for session in list(self._sessions):
@@ -793,13 +804,55 @@ class FakeDiscord:
             seq = self.gateway_rules.buffer(event, data, gid)  # for a disconnected session's RESUME
             if seq is not None:
                 return seq
+            if self.weather is not None and self.gateway_rules.invalidated:
+                # gateway.mdx "Preparing to Resume": an invalidated session's events are gone
+                self.weather.report.events_lost += 1
+                return 0
             raise FakeDiscordError(
                 f"no bot is connected to the fake gateway for guild {gid} (shard {shard_of(gid, self.shard_count)})")
         session.seq += 1
         self.dispatched.append((event, data))
         self.dispatched_to.append((event, session.shard, session.id))
         await self._send(session, {"op": 0, "t": event, "s": session.seq, "d": data})
+        if self.weather is not None:
+            self._storm(session, event)
         return session.seq
+
+    def _storm(self, session: _Session, event: str) -> None:
+        """The weather's op 7 or op 9 (d=false) after a DISPATCH, sent once the caller goes on."""
+        assert self.weather is not None
+        op = self.weather.after_dispatch(event)
+        if op is None:
+            return
+        shard = session.shard[0]
+
+        async def strike() -> None:
+            if not session.identified:  # already reconnecting
+                return
+            if op == 7:
+                self.weather.report.reconnects += 1
+                await self.gateway_rules.reconnect(shard)
+            else:
+                self.weather.report.invalid_sessions += 1
+                await self.gateway_rules.invalidate(shard)
+
+        task = asyncio.ensure_future(strike())
+        self._storms.add(task)
+        task.add_done_callback(self._storms.discard)
+
+    async def _online(self, guild_id: int, timeout: float = 10.0) -> None:
+        """Weather: a person's click while the bot's session is invalidated (op 9) would fail
+        ("This interaction failed"); the person clicks again once the bot is back."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        waited = False
+        while self._session_for(guild_id) is None and not self.gateway_rules.resumable(guild_id):
+            if loop.time() > deadline:
+                raise FakeDiscordError(f"the bot did not come back to the gateway within {timeout} s")
+            waited = True
+            await asyncio.sleep(0.01)
+        if waited and self.weather is not None:
+            self.weather.report.clicks_delayed += 1
 
     async def _on_op(self, session: _Session, msg: dict[str, Any]) -> None:
         op, d = msg.get("op"), msg.get("d")
@@ -904,22 +957,24 @@ class FakeDiscord:
         message: str = "",
         retry_after: float | None = None,
         times: int = 1,
+        when: Callable[[Any], bool] | None = None,
     ) -> None:
-        """Answer the next ``times`` requests matching ``method`` and the ``path`` regex with an error.
+        """Answer the next ``times`` requests matching ``method`` and the ``path`` regex (and whose
+        JSON body ``when`` accepts, if given) with an error.
 
         With ``status=429`` the answer is a rate limit (with the ``Via`` header and
         ``retry_after`` body discord.py needs to wait and retry).
         """
         self._injected.append(
-            _Injected(method.upper(), re.compile(path), status, code, message or f"{status}", retry_after, times)
+            _Injected(method.upper(), re.compile(path), status, code, message or f"{status}", retry_after, times, when)
         )
 
     def rate_limit_next(self, method: str, path: str, *, retry_after: float = 0.05, times: int = 1) -> None:
         self.fail_next(method, path, 429, retry_after=retry_after, times=times, message="You are being rate limited.")
 
-    def _take_injected(self, method: str, path: str) -> _Injected | None:
+    def _take_injected(self, method: str, path: str, body: Any = None) -> _Injected | None:
         for inj in self._injected:
-            if inj.method == method and inj.path.search(path):
+            if inj.matches(method, path, body):
                 inj.times -= 1
                 if inj.times <= 0:
                     self._injected.remove(inj)
@@ -960,12 +1015,22 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         method = request.method
         body, files = await self._read_body(request)
+        inter = self._interaction_of(path)
+        back, failed = 0.0, None
+        if self.weather is not None:  # weather.py: the way there, maybe a failing server
+            there, back, failed = self.weather.rest(method, path)
+            if inter is not None:
+                inter.inflight += 1
+            try:
+                await asyncio.sleep(there)
+            finally:
+                if inter is not None:
+                    inter.inflight -= 1
         rec = RecordedRequest(
             method=method, path=path, query=dict(request.query), headers=dict(request.headers),
             json=body, files=[a for _, a in files], time=loop.time(),
         )
         self.requests.append(rec)
-        inter = self._interaction_of(path)
         if inter is not None:
             inter.requests.append(rec)
             inter.inflight += 1
@@ -974,13 +1039,15 @@ class FakeDiscord:
             # rate-limits.mdx: per-route buckets and the global limit (ratelimits.py); a request
             # counts whether or not it then succeeds, and a 429 is answered before anything else
             # an injected answer (fail_next: Discord failing) stands for Discord's and counts for no bucket
-            injected = any(i.method == method and i.path.search(path) for i in self._injected)
+            injected = failed is not None or any(i.matches(method, path, body) for i in self._injected)
             who = rec.headers.get("Authorization") or (request.remote or "ip")
             verdict = None if injected else self.limiter.check(method, path, who)
             problems = self.schema.check_request(method, path, body, multipart=request.content_type.startswith("multipart/"))
             if verdict is not None and verdict.limited:
                 status, out, headers = 429, verdict.body(), verdict.limited_headers()
                 self.rate_limited.append((f"{method} {path}", float(verdict.retry_after or 0)))
+            elif failed is not None:  # opcodes-and-status-codes.mdx "HTTP Response Codes": 502, 5xx
+                status, out, headers = failed, {"message": f"{failed}: Server Error", "code": 0}, None
             elif problems:
                 self.request_violations.extend(problems)
                 status, out, headers = 400, _invalid(problems).body(), None
@@ -988,8 +1055,10 @@ class FakeDiscord:
                 status, out, headers = await self._handle(rec, files)
             if verdict is not None and not verdict.limited:
                 headers = {**verdict.headers, **(headers or {})}
-            if status < 500:  # 5xx only come from fail_next (a failing Discord): the schema has none
+            if status < 500:  # 5xx only come from fail_next or the weather: the schema has none
                 self.response_violations.extend(self.schema.check_response(method, path, status, out))
+            if back:
+                await asyncio.sleep(back)  # the way back
         finally:
             if inter is not None:
                 inter.inflight -= 1
@@ -998,7 +1067,7 @@ class FakeDiscord:
         return self._respond(status, out, headers)
 
     async def _handle(self, rec: RecordedRequest, files: list[tuple[int, Attachment]]):
-        inj = self._take_injected(rec.method, rec.path)
+        inj = self._take_injected(rec.method, rec.path, rec.json)
         if inj is not None:
             if inj.status == 429:
                 body = {"message": inj.message, "retry_after": inj.retry_after or 0.05, "global": False, "code": 0}
@@ -1757,10 +1826,20 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message.payload(self._users_by_id())
+        if self.weather is not None:
+            await self._online(ch.guild_id)
+            pushed_at = self.clock  # the click that reached the bot (after op 9, the second one)
+            inter.pushed_at, inter.last_activity = pushed_at, loop.time()
         before = set(self._messages)
         session = self._session_for(ch.guild_id)
         if session is not None:  # known before the push: the bot may answer before dispatch returns
             inter.seq, inter.session_id = session.seq + 1, session.id
+        if self.weather is not None:  # the interaction travels to the bot (weather.py)
+            await asyncio.sleep(self.weather.to_bot("INTERACTION_CREATE"))
+            await self._online(ch.guild_id)  # gone meanwhile (op 9): the person clicks again
+            session = self._session_for(ch.guild_id)
+            if session is not None:
+                inter.seq, inter.session_id = session.seq + 1, session.id
         seq = await self.dispatch("INTERACTION_CREATE", payload, guild_id=ch.guild_id)
         inter.seq = seq
         inter.shard = session.shard if session is not None else None

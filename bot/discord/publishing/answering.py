@@ -152,6 +152,8 @@ class Answering(Publisher):
         table stands (the move, if it was one, is committed and stays so)."""
         committed = reply.ok and reply.version is not None
         self.bot.watch.refused(channel, reply.match_id, error, "a reply" if not committed else "a move's post")
+        if committed:  # a passing refusal (5xx, 429): the move's post is made again later (issue 29)
+            self.bot.try_again_later(channel, error, reply, person=True)
         lines = [_("Discord refused to post this in the channel: {reason}.", reason=reason(error))]
         if committed:
             lines.append(_("Your move was made and is saved; nothing is lost."))

@@ -52,7 +52,7 @@ from bot.discord.publishing.messages import (
 from bot.discord.publishing.policy import MessagePolicy, Plan, fit_lines
 from bot.discord.publishing.quiet import defer_pings, quiet_users
 from bot.discord.publishing.recap import archive_after_recap, schedule_recap
-from bot.discord.refusals import gone, token_dead, token_lost
+from bot.discord.refusals import gone, passing, token_dead, token_lost
 from bot.discord.threads import ARCHIVE_MINUTES, unarchived
 from bot.games import table_language
 from bot.games.widgets import widgets_for
@@ -64,6 +64,23 @@ from bot.i18n import _, use_language
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
 
 LIVE_META = "live-message:"  # + table key: the message policy's state of a table (storage meta)
+# issue 29: a turn's ping (the only message that notifies that turn) and a game's result line in its
+# channel, refused in passing (a 5xx or 429 after discord.py's own retries), are sent again after
+# PING_RETRY s, PING_TRIES times in all
+PING_TRIES, PING_RETRY = 3, 1.0
+
+
+async def patiently(send: Callable[[], Any]) -> Any:
+    """``await send()``, again after a passing refusal (opcodes-and-status-codes.mdx: 502 "Wait a
+    bit and retry"); the last refusal is raised."""
+    for _attempt in range(PING_TRIES - 1):
+        try:
+            return await send()
+        except discord.HTTPException as error:
+            if not passing(error):
+                raise
+            await asyncio.sleep(PING_RETRY)
+    return await send()
 
 
 class Publisher(AnswerFirst, commands.Cog):
@@ -249,8 +266,8 @@ class Publisher(AnswerFirst, commands.Cog):
         lines = [line for user, line in prompts if user in plan.notify]
         lines.append(target.get_partial_message(live).jump_url)
         try:
-            sent = await target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
-                                     allowed_mentions=allowed_for(plan.notify))
+            sent = await patiently(lambda: target.send("\n".join(fit_lines(lines[:-1], lines[-1:])),
+                                                       allowed_mentions=allowed_for(plan.notify)))
         except discord.HTTPException as error:  # the live message shows the turn all the same
             log.warning("pinging %s in channel %s failed: %s", plan.notify, key, error)
             return None
@@ -417,7 +434,7 @@ class Publisher(AnswerFirst, commands.Cog):
             kw: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
             if (rematch := rematch_view(reply.match_id, reply.status)) is not None:
                 kw["view"] = rematch  # issue 25: a Rematch button no archiving of the thread takes away
-            sent = await sendable(target).send(line[:MAX_CONTENT], **kw)
+            sent = await patiently(lambda: sendable(target).send(line[:MAX_CONTENT], **kw))
             return str(sent.jump_url)
         return None
 
