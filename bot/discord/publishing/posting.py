@@ -364,11 +364,13 @@ class Publisher(AnswerFirst, commands.Cog):
                 first = escape_names(reply.public[0], reply.names)
                 line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
-                deferred = deferred or thinking(interaction)
-                if deferred or gone(interaction):
+                async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
+                    deferred = deferred or thinking(interaction) or gone(interaction)
+                    if not deferred:
+                        await interaction.response.send_message(line, allowed_mentions=quiet)
+                if deferred:
                     opening = await sendable(channel).send(line, allowed_mentions=quiet)
                 else:
-                    await interaction.response.send_message(line, allowed_mentions=quiet)
                     opening = await interaction.original_response()
                 thread = None
                 table = await self.svc.table(key)
