@@ -311,6 +311,7 @@ ANSWERS = {  # issue 29: every kind of handler's own initial response (answer fi
     "a refused command": ("start", None),
     "a command's public answer": ("join", {"game": "vikings"}),
     "a private answer (/hand)": ("hand", None),
+    "the thread's opening line (/start)": ("start", None),
 }
 
 
@@ -329,6 +330,10 @@ async def test_an_answer_on_the_wire_is_never_deferred_by_another_tasks_rest_cal
             view = discord.ui.View(timeout=None)
             view.add_item(ActionButton(99, 1, "buy 1"))  # a button of a game this channel no longer has
             old = await channel.send("an old turn", view=view)
+        if "opening" in path:  # the start with threads on: its answer is the line the thread opens from
+            host.bot.threads = True
+            await fd.slash("alice", "join", {"game": "vikings"})
+            await fd.slash("bob", "join")
         other = another_post_while_answering(host, channel, monkeypatch)
         if old is not None:
             r = await fd.click("alice", ActionButton(99, 1, "buy 1").custom_id, message=fd.message(old.id))

@@ -365,13 +365,12 @@ class Publisher(AnswerFirst, commands.Cog):
                 line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
                 async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
-                    deferred = deferred or thinking(interaction) or gone(interaction)
-                    if not deferred:
+                    deferred = deferred or thinking(interaction)
+                    here = not (deferred or gone(interaction))
+                    if here:
                         await interaction.response.send_message(line, allowed_mentions=quiet)
-                if deferred:
-                    opening = await sendable(channel).send(line, allowed_mentions=quiet)
-                else:
-                    opening = await interaction.original_response()
+                opening: discord.Message = (await interaction.original_response() if here
+                                            else await sendable(channel).send(line, allowed_mentions=quiet))
                 thread = None
                 table = await self.svc.table(key)
                 names = table.record.names if table is not None else []
