@@ -16,10 +16,13 @@ from tests.watchdog import HANG_DIR, LEAD, Watchdog, bounded_cancel_all_tasks
 
 @pytest.fixture
 async def fd():
-    """A fake Discord on 127.0.0.1 that must end the test with no unhandled or broken request."""
+    """A fake Discord on 127.0.0.1 that must end the test with no unhandled or broken request, and
+    no second initial response to an interaction."""
     async with FakeDiscord(lifetime=240) as fake:
         yield fake
         assert fake.internal_errors == [] and fake.unhandled == []
+        # issue 29: answer first never answers twice (opcodes-and-status-codes.mdx 40060)
+        assert [(i.type, i.data.get("name") or i.data.get("custom_id")) for i in fake.second_answers] == []
         fake.assert_schema_clean()  # issue 12: requests and answers as Discord's schema says
 
 

@@ -270,3 +270,82 @@ async def test_a_rest_call_waits_for_autocompletes_only_so_long(tmp_path, monkey
             assert [c.path for c in typed.calls_before_answer] == [f"/channels/{fd.channel.id}/messages"]
         finally:
             await host.stop()
+
+
+def another_post_while_answering(host, channel, monkeypatch) -> list[asyncio.Future]:
+    """Issue 29: the next initial response that is an answer (type 4 or 7, not a defer) is held
+    on its way to Discord while another table posts in ``channel``, until that post has either
+    deferred the interaction (answer first, for the others: the race, a second initial response)
+    or waits for the held answer (the answer is in flight: nothing goes before it). No timing:
+    the hold ends on whichever of the two happens. Returns the other table's post (a future)."""
+    respond, cog = AsyncWebhookAdapter.create_interaction_response, host.bot.cog
+    deferred, waits, other = asyncio.Event(), asyncio.Event(), []
+    wait = cog.in_flight.wait
+
+    async def held(self, *args, params, **kwargs):
+        kind = (params.payload or {}).get("type")
+        if kind == 5:
+            deferred.set()
+        elif kind in (4, 7) and not other:
+            other.append(asyncio.ensure_future(channel.send("another table's move")))
+            either = [asyncio.ensure_future(e.wait()) for e in (deferred, waits)]
+            await asyncio.wait(either, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+            for e in either:
+                e.cancel()
+            assert deferred.is_set() or waits.is_set(), "the other table's post did neither"
+        return await respond(self, *args, params=params, **kwargs)
+
+    async def waiting_for_answers_in_flight():
+        if cog.in_flight.others():
+            waits.set()
+        await wait()
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", held)
+    cog.in_flight.wait = waiting_for_answers_in_flight
+    return other
+
+
+ANSWERS = {  # issue 29: every kind of handler's own initial response (answer first on every path)
+    "a stale click's private answer": "stale",
+    "/help": ("help", None),
+    "a refused command": ("start", None),
+    "a command's public answer": ("join", {"game": "vikings"}),
+    "a private answer (/hand)": ("hand", None),
+    "the thread's opening line (/start)": ("start", None),
+}
+
+
+@pytest.mark.parametrize("path", list(ANSWERS))
+async def test_an_answer_on_the_wire_is_never_deferred_by_another_tasks_rest_call(fd, tmp_path, monkeypatch, path):
+    """Issue 29 (a 40060 seen once in five hostile two-game runs): a handler's own initial answer
+    is on the wire while another table's REST call answers first for the others. That call must
+    neither defer the interaction (a second initial response: Discord refuses one of them 40060,
+    and the player may be left with "thinking…") nor go before the answer: it waits for it."""
+    host = Host(fd, tmp_path / "race.db")
+    await host.start()
+    try:
+        channel = host.bot.get_channel(fd.channel.id)
+        old = None
+        if ANSWERS[path] == "stale":
+            view = discord.ui.View(timeout=None)
+            view.add_item(ActionButton(99, 1, "buy 1"))  # a button of a game this channel no longer has
+            old = await channel.send("an old turn", view=view)
+        if "opening" in path:  # the start with threads on: its answer is the line the thread opens from
+            host.bot.threads = True
+            await fd.slash("alice", "join", {"game": "vikings"})
+            await fd.slash("bob", "join")
+        other = another_post_while_answering(host, channel, monkeypatch)
+        if old is not None:
+            r = await fd.click("alice", ActionButton(99, 1, "buy 1").custom_id, message=fd.message(old.id))
+        else:
+            name, options = ANSWERS[path]
+            r = await fd.slash("alice", name, options)
+        [posted] = await asyncio.wait_for(asyncio.gather(*other), 5)
+        assert [q.status for q in fd.requests if q.path.startswith(f"/interactions/{r.id}/")] == [200]
+        assert fd.second_answers == []
+        assert not r.deferred and not any(m.loading for m in r.messages) and r.messages
+        answered = max(q.time for q in fd.requests if q.path.startswith(f"/interactions/{r.id}/"))
+        assert answered < next(q.time for q in fd.requests if q.path == f"/channels/{fd.channel.id}/messages"
+                                 and isinstance(q.json, dict) and q.json.get("content") == posted.content)
+    finally:
+        await host.stop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
 import discord
 import discord.http
@@ -25,15 +26,38 @@ from tests.fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_M
 CHANNEL_POSTS = r"^/channels/\d+/messages$"
 
 
-class _FastRetries:
-    """discord.http's asyncio with short sleeps: its 5xx retries wait 1+3+5+7 s otherwise."""
+class _FastServerErrorRetries:
+    """discord.http's asyncio with discord.py's 5xx back-off shortened, and no other wait.
+
+    discord.py retries a 500/502/504/524 after ``1 + tries * 2`` s (1, 3, 5, 7, 9: 25 s a post):
+    those sleeps, and only those, take 10 ms here. Every other wait in discord.http is what Discord
+    said to wait and stays as said: a 429's ``retry_after`` (rate-limits.mdx "Exceeding A Rate
+    Limit": "Your application should rely on the Retry-After header or retry_after field to
+    determine when to retry the request") and a bucket's wait for ``X-RateLimit-Reset-After``
+    ("Header Format"). Issue 29: this used to shorten every sleep of discord.http, so after the
+    5xx, when the computer player's edits filled the fake's per-channel bucket, discord.py retried
+    the 429 five times inside one window and raised it, and the bot halted "rate limited" (about
+    one run in five).
+    """
+
+    def __init__(self) -> None:
+        self.shortened = 0
 
     def __getattr__(self, name):
         return getattr(asyncio, name)
 
-    @staticmethod
-    async def sleep(delay, result=None):
-        return await asyncio.sleep(min(delay, 0.01), result)
+    def sleep(self, delay, result=None):
+        # called (not awaited) from discord.http.HTTPClient.request: the caller's ``response`` says
+        # which wait this is (its 5xx branch: ``if response.status in {500, 502, 504, 524}``)
+        caller = sys._getframe(1)
+        response = caller.f_locals.get("response") if caller.f_code.co_name == "request" else None
+        if response is not None and response.status >= 500:
+            self.shortened += 1
+            delay = min(delay, 0.01)
+        return asyncio.sleep(delay, result)
+
+
+FAST_5XX = _FastServerErrorRetries()
 
 
 async def inject(fd: FakeDiscord, kind: str, monkeypatch, *, path: str = CHANNEL_POSTS) -> str:
@@ -51,7 +75,8 @@ async def inject(fd: FakeDiscord, kind: str, monkeypatch, *, path: str = CHANNEL
         fd.rate_limit_next("POST", path, retry_after=0.01, times=5)  # discord.py tries 5 times
         return "rate limit"
     if kind == "5xx":
-        monkeypatch.setattr(discord.http, "asyncio", _FastRetries())
+        FAST_5XX.shortened = 0
+        monkeypatch.setattr(discord.http, "asyncio", FAST_5XX)
         fd.fail_next("POST", path, 502, message="Bad Gateway", times=5)  # retried, then raised
         return "error 502"
     raise AssertionError(kind)
@@ -163,6 +188,8 @@ async def test_computer_players_stop_when_their_post_is_refused_until_a_person_a
         assert (await host.table()).record.version == moved and since(fd, msg.id) == []  # it stopped
         posts = [p for p in fd.find_requests("POST", CHANNEL_POSTS) if p.status >= 400]
         assert len(posts) == (5 if kind in ("429", "5xx") else 1)  # one post (discord.py retried 429/5xx)
+        if kind == "5xx":
+            assert FAST_5XX.shortened == 5  # discord.py's back-off (1+3+5+7+9 s) was shortened, each time
         [logged] = refusals(caplog)
         assert "a computer player's move" in logged and channel in logged
         # a person acts (here /status): the computer players go on, and that person is told privately

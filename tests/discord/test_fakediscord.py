@@ -373,6 +373,8 @@ async def test_rest_refusals_like_discord(fd):
         callback = f"{api}/interactions/{answered.id}/{answered.token}/callback"
         async with http.post(callback, json={"type": 4, "data": {"content": "again"}}) as resp:
             assert resp.status == 400 and (await resp.json())["code"] == 40060
+        assert [i.id for i in fd.second_answers] == [answered.id]
+        fd.second_answers.clear()  # this test's own second answer, not the bot's (the fixture checks)
         auth = {"Authorization": f"Bot {fd.token}"}
         async with http.post(f"{api}/channels/{fd.channel.id}/messages", json={}, headers=auth) as resp:
             assert resp.status == 400 and (await resp.json())["code"] == 50006

@@ -239,6 +239,8 @@ class FakeDiscord:
         self.limiter = Limiter(self.rate_limits, lambda: self.clock, self.wall_clock)
         self.rate_limited: list[tuple[str, float]] = []  # 429s served: ("METHOD /path", retry_after)
         self.late_answers: list[InteractionResult] = []  # answered after other REST calls of the bot
+        # second initial responses refused 40060 (issue 29: the bot must never send one; the fd fixture checks)
+        self.second_answers: list[InteractionResult] = []
         # on: a test whose bot made REST calls before an initial response fails at exit
         # (default: on unless the environment says FAKEDISCORD_STRICT_ANSWER_ORDER=0)
         if strict_answer_order is None:
@@ -1492,6 +1494,7 @@ class FakeDiscord:
         if inter is None or inter.id != int(iid):
             raise _HTTPError(404, 10062, "Unknown interaction")
         if inter.callback is not None:  # opcodes-and-status-codes.mdx: 40060
+            self.second_answers.append(inter)
             raise _HTTPError(400, 40060, "Interaction has already been acknowledged.")
         if self.clock - inter.pushed_at > self.callback_deadline:
             # receiving-and-responding.mdx "Interaction Callback": "you must send an initial response

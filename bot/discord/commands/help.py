@@ -42,10 +42,11 @@ class HelpCommands(Answering):
     async def help(self, interaction: discord.Interaction) -> None:
         """An embed grouped by purpose (issue 13), privately."""
         with use_language(asker_language(interaction)):
-            if interaction.response.is_done():  # deferred meanwhile (issue 24: answer first)
-                await interaction.followup.send(embed=self.help_embed(), ephemeral=True)
-            else:
-                await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
+            async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
+                if not interaction.response.is_done():
+                    await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
+                    return
+            await interaction.followup.send(embed=self.help_embed(), ephemeral=True)  # deferred meanwhile
 
     def help_embed(self) -> discord.Embed:
         games = ", ".join(a.title for a in self.svc.games)

@@ -25,7 +25,7 @@ import discord
 from bot.discord.client import TableBot
 from bot.discord.languages import asker_language, language_for, said_to
 from bot.discord.publishing.answering import Answering
-from bot.discord.publishing.deferring import settled, thinking
+from bot.discord.publishing.deferring import thinking
 from bot.discord.publishing.messages import escape_names, sendable, thread_name
 from bot.discord.refusals import token_dead, token_lost
 from bot.discord.threads import ARCHIVE_MINUTES
@@ -99,17 +99,17 @@ class RematchCommands(Answering):
         else — the token gone, or deferred privately for another table's REST call meanwhile
         (issue 24) — a message in the channel (returned)."""
         quiet = discord.AllowedMentions.none()
-        self.unanswered.discard(interaction)  # answered now
-        await settled(interaction)
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(text, allowed_mentions=quiet)
-                return None
-            except discord.HTTPException as error:
-                if not token_dead(error):
-                    raise
-                token_lost(interaction, error)
-        elif thinking(interaction):
+        async with self.responding(interaction):  # answered now (issue 29: nobody defers it meanwhile)
+            deferred = interaction.response.is_done()
+            if not deferred:
+                try:
+                    await interaction.response.send_message(text, allowed_mentions=quiet)
+                    return None
+                except discord.HTTPException as error:
+                    if not token_dead(error):
+                        raise
+                    token_lost(interaction, error)
+        if deferred and thinking(interaction):
             with suppress(discord.HTTPException):
                 await interaction.edit_original_response(content=_("Done: see the channel."))
         return await sendable(interaction.channel).send(text, allowed_mentions=quiet)

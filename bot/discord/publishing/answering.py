@@ -199,10 +199,11 @@ class Answering(Publisher):
     async def fail(self, interaction: discord.Interaction) -> None:
         text = _("Something went wrong on my side while answering. Use /status to see where the game stands.")
         with suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            async with self.responding(interaction):
+                if not interaction.response.is_done():
+                    await interaction.response.send_message(text, ephemeral=True)
+                    return
+            await interaction.followup.send(text, ephemeral=True)
 
     async def say_privately(
         self, interaction: discord.Interaction, text: str, *, deferred: bool = False,
@@ -211,31 +212,34 @@ class Answering(Publisher):
         """An ephemeral answer (also after an ephemeral defer). Never pings anybody. A private defer
         another task's REST call made of this interaction (answer first) and still on the wire is
         waited for first: then this answer follows it up, never racing it as a second initial
-        response (40060)."""
+        response (40060); nor does another task defer it while this answer is on the wire
+        (:meth:`responding`, issue 29)."""
         await settled(interaction)
         chunks = split_content([text]) or [_("Done.")]
         quiet = discord.AllowedMentions.none()
         for i, chunk in enumerate(chunks):
-            extra: dict[str, Any] = {}
+            extra: dict[str, Any] = {"ephemeral": True, "allowed_mentions": quiet}
             if i == len(chunks) - 1:
                 if files:
                     extra["files"] = list(files)
                 if view is not None:
                     extra["view"] = view
-            if i == 0 and not deferred and not interaction.response.is_done():
-                await interaction.response.send_message(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
-            else:
-                await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=quiet, **extra)
+            if i == 0 and not deferred:
+                async with self.responding(interaction):
+                    if not interaction.response.is_done():
+                        await interaction.response.send_message(chunk, **extra)
+                        continue
+            await interaction.followup.send(chunk, **extra)
 
     async def edit_private(self, interaction: discord.Interaction, **kw: Any) -> None:
         """Update the clicked private message (the sailor dialog) as the interaction's response;
         when another task's REST call deferred it privately meanwhile (answer first), the update
         goes to that "thinking…" message instead (the clicked one can no longer be the response)."""
-        await settled(interaction)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kw)
-        else:
-            await interaction.response.edit_message(**kw)
+        async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
+            if not interaction.response.is_done():
+                await interaction.response.edit_message(**kw)
+                return
+        await interaction.edit_original_response(**kw)
 
     async def deliver(
         self, interaction: discord.Interaction, reply: Reply, *, deferred: bool, private: bool, widgets: bool,
@@ -258,12 +262,15 @@ class Answering(Publisher):
                                      deferred=deferred, files=files_of(reply))
             return
         messages = await self.public_messages(str(interaction.channel_id), reply, widgets=widgets)
-        deferred = deferred or thinking(interaction)  # deferred meanwhile (answer_waiting)
         for i, kw in enumerate(messages):
+            if i == 0 and not deferred:
+                async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
+                    deferred = thinking(interaction)  # deferred meanwhile (answer_waiting)
+                    if not deferred:
+                        await interaction.response.send_message(**kw)
+                        continue
             if deferred:
                 await sendable(interaction.channel).send(**kw)
-            elif i == 0:
-                await interaction.response.send_message(**kw)
             else:
                 await interaction.followup.send(**kw)
         with use_language(asker):  # what the asker alone sees

@@ -10,14 +10,16 @@ discord.py's webhook adapter, not through this wrapper."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 
-from bot.discord.publishing.deferring import InFlight, defer_privately
+from bot.discord.publishing.deferring import InFlight, defer_privately, settled
 from bot.discord.refusals import gone, token_dead, token_lost
 
 log = logging.getLogger("bot.discord.cog")  # one logger for the Cog, whichever module says it
@@ -79,6 +81,20 @@ class AnswerFirst:
             now = time.time()
             self.completing = {a for a in self.completing if not _answered(a, now)}  # kept small
             self.completing.add(interaction)
+
+    @contextlib.asynccontextmanager
+    async def responding(self, interaction: discord.Interaction) -> AsyncIterator[None]:
+        """Around a handler's own initial response to ``interaction``, and the choice between it and
+        a follow-up (``response.is_done()``, :func:`~bot.discord.publishing.deferring.thinking`),
+        made inside. Issue 29: the interaction leaves :attr:`unanswered` before anything is awaited,
+        so no other task's REST call defers it while the answer is on the wire (a second initial
+        response: Discord refuses one of them, 40060, and the player may be left with "thinking…");
+        a defer another task already has on the wire is waited for (then follow it up); and the
+        bot's other REST calls wait until the answer has reached Discord (:class:`InFlight`)."""
+        async with self.in_flight.sending():
+            self.unanswered.discard(interaction)
+            await settled(interaction)
+            yield
 
     async def completed(self, autocompletes: set[discord.Interaction], *, until: float) -> None:
         """Wait until these autocompletes are answered, or their 3 s are over (a failed one is

@@ -381,12 +381,13 @@ class Publisher(AnswerFirst, commands.Cog):
                 first = escape_names(reply.public[0], reply.names)
                 line = f"{first} {below}"
                 quiet = discord.AllowedMentions.none()
-                deferred = deferred or thinking(interaction)
-                if deferred or gone(interaction):
-                    opening = await sendable(channel).send(line, allowed_mentions=quiet)
-                else:
-                    await interaction.response.send_message(line, allowed_mentions=quiet)
-                    opening = await interaction.original_response()
+                async with self.responding(interaction):  # issue 29: never deferred by another task meanwhile
+                    deferred = deferred or thinking(interaction)
+                    here = not (deferred or gone(interaction))
+                    if here:
+                        await interaction.response.send_message(line, allowed_mentions=quiet)
+                opening: discord.Message = (await interaction.original_response() if here
+                                            else await sendable(channel).send(line, allowed_mentions=quiet))
                 thread = None
                 table = await self.svc.table(key)
                 names = table.record.names if table is not None else []
