@@ -83,6 +83,7 @@ table cache, pieces of replies):
 ``bot.host.pings``         a person's ping setting (``settings``, ``defer_ping``, ``due_pings``; issue 25)
 ``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
 ``bot.host.hints``         ``/hint``: the search computer player's advice on a table with ``hints``
+``bot.host.lifecycle``     pause, resume: a table whose place was deleted or whose server removed the bot (issue 29)
 =========================  ====================================================================
 """
 
@@ -100,6 +101,7 @@ from bot.host.common import (
     votes_needed,
 )
 from bot.host.guard import host_call, refused
+from bot.host.lifecycle import LifecycleMixin
 from bot.host.pings import PingsMixin
 from bot.host.refusals import REFUSALS, Refusal, RefusalCode
 from bot.host.rematch import RematchMixin
@@ -115,6 +117,6 @@ __all__ = [
 ]
 
 
-class HostService(RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
+class HostService(LifecycleMixin, RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
     """The host service (see the module's docstring): lobby, play, looking, export, records, text
     commands, rematches and reminders, one concern per :mod:`bot.host` module."""
