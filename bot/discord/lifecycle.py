@@ -27,27 +27,35 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import discord
 
+from bot.discord.client import TableBot
 from bot.discord.publishing.messages import sendable
 from bot.games import table_language
 from bot.host.lifecycle import DELETED, REMOVED, halt_of
 from bot.i18n import _, use_language
 from bot.storage import MatchRecord
 
-if TYPE_CHECKING:
-    from bot.discord.app import MeadhallBot
-
 log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003  # opcodes-and-status-codes.mdx "JSON Error Codes"
+
+
+class LifeBot(TableBot, Protocol):
+    """What the handlers need of the bot (:class:`bot.discord.app.MeadhallBot`; no import of it)."""
+
+    cog: Any  # the MeadhallCog: its live-message policy and the threads it opened (parents)
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
 
 
 class ServerLife:
     """The handlers of a server's life for ``bot`` (see the module's docstring)."""
 
-    def __init__(self, bot: MeadhallBot) -> None:
+    def __init__(self, bot: LifeBot) -> None:
         self.bot = bot
 
     async def thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> bool:
