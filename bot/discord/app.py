@@ -111,8 +111,8 @@ class MeadhallBot(commands.Bot):
         self._cpu = None  # bot.processes.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
         self.force_sync = force_sync  # sync even when the commands' hash is unchanged (--sync-commands)
-        self.keeper = ThreadKeeper(self, self._table_open)  # issue 24: game threads stay active
         self.life = ServerLife(self)  # issue 29: deleted threads and channels, removed and invited back
+        self.keeper = ThreadKeeper(self, self._table_open, gone=self.life.gone)  # issue 24: game threads stay active
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
         self.cog: MeadhallCog | None = None

@@ -13,7 +13,8 @@
   ``unavailable: true`` (``on_guild_unavailable``) it is an outage and nothing happens: the
   tables wait as for any slow network.
 * At start-up, a table of a server the bot is no longer in (READY lists it no more) is paused
-  as removed.
+  as removed; one whose thread or channel answers 404/10003 (deleted while the bot was away:
+  the keep-alive's look at the threads, bot.discord.threads) is paused as deleted.
 * **GUILD_CREATE** of a server the bot was not in (``on_guild_join``: invited back; also
   ``on_guild_available``, which covers an invitation while the bot was away): the tables
   paused by the removal go on where they were, each with its table picture and a ping for
@@ -101,6 +102,14 @@ class ServerLife:
             if halt_of(record) is None:
                 out.append(record)
         return out
+
+    async def gone(self, key: str) -> bool:
+        """At start-up the table's thread or channel answers 404/10003: deleted while the bot was
+        away (no event reached it). Paused silently, as a deleted channel's table is."""
+        paused = await self.bot.service.pause(key, DELETED, parent=None)
+        if paused:
+            log.info("the place %s of a running table was deleted while the bot was away: paused", key)
+        return paused
 
     async def removed(self, guild: discord.Guild) -> list[str]:
         paused = await self.bot.service.pause_guild(str(guild.id))

@@ -198,3 +198,28 @@ async def test_a_member_who_left_is_not_told_to_the_bot_and_their_turn_goes_to_t
             assert len(reminders) == 2 and all(m.pinged == [bob.id] for m in reminders)
         finally:
             await host.stop()
+
+
+async def test_a_thread_deleted_while_the_bot_was_away_pauses_its_table_at_start(tmp_path):
+    """No THREAD_DELETE reaches a bot that is offline; at start-up the keep-alive's look at the
+    threads of running tables (issue 24) gets 404/10003 for it: the table is paused as deleted."""
+    async with FakeDiscord(strict_answer_order=False) as fd:
+        host = Host(fd, tmp_path / "away.db")
+        await host.start()
+        try:
+            await fd.slash("alice", "join", {"game": "vikings"})
+            await fd.slash("bob", "join")
+            await fd.slash("alice", "start")
+            [thread] = fd.threads_of("general")
+            key = str(thread.id)
+            await host.stop()
+            await fd.delete_thread(thread)
+            # kept at most for a RESUME of the closed session, which the new process never makes
+            await host.start()
+            await host.bot.tables_looked_at.wait()
+            table = await host.svc.table(key)
+            assert halt_of(table.record) == {"why": "deleted", "parent": None, "at": halt_of(table.record)["at"]}
+            r = await fd.slash("carol", "table status")
+            assert "1 paused table" in r.text
+        finally:
+            await host.stop()

@@ -65,9 +65,8 @@ class LifecycleEvents:
         assert ch.is_thread, f"{ch.name} is not a thread"
         self.threads.pop(ch.id)
         self._checked("ThreadResponse", ch.payload())
-        await self.dispatch("THREAD_DELETE", {"id": str(ch.id), "guild_id": str(ch.guild_id),
-                                              "parent_id": str(ch.parent_id), "type": ch.type},
-                            guild_id=ch.guild_id)
+        await self._tell("THREAD_DELETE", {"id": str(ch.id), "guild_id": str(ch.guild_id),
+                                           "parent_id": str(ch.parent_id), "type": ch.type}, ch.guild_id)
 
     async def delete_channel(self: FakeDiscord, channel: str | int | FakeChannel) -> None:  # type: ignore[misc]
         ch = self._channel(channel)
@@ -77,7 +76,15 @@ class LifecycleEvents:
             self.threads.pop(thread.id)
         data = ch.payload()
         self._checked("GuildChannelResponse", data)
-        await self.dispatch("CHANNEL_DELETE", data, guild_id=ch.guild_id)
+        await self._tell("CHANNEL_DELETE", data, ch.guild_id)
+
+    async def _tell(self: FakeDiscord, event: str, data: dict[str, Any], guild_id: int) -> None:  # type: ignore[misc]
+        """Dispatch to the bot's session, if one is connected (or may resume): a bot that is
+        offline learns of the deletion only by its 404s afterwards (gateway events are not kept)."""
+        if self._session_for(guild_id) is None:
+            self.gateway_rules.buffer(event, data, guild_id)  # kept for a RESUME; else nobody hears it
+            return
+        await self.dispatch(event, data, guild_id=guild_id)
 
     def guild_removed(self: FakeDiscord, guild_id: int) -> bool:  # type: ignore[misc]
         self._lifecycle_state()
