@@ -38,6 +38,11 @@ terminal names — and ``name`` is how people see a player)::
     await svc.replay(match_id) -> Game                    # rebuilt from seed + log
     await svc.due_reminders(now=None) -> list[Reminder]   # what to send now (and re-arms them)
     await svc.next_reminder_due() -> float | None
+    await svc.pause(channel, why, *, parent=None) -> bool  # issue 29 (bot.host.lifecycle): place deleted, bot removed
+    await svc.resume(channel, *, to=None) -> Reply        # the paused table goes on (table picture, prompts)
+    await svc.resume_here(channel, guild) -> Reply        # /table resume
+    await svc.pause_guild(guild) / resume_guild(guild)    # the bot removed from / invited back to a server
+    await svc.status_here(channel, guild) -> Reply        # status, and the server's paused tables where none
 
 Every refusal is a ``Reply`` with ``ok=False``, a ``code`` from :data:`REFUSALS` and the
 translated sentence in ``private`` (show it to the actor only); nothing changes on a refusal.
