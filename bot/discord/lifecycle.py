@@ -128,6 +128,7 @@ class ServerLife:
                         await self.bot.cog.recall(key)  # the live message as the last process left it
                         self.bot.cog.policy.renotify(key)  # a ping for whoever must act, after the pause
                         await self.bot.cog.post(sendable(target), key, reply)
+                        self.bot.watch.posted(key)
             except discord.NotFound as e:
                 if e.code == UNKNOWN_CHANNEL:  # deleted while the bot was away: paused as deleted
                     await self.bot.service.pause(key, DELETED, parent=None)
@@ -136,6 +137,7 @@ class ServerLife:
             except discord.HTTPException as e:
                 log.warning("the table of %s could not be told it goes on: %s", key, e)
             resumed.append(key)
+            self.bot.watch.person_acted(key)  # a refusal while the bot was being removed no longer holds them
             self.bot.schedule_bots(key)
         if resumed:
             log.info("back in the server %s: %d tables go on", guild.id, len(resumed))

@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+import bot.discord.app as app_module
 from bot.host.lifecycle import halt_of
 from bot.host.seats import bot_level
 from tests.discord.test_discord_e2e import Host, offered, press, usable, user_of
@@ -42,10 +43,18 @@ async def person_presses(fd: FakeDiscord, host: Host, key: str) -> bool:
 
 
 @pytest.mark.slow  # a whole game against a computer player, and a restart (about 25 s)
-async def test_a_deleted_game_thread_pauses_the_table_and_table_resume_reopens_it_to_the_end(tmp_path):
+async def test_a_deleted_game_thread_pauses_the_table_and_table_resume_reopens_it_to_the_end(tmp_path, monkeypatch):
+    gate = asyncio.Event()  # the computer player is due, and held until the thread is gone
+    real_play_bots = app_module.play_bots
+
+    async def held_play_bots(*args, **kw):
+        await gate.wait()
+        return await real_play_bots(*args, **kw)
+
+    monkeypatch.setattr(app_module, "play_bots", held_play_bots)
     async with FakeDiscord(strict_answer_order=False, lifetime=280) as fd:
         host = Host(fd, tmp_path / "life.db")
-        host.bot_kw = {"bot_pause": 0.6}
+        host.bot_kw = {"bot_pause": 0.0}
         await host.start()
         try:
             await fd.slash("alice", "join", {"game": "vikings"})
@@ -59,10 +68,10 @@ async def test_a_deleted_game_thread_pauses_the_table_and_table_resume_reopens_i
             assert bot_level(table.record.seats[table.game.acting_seats()[0]].user)  # a computer player is due
             version = table.record.version
             mark = len(fd.requests)
-            await fd.delete_thread(thread)  # while the computer player waits its bot_pause
+            await fd.delete_thread(thread)  # while the computer player is about to move
             told = await fd.wait_for_message(lambda m: "was deleted" in m.content, timeout=5)
             assert told.channel_id == fd.channel.id and "/table resume" in told.content and told.pinged == []
-            await asyncio.sleep(1.5)  # past the computer player's pause
+            gate.set()  # the computer player tries its move now: refused, the table is paused
             await host.bot.bots_idle()
             assert calls_to(fd, thread.id, mark) == []  # nothing more went to the deleted thread
             assert (await host.svc.table(key)).record.version == version  # it did not move
@@ -75,7 +84,6 @@ async def test_a_deleted_game_thread_pauses_the_table_and_table_resume_reopens_i
             status = await fd.slash("bob", "table status")
             assert "1 paused table of this server" in status.text, status.text
 
-            host.bot.bot_pause = 0.0
             r = await fd.slash("bob", "table resume")
             threads = [t for t in fd.threads_of("general") if t.id != thread.id]
             assert len(threads) == 1, threads
@@ -125,7 +133,8 @@ async def test_the_bot_removed_stops_its_tables_and_invited_back_they_go_on(tmp_
     async with FakeDiscord(strict_answer_order=False) as fd:
         host = Host(fd, tmp_path / "kick.db")
         host.config_kw = {"threads": False}
-        host.kw = {"reminder_delay": 0.3, "reminder_limit": 2}
+        clock = Clock(1_000_000.0)  # the service's time: reminders fall due when the test says
+        host.kw = {"reminder_delay": 60, "reminder_limit": 2, "clock": clock}
         await host.start()
         try:
             host.bot.reminder_poll = 0.05
@@ -146,8 +155,8 @@ async def test_the_bot_removed_stops_its_tables_and_invited_back_they_go_on(tmp_
                     break
                 await asyncio.sleep(0.02)
             assert await host.svc.halted(key)
-            mark = len(fd.requests)  # a reminder may have been on its way as the bot was removed
-            await asyncio.sleep(0.8)  # reminders would be due: none is sent
+            clock.t += 3600  # reminders would be due: none is sent
+            assert await host.bot.send_due_reminders() == 0
             assert calls_to(fd, fd.channel.id, mark) == []
             assert await host.store.timers((await host.svc.table(key)).record.id) == []
             await host.restart()  # READY lists the guild no more; the pause is durable
