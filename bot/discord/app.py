@@ -258,7 +258,7 @@ class MeadhallBot(commands.Bot):
         await self.life.invited(guild)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        await self.life.invited(guild)  # back after an outage or at start-up: invited while away?
+        await self.life.available(guild)  # after an outage or at start-up: invited back while away?
 
     def check_permissions(self, channel: str) -> list[str]:
         """The required permissions (bot.discord.permissions) the bot lacks in ``channel`` as far

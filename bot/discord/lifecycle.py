@@ -58,6 +58,23 @@ class ServerLife:
 
     def __init__(self, bot: LifeBot) -> None:
         self.bot = bot
+        # servers with tables paused by the bot's removal (read once, then kept): a server that
+        # becomes available (every one at start-up) costs no database scan unless it has some
+        self._removed_from: set[str] | None = None
+
+    async def removed_from(self) -> set[str]:
+        if self._removed_from is None:
+            records = await self.bot.service.storage.unfinished_matches(snapshots=False)
+            self._removed_from = {r.guild for r in records
+                                  if r.guild and (halt_of(r) or {}).get("why") == REMOVED}
+        return self._removed_from
+
+    async def available(self, guild: discord.Guild) -> list[str]:
+        """A server available (at start-up, after an outage): its tables go on if the bot's
+        removal paused them (it was invited back while away)."""
+        if str(guild.id) not in await self.removed_from():
+            return []
+        return await self.invited(guild)
 
     async def thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> bool:
         key = str(payload.thread_id)
@@ -97,6 +114,7 @@ class ServerLife:
             if record.status == "active" and halt_of(record) is None and record.guild and \
                     record.guild.isdigit() and record.guild not in here:
                 if await self.bot.service.pause(record.channel, REMOVED):
+                    (await self.removed_from()).add(record.guild)
                     log.info("the server %s of table %s no longer has the bot: paused", record.guild, record.channel)
                 continue
             if halt_of(record) is None:
@@ -113,12 +131,15 @@ class ServerLife:
 
     async def removed(self, guild: discord.Guild) -> list[str]:
         paused = await self.bot.service.pause_guild(str(guild.id))
+        if paused:
+            (await self.removed_from()).add(str(guild.id))
         log.info("removed from the server %s: paused %d tables", guild.id, len(paused))
         return paused
 
     async def invited(self, guild: discord.Guild) -> list[str]:
         """Invited (back) to ``guild``: the tables its removal paused go on, each told in its place."""
-        resumed = []
+        resumed: list[str] = []
+        (await self.removed_from()).discard(str(guild.id))
         for key, reply in await self.bot.service.resume_guild(str(guild.id)):
             target = self.bot.get_channel(int(key)) or self.bot.get_partial_messageable(int(key))
             table = await self.bot.service.table(key)

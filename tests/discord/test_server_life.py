@@ -232,3 +232,32 @@ async def test_a_thread_deleted_while_the_bot_was_away_pauses_its_table_at_start
             assert "1 paused table" in r.text
         finally:
             await host.stop()
+
+
+async def test_invited_back_while_the_bot_was_away_its_tables_go_on_at_start(tmp_path):
+    """Removed, then invited back while the bot was offline: at start-up the server is in READY
+    and its GUILD_CREATE (discord.py: on_guild_available) brings the paused tables back."""
+    async with FakeDiscord(strict_answer_order=False) as fd:
+        host = Host(fd, tmp_path / "away-invite.db")
+        host.config_kw = {"threads": False}
+        await host.start()
+        try:
+            await fd.slash("alice", "join", {"game": "vikings"})
+            await fd.slash("bob", "join")
+            await fd.slash("alice", "start")
+            key = str(fd.channel.id)
+            guild = fd.guild()
+            await fd.remove_bot(guild)
+            for _ in range(100):
+                if await host.svc.halted(key):
+                    break
+                await asyncio.sleep(0.02)
+            await host.stop()
+            await fd.invite_bot(guild)  # nobody connected: no event
+            mark_id = fd.messages()[-1].id
+            await host.start()
+            await fd.wait_for_message(lambda m: bool(m.pinged), after=mark_id, timeout=5)
+            assert not await host.svc.halted(key)
+            assert await person_presses(fd, host, key)
+        finally:
+            await host.stop()
