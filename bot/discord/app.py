@@ -57,6 +57,7 @@ from bot.config import Config
 from bot.discord.cog import MeadhallCog
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.languages import MeadhallTranslator, language_for
+from bot.discord.lifecycle import ServerLife
 from bot.discord.login import LoginPlan, ScheduledIdentify, serve
 from bot.discord.publishing.messages import allowed_for, escape_names, mention, sendable
 from bot.discord.refusals import ChannelWatch, passing
@@ -64,6 +65,7 @@ from bot.discord.replaying import REPLAY_ITEMS
 from bot.discord.sync import sync_if_changed
 from bot.discord.threads import ThreadKeeper
 from bot.games import table_language
+from bot.host.lifecycle import halt_of
 from bot.host.seats import bot_level, play_bots
 from bot.host.service import HostService, Reply
 from bot.i18n import set_language, set_task_language, use_language
@@ -116,7 +118,8 @@ class MeadhallBot(commands.Bot):
         self._cpu = None  # bot.processes.cpu.CpuPool of the service made in setup_hook
         self.sync_global = sync_global
         self.force_sync = force_sync  # sync even when the commands' hash is unchanged (--sync-commands)
-        self.keeper = ThreadKeeper(self, self._table_open)  # issue 24: game threads stay active
+        self.life = ServerLife(self)  # issue 29: deleted threads and channels, removed and invited back
+        self.keeper = ThreadKeeper(self, self._table_open, gone=self.life.gone)  # issue 24: game threads stay active
         self.defer_after = defer_after
         self.reminder_poll = reminder_poll
         self.cog: MeadhallCog | None = None
@@ -234,6 +237,7 @@ class MeadhallBot(commands.Bot):
             return
         if self.shard_plan is not None:  # another process serves the other shards' guilds
             records = [r for r in records if self.shard_plan.owns(r.guild)]
+        records = await self.life.at_start(records)  # issue 29: paused tables wait for a resume
         for record in records:
             self.check_permissions(record.channel)
         # issue 24: threads of active tables that archived while the bot was away come back
@@ -249,7 +253,24 @@ class MeadhallBot(commands.Bot):
 
     async def _table_open(self, key: str) -> bool:
         table = await self.service.table(key)
-        return table is not None and table.game is not None and not table.game.is_over
+        return (table is not None and table.game is not None and not table.game.is_over
+                and halt_of(table.record) is None)
+
+    # issue 29 (bot.discord.lifecycle): a server's life, translated into host calls
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.life.thread_deleted(payload)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.life.channel_deleted(channel)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.life.removed(guild)  # GUILD_DELETE without unavailable: removed, not an outage
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.life.invited(guild)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.life.available(guild)  # after an outage or at start-up: invited back while away?
 
     def check_permissions(self, channel: str) -> list[str]:
         """The required permissions (bot.discord.permissions) the bot lacks in ``channel`` as far
@@ -291,7 +312,7 @@ class MeadhallBot(commands.Bot):
 
     async def _bot_must_act(self, channel: str) -> bool:
         table = await self.service.table(channel)
-        if table is None or table.game is None or table.game.is_over:
+        if table is None or table.game is None or table.game.is_over or halt_of(table.record) is not None:
             return False
         seats = table.record.seats
         return any(bot_level(seats[s].user) for s in table.game.acting_seats())
@@ -323,6 +344,8 @@ class MeadhallBot(commands.Bot):
         self.wake_reminders()
         if self.cog is None:
             return
+        if await self.service.halted(channel):  # issue 29: its place is gone (or the bot removed)
+            raise _PostRefused
         target = self.get_channel(int(channel)) or self.get_partial_messageable(int(channel))
         try:
             await self.cog.post(sendable(target), channel, reply)

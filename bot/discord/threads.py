@@ -36,7 +36,8 @@ API::
     ARCHIVE_MINUTES                                   # 10080: open game threads with this
     await unarchive(where) -> bool                    # PATCH archived=false (False: locked, or not a thread)
     await unarchived(where, call)                     # call(); on 50083 un-archive and call() once more
-    keeper = ThreadKeeper(client, is_open)            # is_open(key) -> awaitable bool: an unfinished table
+    keeper = ThreadKeeper(client, is_open, gone=None) # is_open(key) -> awaitable bool: an unfinished table;
+                                                      # gone(key): its place was deleted meanwhile (issue 29)
     await keeper.thread_updated(payload)              # from on_raw_thread_update
     await keeper.at_start(keys) -> int                # threads of unfinished tables brought back
     await archive(client, thread_id) -> bool          # a finished game's thread: archived, not locked
@@ -58,6 +59,7 @@ T = TypeVar("T")
 ARCHIVE_MINUTES: Literal[10080] = 10080
 THREAD_ARCHIVED = 50083  # opcodes-and-status-codes.mdx "JSON Error Codes"
 THREAD_LOCKED = 160005
+UNKNOWN_CHANNEL = 10003
 
 
 def _metadata(data: Any) -> dict[str, Any]:
@@ -148,9 +150,11 @@ class ThreadKeeper:
 
     ``is_open(key)`` says whether the table keyed by a thread's id (as a string) is unfinished."""
 
-    def __init__(self, client: discord.Client, is_open: Callable[[str], Awaitable[bool]]) -> None:
+    def __init__(self, client: discord.Client, is_open: Callable[[str], Awaitable[bool]],
+                 gone: Callable[[str], Awaitable[object]] | None = None) -> None:
         self.client = client
         self.is_open = is_open
+        self.gone = gone  # issue 29: told of a table's channel or thread deleted while the bot was away
         self.revived: list[int] = []  # threads brought back (tests; a count for the logs)
         self._told_locked: set[int] = set()
 
@@ -201,6 +205,9 @@ class ThreadKeeper:
             try:
                 channel = await self.client.fetch_channel(int(key))
             except discord.HTTPException as e:
+                if isinstance(e, discord.NotFound) and e.code == UNKNOWN_CHANNEL and self.gone is not None:
+                    await self.gone(key)  # deleted while the bot was away (issue 29)
+                    continue
                 log.warning("looking at the channel %s of an unfinished table failed: %s", key, e)
                 continue
             if isinstance(channel, discord.Thread) and channel.archived:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.games import host_options
+from bot.games import HOST_KEY, host_options
 from bot.games.widgets import label_of
 from bot.host import turns, undo
 from bot.host.common import MAX_FORCED_MOVES, names_text, shortened
@@ -99,6 +99,8 @@ class PlayMixin(HostBase):
     async def _act(self, channel: str, user: str, text: str, version: int | None, scoped: bool = False) -> Reply:
         table, game = await self._need_game(channel)
         rec = table.record
+        if rec.options.get(HOST_KEY, {}).get("halt") is not None:  # issue 29: paused (bot.host.lifecycle)
+            raise Refusal(RefusalCode.TABLE_PAUSED)
         seat = self._need_seat(table, user)
         if version is not None and version != rec.version:
             last = table.last_action

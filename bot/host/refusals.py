@@ -180,6 +180,12 @@ class RefusalCode(Enum):
     REMATCH_TABLE_OPEN = "already_started", N_(
         "This channel has a table already: the rematch can start here once it is finished or abandoned."), ()
 
+    # issue 29: a table paused because its thread or channel was deleted, or the bot removed
+    TABLE_PAUSED = "paused", N_("This table is paused; /table resume in its channel reopens it."), ()
+    NOTHING_PAUSED = "nothing_paused", N_("No table of this server is paused."), ()
+    RESUME_TABLE_OPEN = "already_started", N_(
+        "This channel has a table already: resume the paused one in another channel."), ()
+
     @classmethod
     def by_code(cls, code: str) -> RefusalCode:
         """The first member with string ``code`` (e.g. an undo blocker's code); ``KeyError`` if none."""

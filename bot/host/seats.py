@@ -112,6 +112,8 @@ async def play_bots(
         if not reply.ok:
             if reply.code in ("stale", "duplicate"):
                 continue  # somebody (maybe another process on the same database) moved: look again
+            if reply.code == "paused":
+                break  # issue 29: the table was paused (its place deleted, the bot removed): they stop
             raise RuntimeError(f"computer player at seat {seat} chose {action}: {reply.private}")
         replies.append(reply)
         if on_reply is not None:

@@ -38,6 +38,11 @@ terminal names — and ``name`` is how people see a player)::
     await svc.replay(match_id) -> Game                    # rebuilt from seed + log
     await svc.due_reminders(now=None) -> list[Reminder]   # what to send now (and re-arms them)
     await svc.next_reminder_due() -> float | None
+    await svc.pause(channel, why, *, parent=None) -> bool  # issue 29 (bot.host.lifecycle): place deleted, bot removed
+    await svc.resume(channel, *, to=None) -> Reply        # the paused table goes on (table picture, prompts)
+    await svc.resume_here(channel, guild) -> Reply        # /table resume
+    await svc.pause_guild(guild) / resume_guild(guild)    # the bot removed from / invited back to a server
+    await svc.status_here(channel, guild) -> Reply        # status, and the server's paused tables where none
 
 Every refusal is a ``Reply`` with ``ok=False``, a ``code`` from :data:`REFUSALS` and the
 translated sentence in ``private`` (show it to the actor only); nothing changes on a refusal.
@@ -83,6 +88,7 @@ table cache, pieces of replies):
 ``bot.host.pings``         a person's ping setting (``settings``, ``defer_ping``, ``due_pings``; issue 25)
 ``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
 ``bot.host.hints``         ``/hint``: the search computer player's advice on a table with ``hints``
+``bot.host.lifecycle``     pause, resume: a table whose place was deleted or whose server removed the bot (issue 29)
 =========================  ====================================================================
 """
 
@@ -100,6 +106,7 @@ from bot.host.common import (
     votes_needed,
 )
 from bot.host.guard import host_call, refused
+from bot.host.lifecycle import LifecycleMixin
 from bot.host.pings import PingsMixin
 from bot.host.refusals import REFUSALS, Refusal, RefusalCode
 from bot.host.rematch import RematchMixin
@@ -115,6 +122,6 @@ __all__ = [
 ]
 
 
-class HostService(RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
+class HostService(LifecycleMixin, RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
     """The host service (see the module's docstring): lobby, play, looking, export, records, text
     commands, rematches and reminders, one concern per :mod:`bot.host` module."""

@@ -34,7 +34,7 @@ from tests.fakediscord import FakeDiscord, check_commands, check_message
 from tests.toygame import ToyAdapter, ToyGame
 
 HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records", "hint"}  # hint: issue 25
-TABLE = {"abandon", "status", "export", "addbot", "undo", "replace", "settings"}  # under /table (settings: issue 25)
+TABLE = {"abandon", "status", "export", "addbot", "undo", "replace", "settings", "resume"}  # under /table (settings: issue 25; resume: issue 29)
 RECORDS = {"leaderboard", "profile", "history", "replay", "recap"}  # under /records (issues 17, 25)
 
 
@@ -464,12 +464,12 @@ def created(r) -> list:
 
 def test_the_discord_package_has_no_import_circle():
     """bot/discord/: login ← threads ← sync ← permissions ← refusals ← languages ← components ← client ← publishing ←
-    replaying (issue 25) ← commands ← cog ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
+    replaying (issue 25) ← commands ← cog ← lifecycle (issue 29) ← app, each importing only earlier ones (issues 13, 23: the Cog no longer names
     the app, not even for a type); bot.games.widgets stays outside, transport-neutral."""
     import ast
 
     order = ["login", "threads", "sync", "permissions", "refusals", "languages", "components", "client", "publishing",
-             "replaying", "commands", "cog", "app"]
+             "replaying", "commands", "cog", "lifecycle", "app"]
     root = Path(__file__).resolve().parents[2] / "bot" / "discord"
     assert (root / "__init__.py").exists()
     init = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))

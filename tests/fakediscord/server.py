@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 
 from . import limits
 from .gateway_rules import GatewayRules
+from .lifecycle import LifecycleEvents
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -195,7 +196,7 @@ def guild_id_on(shard: int, shard_count: int) -> int:
     return ((t - (t - shard) % shard_count) << 22) | (s & 0x3FFFFF)
 
 
-class FakeDiscord:
+class FakeDiscord(LifecycleEvents):
     """A loopback Discord for one test. Use as ``async with FakeDiscord() as fd:``.
 
     ``users`` are the guild's members (plus ``admin``, the guild owner with the Admin role);
@@ -1217,12 +1218,17 @@ class FakeDiscord:
 
     def _channel_or_404(self, cid: str) -> FakeChannel:
         try:
-            return self._channel(int(cid))
-        except LookupError:
+            ch = self._channel(int(cid))
+        except LookupError:  # never was, or deleted (issue 29, lifecycle.py)
             raise _HTTPError(404, 10003, "Unknown Channel") from None
+        if self.guild_removed(ch.guild_id):  # the bot was removed from its guild (lifecycle.py)
+            raise _HTTPError(403, 50001, "Missing Access")
+        return ch
 
     def _message_or_404(self, cid: str | None, mid: str) -> Message:
         """A message by id; through the channel routes (``cid`` given) ephemeral ones do not exist."""
+        if cid is not None:
+            self._channel_or_404(cid)  # a deleted channel's messages are gone with it (issue 29)
         msg = self._messages.get(int(mid))
         if msg is None or msg.deleted or (cid is not None and (msg.channel_id != int(cid) or msg.ephemeral)):
             raise _HTTPError(404, 10008, "Unknown Message")
@@ -1790,6 +1796,8 @@ class FakeDiscord:
     ) -> InteractionResult:
         who = self.user(user)
         ch = self._channel(channel if channel is not None or message is None else message.channel_id)
+        if self.guild_removed(ch.guild_id):  # issue 29: the app is no longer in that server
+            raise FakeDiscordError(f"the bot was removed from the guild of {ch.name!r}: no interaction comes from it")
         await self._tick()
         if ch.is_thread and ch.archived:
             raise ThreadArchived(

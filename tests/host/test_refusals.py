@@ -38,7 +38,8 @@ def test_the_codes_are_the_strings_they_were():
         "unknown_rule", "unknown_command", "storage_failed", "bad_scope", "no_games", "undo_nothing",
         "undo_random", "undo_revealed", "undo_unsure", "no_request", "undo_not_asked",  # issue 17: undo answers
         "not_finished", "bad_step",  # issue 25: replays
-        "hints_off", "game_over")  # issue 25: /hint
+        "hints_off", "game_over",  # issue 25: /hint
+        "paused", "nothing_paused")  # issue 29: a table whose place went, /table resume
 
 
 def test_a_refusal_carries_its_string_code_and_the_filled_in_message():

@@ -16,7 +16,7 @@ from bot.host.seats import DEFAULT_LEVEL, add_bot, level_line
 from bot.i18n import N_, _, use_language
 from engine.players import ALIASES, LEVELS
 
-GROUPED = ("addbot", "abandon", "status", "settings", "export")  # under /table
+GROUPED = ("addbot", "abandon", "status", "settings", "export", "resume")  # under /table
 
 
 def level_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -69,7 +69,18 @@ class TableCommands(Answering):
     async def status(self, interaction: discord.Interaction) -> None:
         if await self.guild_only(interaction):
             channel, _user = self.where(interaction)
-            await self.run(interaction, lambda: self.svc.status(channel), widgets=False)
+            guild = str(interaction.guild_id)  # issue 29: where there is no table, the paused ones
+            await self.run(interaction, lambda: self.svc.status_here(channel, guild), widgets=False)
+
+    @table_group.command(name=T(N_("resume")), description=T(N_(
+        "Reopen here a paused game whose thread or channel was deleted")))
+    async def resume(self, interaction: discord.Interaction) -> None:
+        """Issue 29 (bot.host.lifecycle): the paused table goes on from this channel, in a new
+        thread when threads are on; its picture is posted and whoever must act is pinged."""
+        if await self.guild_only(interaction):
+            channel, _user = self.where(interaction)
+            guild = str(interaction.guild_id)
+            await self.run(interaction, lambda: self.svc.resume_here(channel, guild), game=True, opening=True)
 
     @table_group.command(name="settings", description=T(N_(
         "Your own settings (for you only): when you are pinged for your turn")))

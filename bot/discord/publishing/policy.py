@@ -228,6 +228,11 @@ class MessagePolicy:
         if pings := state.get("pings"):
             self._pings[key] = [(int(message), frozenset(users)) for message, users in pings]
 
+    def renotify(self, key: str) -> None:
+        """Issue 29: the next reply notifies whoever must act, even those already to act before (a
+        table that was paused, e.g. while the bot was removed from its server, goes on)."""
+        self._acting.pop(key, None)
+
     def forget(self, key: str) -> None:
         self._live.pop(key, None)
         self._picture.pop(key, None)
