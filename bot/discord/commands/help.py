@@ -70,7 +70,8 @@ class HelpCommands(Answering):
             "/table abandon: the table's creator or an admin ends the game; other players vote."))
         embed.add_field(name=_("Mend"), inline=False, value=_(
             "/table undo takes back your last move (whoever moved since agrees by running it too); "
-            "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote."))
+            "/table replace gives a seat nobody plays any more to a computer player or to you, by a vote.")
+            + " " + _("/table resume reopens, in a new thread, a game whose thread or channel was deleted."))  # issue 29
         embed.add_field(name=_("Pings"), inline=False, value=_(
             "/table settings pings: chooses when your turn pings you: every turn, only after some hours "
             "without a move, or only by reminders (for you only, on every table)."))
