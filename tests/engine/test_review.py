@@ -27,6 +27,7 @@ from engine.players.review import (
     summarise,
     view_seed,
 )
+from engine.players.vikings import VikingsHeuristic
 from engine.vikings import VikingsGame
 from tests.engine.test_players import _bb_variant, _vikings_variant, random_position
 
@@ -68,7 +69,7 @@ def free_combo_thrown_away(g: VikingsGame, legal, choice):
     the combo it rates lowest (paying for what it rates worst)."""
     if g.round < 2 or str(choice) != "buy 0":
         return None
-    scores = make_player("vikings", "normal", 0).score_actions(g.view(0), legal)
+    scores = VikingsHeuristic(0).score_actions(g.view(0), legal)
     return legal[scores.index(min(scores))]
 
 
