@@ -115,6 +115,7 @@ class MeadhallBot(commands.Bot):
         self.cog: MeadhallCog | None = None
         self.synced: list[discord.app_commands.AppCommand] = []
         self._reminder_task: asyncio.Task[None] | None = None
+        self._analyses_task: asyncio.Task[None] | None = None  # issue 31: unposted analyses, resumed
         self._wakeup = asyncio.Event()
         self.bot_pause = bot_pause
         self.bot_budget = bot_budget
@@ -150,6 +151,7 @@ class MeadhallBot(commands.Bot):
                 reminder_limit=self.config.reminder_limit, cpu=self._cpu, shards=self.shard_plan,
                 deadline_takeover=self.config.deadline_takeover,
             )
+            self.service.analyse_finished = True  # issue 31: each finished game's analysis in its thread
             from renderer.picture import warm_up
 
             await asyncio.to_thread(warm_up)  # the first picture of a process would cost 60-130 ms
@@ -161,6 +163,8 @@ class MeadhallBot(commands.Bot):
         await self.add_cog(self.cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)  # issue 25: a replay's buttons too
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="meadhall-reminders")
+        if self.service.analyse_finished:  # issue 31: analyses a stopped process left unposted
+            self._analyses_task = asyncio.create_task(self._resume_analyses(), name="meadhall-analyses")
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -178,7 +182,8 @@ class MeadhallBot(commands.Bot):
         """Stop the computer players and the reminders, log out, close the storage. Bounded: the
         cancelled tasks get ``CLOSE_PATIENCE`` s in all to end, and a cancellation of close itself
         (a supervisor's timeout) is never swallowed."""
-        tasks = [*self._bot_tasks.values(), *([self._reminder_task] if self._reminder_task else [])]
+        tasks = [*self._bot_tasks.values(), *([self._reminder_task] if self._reminder_task else []),
+                 *([self._analyses_task] if self._analyses_task else [])]
         for task in tasks:
             task.cancel()
         if tasks:
@@ -187,7 +192,7 @@ class MeadhallBot(commands.Bot):
                 log.warning("closing: %s did not end within %s s of being cancelled",
                             sorted(t.get_name() for t in stuck), CLOSE_PATIENCE)
         self._bot_tasks.clear()
-        self._reminder_task = None
+        self._reminder_task = self._analyses_task = None
         await super().close()
         if self._storage is not None:
             await self._storage.close()
@@ -316,6 +321,12 @@ class MeadhallBot(commands.Bot):
         self.watch.posted(channel)
 
     # ------------------------------------------------------------------ reminders
+
+    async def _resume_analyses(self) -> None:
+        from bot.discord.publishing.analysing import resume_analyses
+
+        await self.wait_until_ready()
+        await resume_analyses(self.service, self)
 
     def wake_reminders(self) -> None:
         """Timers changed (an action was committed): recompute when the next reminder is due."""
