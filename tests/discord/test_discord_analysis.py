@@ -80,3 +80,27 @@ def test_progress_text_is_translated():
 
     with use_language("de"):
         assert analysing.progress_text(0.4) != "Analysing the game… 40 %" and "40 %" in analysing.progress_text(0.4)
+
+
+async def test_an_analysis_left_unposted_by_a_stopped_process_is_posted_at_the_start(fd, tmp_path):
+    """A job queued for a channel before a restart (its process stopped): the bot's start runs and
+    posts it there, once."""
+    from tests.discord.test_discord_recap import _finish
+
+    host = Host(fd, tmp_path / "resume.db")
+    await host.start()
+    try:
+        match_id = await _finish(host.svc, "5001", str(fd.guild_id))
+        await host.svc.request_analysis(match_id, channel=str(fd.channel.id))
+        await host.stop()  # the process stops before running it
+        await host.start()
+        assert host.bot._analyses_task is None  # a test's own service analyses nothing unless told
+        host.svc.analyse_finished = True  # as the bot's own service has it: its start resumes them
+        await host.bot._resume_analyses()
+        [posted] = [m for m in fd.messages("general") if m.content.startswith(f"Analysis of game {match_id}")]
+        assert posted.notified == [] and posted.history[0]["content"] == "Analysing the game… 0 %"
+        assert (await host.svc.storage.get_analysis(match_id)).state == "posted"
+        await host.bot._resume_analyses()  # nothing left: posted once
+        assert len([m for m in fd.messages("general") if m.content.startswith("Analysis of game")]) == 1
+    finally:
+        await host.stop()
