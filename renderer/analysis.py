@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.players.review import Review
+from engine.players.review import Review, initials
 from renderer.common import (
     INK,
     RGB,
@@ -63,11 +63,8 @@ def _colour(game_id: str, seat: int) -> RGB:
 
 
 def letters(names: Sequence[str]) -> list[str]:
-    """One letter per seat: the name's first letter, or the seat number when letters repeat."""
-    firsts = [display_name(n)[:1].upper() for n in names]
-    if len(set(firsts)) == len(firsts) and all(c.isascii() and c.isalnum() for c in firsts):
-        return firsts
-    return [str(i + 1) for i in range(len(names))]
+    """One letter per seat (:func:`engine.players.review.initials` of the names as drawn)."""
+    return initials([display_name(n) for n in names])
 
 
 def _nice_step(span: float) -> int:

@@ -37,7 +37,7 @@ from bot.host.tables import HostBase
 from bot.i18n import _, current_language, ngettext, tr_msg, use_language
 from bot.processes.cpu import CpuPool, _start
 from bot.storage import AnalysisJob, MatchRecord, effective_actions
-from engine.players.review import REVIEW_OPTIONS, Curve, Decision, Review, decisions, summarise
+from engine.players.review import REVIEW_OPTIONS, Curve, Decision, Review, decisions, initials, summarise
 
 log = logging.getLogger("bot.host.service")
 
@@ -56,9 +56,7 @@ def persons(record: MatchRecord) -> list[int]:
 def analysis_lines(record: MatchRecord, adapter: GameAdapter[Any], review: Review,
                    moves: list[tuple[int, str]]) -> list[str]:
     """The lines beside the picture: each person's figures and costliest decisions (translated)."""
-    from renderer.analysis import letters
-
-    marks = letters(review.names)
+    marks = initials(review.names)
     lines = [_("Analysis of game {id} ({game}): each decision of each person, valued by the search from "
                "what that person could see at that moment.", id=record.id, game=adapter.title)]
     costly = {d.move for s in review.seats for d in s.costliest}

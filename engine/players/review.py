@@ -159,6 +159,15 @@ class Review:
                          [Decision.from_json(x) for x in d["decisions"]], Curve.from_json(d["curve"]))
 
 
+def initials(names: Sequence[str]) -> list[str]:
+    """One letter per seat for the picture's tags and the lines beside it ("A1" = A's costliest):
+    each name's first letter, or the seat numbers when letters repeat or are not plain."""
+    firsts = [name.strip()[:1].upper() for name in names]
+    if len(set(firsts)) == len(firsts) and all(c.isascii() and c.isalnum() for c in firsts):
+        return firsts
+    return [str(i + 1) for i in range(len(names))]
+
+
 # --------------------------------------------------------------------------- judging
 
 
