@@ -273,7 +273,8 @@ LEVEL_ORDER = ("hard", "normal", "random")
 ARENA_WORK = {"budget": 0.02, "wall_limit": None}  # hard's and the review's work: small, to stay under a minute
 
 
-@pytest.mark.slow  # 20 three-player games per game, every decision reviewed: about a minute each
+@pytest.mark.slow  # 20 three-player games per game, every decision reviewed: about a minute of CPU each
+@pytest.mark.timeout(900)  # on a machine shared by many (load 11 on 2 cores) a minute of CPU took over 300 s
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_review_accuracy_orders_the_levels_over_20_arena_games(game_id):
     """Seat-rotated arena games of hard, normal and random: over 20 games, the review's accuracy
