@@ -25,6 +25,8 @@ API (a mixin of :class:`bot.storage.base.Storage`)::
     await store.analysis_posted(match_id, now=) -> bool          # done → posted, once
     await store.get_analysis(match_id) -> AnalysisJob | None
     await store.unposted_analyses() -> list[AnalysisJob]          # with a channel, not yet posted
+    await store.all_analyses() -> list[AnalysisJob]               # migrate-db: every job …
+    await store.import_analysis(job)                              # … copied as it is
 """
 
 from __future__ import annotations
@@ -187,3 +189,16 @@ class AnalysisQueries:
             f"SELECT {_COLUMNS} FROM analyses WHERE channel IS NOT NULL AND state IN ('queued', 'running', 'done') "
             "ORDER BY requested, match")
         return [_job(r) for r in rows]
+
+    async def all_analyses(self) -> list[AnalysisJob]:
+        rows = await self._fetchall(f"SELECT {_COLUMNS} FROM analyses ORDER BY match")
+        return [_job(r) for r in rows]
+
+    async def import_analysis(self, job: AnalysisJob) -> None:
+        """``migrate-db``: one job as it is (a running one's worker and lease too: its lease runs out)."""
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO analyses ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job.match, job.state, job.channel, job.message, job.progress,
+                 None if job.result is None else json.dumps(job.result, separators=(",", ":")), job.worker,
+                 job.lease, job.requested, job.updated))

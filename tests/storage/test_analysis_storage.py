@@ -89,3 +89,20 @@ async def test_several_processes_claim_each_job_exactly_once(database):
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_migrate_db_copies_the_analyses(database, tmp_path):
+    from bot.games.registry import default_registry
+    from bot.storage.migrate import migrate
+
+    async with await Storage.open(database) as store:
+        done, queued = await finished(store, "c1"), await finished(store, "c2")
+        await store.queue_analysis(done, channel="t1", now=1.0)
+        await store.claim_analysis("w", now=2.0, lease=9.0, match_id=done)
+        await store.finish_analysis(done, "w", {"game": "toy"}, now=3.0)
+        await store.queue_analysis(queued, now=4.0)
+        jobs = await store.all_analyses()
+    report = await migrate(database, tmp_path / "copy.db", default_registry())
+    assert report.analyses == 2 and "2 analyses" in report.summary()
+    async with await Storage.open(tmp_path / "copy.db") as copy:
+        assert await copy.all_analyses() == jobs
