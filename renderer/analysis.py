@@ -125,17 +125,22 @@ def _graph(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], review: Revie
             x, y = pts[-1]
             _marker(d, MARKERS[seat % len(MARKERS)], x, y, 7, colours[seat])
             ends.append((y, seat))
-    label_y = -1e9
-    for y, seat in sorted(ends):  # the end letters one under the other where the lines end together
-        label_y = max(y, label_y + 24)
-        text(d, (px(last) + 12, label_y), marks[seat], 22, anchor="lm", bold=True)
+    placed_y: list[float] = []
+    for y, _seat in sorted(ends):  # the end letters one under the other where the lines end together
+        placed_y.append(max(y, placed_y[-1] + 24) if placed_y else y)
+    over = max(0.0, (placed_y[-1] if placed_y else 0.0) - (gy1 - 4))  # the stack kept on the graph
+    for (_y, seat), ly in zip(sorted(ends), placed_y, strict=True):
+        text(d, (px(last) + 12, max(gy0, ly - over)), marks[seat], 22, anchor="lm", bold=True)
     placed: list[tuple[float, float]] = []
     for sr in review.seats:
         for rank, dec in enumerate(sr.costliest, start=1):
             x, y = px(dec.move), py(curve.at(sr.seat, dec.move))
             ty = y - 26 if y - 26 > gy0 + 14 else y + 26
-            while any(abs(x - ox) < 48 and abs(ty - oy) < 38 for ox, oy in placed):  # tags never overlap
+            for _try in range(12):  # tags apart where they can be (a crowded spot: the last place tried)
+                if not any(abs(x - ox) < 48 and abs(ty - oy) < 38 for ox, oy in placed):
+                    break
                 ty += 38 if ty < gy1 - 20 else -114
+            ty = min(max(ty, gy0 + 16), gy1 - 16)  # on the graph
             placed.append((x, ty))
             d.line((x, y, x, ty), fill=INK, width=2)
             _tag(d, x, ty, f"{marks[sr.seat]}{rank}", colours[sr.seat])

@@ -68,3 +68,19 @@ def test_analysis_picture_refuses_a_review_without_a_curve_for_every_seat():
 def test_analysis_letters_fall_back_to_seat_numbers_when_initials_repeat():
     assert letters(["Astrid", "Bjorn"]) == ["A", "B"]
     assert letters(["Astrid", "Asa", "Bjorn"]) == ["1", "2", "3"]
+
+
+def test_analysis_picture_with_every_costly_decision_at_one_spot_keeps_every_tag_on_it():
+    """Fifteen tags at the same move (five people, three each): all drawn on the graph, none cut (a
+    crowded spot may overlap some); the end letters stay on the picture."""
+    from engine.players.review import Curve, Decision, summarise
+
+    names = ["Aoife", "Brian", "Cormac", "Deirdre", "Eithne"]
+    line = Curve((0, 10, 20), tuple((0.0, 1.0 * s, -2.0) for s in range(5)), (10,))
+    judged = [Decision(s, 10, 1, "a", "b", 0.0, 0.0, 3.0 + k, 3.0 + k, False, True) for s in range(5) for k in range(3)]
+    review = summarise("brian-boru", names, range(5), judged, line)
+    log = TextLog()
+    img = draw_analysis(review, log=log)
+    check_texts(log, img, MIN_TURN_TEXT)
+    tags = [t.text for t in log.texts if len(t.text) == 2 and t.text[0].isalpha() and t.text[1] in "123"]
+    assert len(tags) == 15
