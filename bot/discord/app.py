@@ -125,6 +125,7 @@ class MeadhallBot(commands.Bot):
         self.cog: MeadhallCog | None = None
         self.synced: list[discord.app_commands.AppCommand] = []
         self._reminder_task: asyncio.Task[None] | None = None
+        self._analyses_task: asyncio.Task[None] | None = None  # issue 31: unposted analyses, resumed
         self._wakeup = asyncio.Event()
         self.bot_pause = bot_pause
         self.bot_budget = bot_budget
@@ -163,6 +164,7 @@ class MeadhallBot(commands.Bot):
                 reminder_limit=self.config.reminder_limit, cpu=self._cpu, shards=self.shard_plan,
                 deadline_takeover=self.config.deadline_takeover,
             )
+            self.service.analyse_finished = True  # issue 31: each finished game's analysis in its thread
             from renderer.picture import warm_up
 
             await asyncio.to_thread(warm_up)  # the first picture of a process would cost 60-130 ms
@@ -174,6 +176,8 @@ class MeadhallBot(commands.Bot):
         await self.add_cog(self.cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)  # issue 25: a replay's buttons too
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="meadhall-reminders")
+        if self.service.analyse_finished:  # issue 31: analyses a stopped process left unposted
+            self._analyses_task = asyncio.create_task(self._resume_analyses(), name="meadhall-analyses")
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -192,7 +196,8 @@ class MeadhallBot(commands.Bot):
         cancelled tasks get ``CLOSE_PATIENCE`` s in all to end, and a cancellation of close itself
         (a supervisor's timeout) is never swallowed."""
         tasks = [*self._bot_tasks.values(), *self._bot_waits.values(),
-                 *([self._reminder_task] if self._reminder_task else [])]
+                 *([self._reminder_task] if self._reminder_task else []),
+                 *([self._analyses_task] if self._analyses_task else [])]
         for task in tasks:
             task.cancel()
         if tasks:
@@ -202,7 +207,7 @@ class MeadhallBot(commands.Bot):
                             sorted(t.get_name() for t in stuck), CLOSE_PATIENCE)
         self._bot_tasks.clear()
         self._bot_waits.clear()
-        self._reminder_task = None
+        self._reminder_task = self._analyses_task = None
         await super().close()
         if self._storage is not None:
             await self._storage.close()
@@ -394,6 +399,12 @@ class MeadhallBot(commands.Bot):
         self.schedule_bots(channel)
 
     # ------------------------------------------------------------------ reminders
+
+    async def _resume_analyses(self) -> None:
+        from bot.discord.publishing.analysing import resume_analyses
+
+        await self.wait_until_ready()
+        await resume_analyses(self.service, self)
 
     def wake_reminders(self) -> None:
         """Timers changed (an action was committed): recompute when the next reminder is due."""

@@ -52,6 +52,8 @@ class RefusalCode(Enum):
     NO_GAME_TO_EXPORT = "no_table", N_("There is no game to export in this channel."), ()
     NO_FINISHED_GAME = "no_table", N_("There is no finished game {id}."), ("id",)
     NO_RECAP = "no_table", N_("Game {id} has no pictures, so it has no animated recap."), ("id",)  # issue 25
+    ANALYSIS_RUNNING = "no_table", N_("Game {id} is being analysed right now; ask again in a minute."), ("id",)  # issue 31
+    ANALYSIS_FAILED = "no_table", N_("The analysis of game {id} could not be made."), ("id",)  # issue 31
     NO_FINISHED_HERE = "no_table", N_("No game has been finished in this channel yet."), ()
     # the table is still a lobby
     NOT_STARTED = "not_started", N_("The game has not started yet."), ()

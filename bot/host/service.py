@@ -28,6 +28,8 @@ terminal names — and ``name`` is how people see a player)::
                                                           # issue 25: a finished game's position (.position)
     await svc.hint(channel, user) -> Reply                # issue 25: the search's advice, privately (bot.host.hints)
     await svc.animated_recap(match_id, *, guild=None, channel=None) -> Reply  # issue 25: .file = animated WebP
+    await svc.analysis(match_id=None, *, guild=None, channel=None) -> Reply  # issue 31 (bot.host.analysis)
+    await svc.request_analysis(match_id, channel=None) / run_analysis(match_id=None, progress=None)
     await svc.command(channel, user, line, *, name=None, guild=None, is_admin=False) -> Reply
     await svc.rematch_vote(match_id, user, name, *, guild=None, place=str) -> Reply  # issue 25 (bot.host.rematch)
     await svc.rematch_start(match_id, channel, *, guild=None, place=str, seed=None) -> Reply
@@ -87,6 +89,7 @@ table cache, pieces of replies):
 ``bot.host.turntimes``     turn times: each person's time per turn, how long a table waits (issue 25)
 ``bot.host.pings``         a person's ping setting (``settings``, ``defer_ping``, ``due_pings``; issue 25)
 ``bot.host.seats``         computer players at the table (``/addbot``, ``play_bots``)
+``bot.host.analysis``      the analysis of a finished game (issue 31): queued jobs, run at low priority
 ``bot.host.hints``         ``/hint``: the search computer player's advice on a table with ``hints``
 ``bot.host.lifecycle``     pause, resume: a table whose place was deleted or whose server removed the bot (issue 29)
 =========================  ====================================================================
@@ -94,6 +97,7 @@ table cache, pieces of replies):
 
 from __future__ import annotations
 
+from bot.host.analysis import AnalysisMixin
 from bot.host.commands import CommandsMixin
 from bot.host.common import (
     COMPUTER_PREFIX,
@@ -122,6 +126,6 @@ __all__ = [
 ]
 
 
-class HostService(LifecycleMixin, RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
+class HostService(LifecycleMixin, AnalysisMixin, RematchMixin, CommandsMixin, RemindersMixin, PingsMixin):
     """The host service (see the module's docstring): lobby, play, looking, export, records, text
     commands, rematches and reminders, one concern per :mod:`bot.host` module."""

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 _SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
 _NUMBERS = re.compile(r"^[0-9]{1,3}(?:[ ,]+[0-9]{1,3})*$")
 LOBBY_USER = "player1"  # who a plain line speaks for while nobody has a decision to make
-PICTURE_TAGS = ("board", "recap")  # commands whose picture is named apart from the move pictures
+PICTURE_TAGS = ("board", "recap", "analysis")  # commands whose picture is named apart from the move pictures
 MAX_LISTED = 40  # more choices than this are listed in part; the rest can be typed
 
 
@@ -175,6 +175,12 @@ class OfflineTable:
         if word == "rematch" and len(words) == 1:  # issue 25: every seat is at this keyboard, nobody is asked
             reply = await self.service.rematch_here(self.channel, user)
             return await self._after(reply, user, show_table=True)
+        if word == "analysis" and len(words) <= 2:  # issue 31: this table's last game, or game ID
+            if len(words) == 2 and not words[1].isdigit():
+                return [_("Write /analysis for the last game here, or /analysis ID for another finished game.")]
+            match_id = int(words[1]) if len(words) == 2 else None
+            return self._lines(await self.service.analysis(match_id, channel=None if match_id else self.channel),
+                               None, "analysis")
         if word == "help" and len(words) == 1:
             from bot.host.seats import levels_text
 

@@ -13,7 +13,15 @@ API::
     action = await cpu.choose(game_id, level, seed, options, view, legal)   # player.choose in a worker
     found = await cpu.analyse(game_id, seed, options, view, legal)        # the hard level's analysis (/hint)
     recap = await cpu.recap(adapter, setup, moves, name=...)  # the animated recap (issue 25) in a worker
+    png = await cpu.analysis_picture(review, title)                     # issue 31: the analysis's picture
+    judged = await cpu.review(game_id, setup, moves, indices, options)   # issue 31, at low priority
+    line = await cpu.review_curve(game_id, setup, moves)                # issue 31, at low priority
     cpu.close()
+
+**Priorities.** Moves, hints and pictures go to the workers at once. A game's analysis (issue 31)
+is background work, given in small pieces (a few decisions each): a piece is handed to a worker
+only while no other work is in flight, and one piece at a time, so a move that arrives waits at
+most for one piece on a one-worker pool, and not at all on a larger one (a worker stays free).
 
 Work crosses to a worker as plain data: the adapter's class (instantiated once per worker), the
 game's JSON, the view and the legal actions (pickled), and comes back as PNG bytes or an action.
@@ -91,6 +99,38 @@ def _analyse_in_worker(game_id: str, seed: int, options: dict[str, Any], view: M
     return found
 
 
+def _review_in_worker(game_id: str, setup: tuple[Any, ...], moves: list[tuple[int, str]], indices: list[int],
+                      options: dict[str, Any]) -> list[dict[str, Any]]:
+    from engine.players.review import judge_moves
+
+    return [d.to_json() for d in judge_moves(game_id, _start(game_id, setup), moves, indices, options=options)]
+
+
+def _curve_in_worker(game_id: str, setup: tuple[Any, ...], moves: list[tuple[int, str]]) -> dict[str, Any]:
+    from engine.players.review import curve
+
+    return curve(game_id, _start(game_id, setup), moves).to_json()
+
+
+def _start(game_id: str, setup: tuple[Any, ...]) -> Game:
+    """A stored match's first position: ``setup`` is ``(names, seed, options, start_seat)``."""
+    from bot.games import engine_options
+    from engine.players.arena import game_class
+
+    names, seed, options, start_seat = setup
+    return game_class(game_id).new(list(names), seed=seed, options=None if options is None else engine_options(options),
+                                   start_seat=start_seat)
+
+
+def _analysis_picture_in_worker(review: dict[str, Any], title: str, lang: str | None = None) -> bytes:
+    from bot.i18n import _, ngettext, use_language
+    from engine.players.review import Review
+    from renderer.analysis import render_analysis
+
+    with use_language(lang):
+        return render_analysis(Review.from_json(review), title=title, tr=_, ntr=ngettext)
+
+
 def _language() -> str:
     """The language the caller's pictures are drawn in (a worker process draws in it too)."""
     from bot.i18n import current_language
@@ -104,13 +144,38 @@ class CpuPool:
             raise ValueError(f"the CPU pool size must be 0 (threads) or more worker processes, not {size!r}")
         self.size = size
         self._pool: ProcessPoolExecutor | None = None
+        self._busy = 0  # foreground work in flight (moves, hints, pictures)
+        self._idle: asyncio.Event | None = None  # set while nothing of the foreground is in flight
+        self._background: asyncio.Lock | None = None  # one background piece at a time
         if size:
             self._pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"))
 
     async def _run(self, fn: Callable[..., R], *args: Any) -> R:
-        if self._pool is None:
-            return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        self._busy += 1
+        if self._idle is not None:
+            self._idle.clear()
+        try:
+            if self._pool is None:
+                return await asyncio.to_thread(fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        finally:
+            self._busy -= 1
+            if self._busy == 0 and self._idle is not None:
+                self._idle.set()
+
+    async def _run_background(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` once no foreground work is in flight, one background piece at a time."""
+        if self._idle is None:
+            self._idle, self._background = asyncio.Event(), asyncio.Lock()
+            if self._busy == 0:
+                self._idle.set()
+        assert self._background is not None
+        async with self._background:
+            while self._busy:
+                await self._idle.wait()
+            if self._pool is None:
+                return await asyncio.to_thread(fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def render(self, adapter: GameAdapter[Any], game: Game, seat: int | None = None) -> bytes | None:
         if self._pool is None:
@@ -142,6 +207,21 @@ class CpuPool:
         """A searching level's analysis of a decision (issue 25, ``/hint``; issue 30: the ``hard``
         level's) in a worker."""
         return await self._run(_analyse_in_worker, game_id, seed, options, view, legal, level)
+
+    async def review(self, game_id: str, setup: tuple[Any, ...], moves: list[tuple[int, str]], indices: list[int],
+                     options: dict[str, Any]) -> list[dict[str, Any]]:
+        """The judged decisions at ``indices`` of a finished match's log (issue 31), as JSON, at low
+        priority (see the module)."""
+        return await self._run_background(_review_in_worker, game_id, setup, moves, indices, options)
+
+    async def review_curve(self, game_id: str, setup: tuple[Any, ...], moves: list[tuple[int, str]]) -> dict[str, Any]:
+        """The margin curve of a finished match (issue 31), as JSON, at low priority."""
+        return await self._run_background(_curve_in_worker, game_id, setup, moves)
+
+    async def analysis_picture(self, review: Any, title: str) -> bytes:
+        """The picture of a game's analysis (issue 31; ``review``: an
+        :class:`engine.players.review.Review`), in the caller's language."""
+        return await self._run(_analysis_picture_in_worker, review.to_json(), title, _language())
 
     def close(self) -> None:
         if self._pool is not None:

@@ -15,6 +15,7 @@ PostgreSQL database (``postgresql://…``).
 =========================  ====================================================================
 """
 
+from bot.storage.analyses import AnalysisJob
 from bot.storage.base import Storage
 from bot.storage.factory import open_storage
 from bot.storage.records import (
@@ -38,7 +39,7 @@ from bot.storage.records import (
 from bot.storage.sqlite import MIGRATIONS, SqliteStorage
 
 __all__ = [
-    "MIGRATIONS", "OPEN_STATUSES", "PING_CHOICES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer",
+    "AnalysisJob", "MIGRATIONS", "OPEN_STATUSES", "PING_CHOICES", "STATUSES", "LoggedAction", "MatchRecord", "NewTimer",
     "PlayerSettings", "Seat",
     "SqliteStorage", "StaleVersionError", "Storage", "StorageConflict", "StorageError",
     "StorageUnavailable", "Timer", "effective_actions", "open_storage", "parse_database", "rebuild",

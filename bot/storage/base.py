@@ -73,6 +73,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
+from bot.storage.analyses import AnalysisQueries
 from bot.storage.records import (
     PING_CHOICES,
     LoggedAction,
@@ -112,7 +113,7 @@ def set_opener(opener: Opener) -> None:
     _opener = opener
 
 
-class Storage(ABC):
+class Storage(AnalysisQueries, ABC):
     """One open database; :meth:`open` picks the backend. Backends provide :meth:`_tx` (one
     transaction), :meth:`_fetchall` (a read outside any write) and their migrations; every query
     below is shared."""

@@ -7,7 +7,7 @@ API::
 
     report = await migrate(source, target, registry, progress=None)   # raises StorageError
     report.matches, report.actions, report.timers, report.rematch_votes, report.rematches,
-    report.settings, report.meta, report.verified, report.summary()
+    report.settings, report.analyses, report.meta, report.verified, report.summary()
 
 The target must hold no match yet (a fresh database, or one just created by ``Storage.open``);
 the copy of one match is one transaction, so an interrupted run leaves whole matches only, and
@@ -34,6 +34,7 @@ class MigrationReport:
     rematch_votes: int = 0  # votes for a rematch not started yet, or that started one (schema 4)
     rematches: int = 0  # finished matches whose rematch started (so none starts twice)
     settings: int = 0  # people's settings copied (schema 5)
+    analyses: int = 0  # analysis jobs of finished games copied (schema 6, issue 31)
     meta: int = 0  # meta values copied (the command-sync hash, each table's live message)
     verified: int = 0
     unverifiable: list[int] = field(default_factory=list)  # ids of matches of unknown games
@@ -41,7 +42,7 @@ class MigrationReport:
     def summary(self) -> str:
         text = (f"copied {self.matches} matches, {self.actions} actions, {self.timers} timers, "
                 f"{self.rematch_votes} rematch votes, {self.rematches} rematches, "
-                f"{self.settings} people's settings, {self.meta} meta values; {self.verified} games verified by replay")
+                f"{self.settings} people's settings, {self.analyses} analyses, {self.meta} meta values; {self.verified} games verified by replay")
         if self.unverifiable:
             text += f"; not verified (game not installed): {', '.join(map(str, self.unverifiable))}"
         return text
@@ -76,6 +77,9 @@ async def migrate(
         for settings in await src.all_player_settings():  # schema 4: people's own settings (issue 25)
             await dst.set_player_settings(settings, now=time.time())
             report.settings += 1
+        for job in await src.all_analyses():  # schema 6: the analyses made or queued (issue 31)
+            await dst.import_analysis(job)
+            report.analyses += 1
         for record in await dst.all_matches():
             if record.snapshot is None:
                 continue  # a lobby: nothing to replay

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.storage.analyses import POSTGRES_STEP
 from bot.storage.base import Storage
 from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
 from bot.storage.rows import Row, Tx
@@ -99,6 +100,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE matches ADD COLUMN started DOUBLE PRECISION",
      "CREATE TABLE player_settings (user_id TEXT PRIMARY KEY, pings TEXT NOT NULL, ping_hours INTEGER, "
      "updated DOUBLE PRECISION NOT NULL)"),
+    # 6: the analysis jobs of finished games (issue 31: bot.storage.analyses)
+    POSTGRES_STEP,
 ]
 
 log = logging.getLogger(__name__)

@@ -24,6 +24,9 @@ Tables (schema version 1):
   ``start_match``; ``NULL`` for games started before) and ``player_settings`` (``user_id`` text
   primary key, ``pings`` ``every``|``after``|``reminders``, ``ping_hours``, ``updated``): a
   person's own settings (issue 25).
+* schema version 6 adds ``analyses`` (one row per finished match whose analysis was asked for:
+  ``state``, ``channel``, ``message``, ``progress``, ``result``, ``worker``, ``lease``, ``requested``,
+  ``updated``): issue 31's analysis jobs, :mod:`bot.storage.analyses`.
 * ``schema_version`` — one row: how many steps of the backend's migrations have been applied.
 """
 

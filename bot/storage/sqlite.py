@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.analyses import SQLITE_STEP
 from bot.storage.base import Storage
 from bot.storage.records import StorageConflict, StorageError, StorageUnavailable
 from bot.storage.rows import Row
@@ -97,6 +98,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE matches ADD COLUMN started REAL",
      "CREATE TABLE player_settings (user_id TEXT PRIMARY KEY, pings TEXT NOT NULL, ping_hours INTEGER, "
      "updated REAL NOT NULL)"),
+    # 6: the analysis jobs of finished games (issue 31: bot.storage.analyses)
+    SQLITE_STEP,
 ]
 
 

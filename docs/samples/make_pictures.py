@@ -1,6 +1,7 @@
 """Regenerate the chat-picture samples of the README (issue 14) from seeded engine games.
 
-    python docs/samples/make_pictures.py
+    python docs/samples/make_pictures.py            # all of them
+    python docs/samples/make_pictures.py analysis   # only the game analyses (issue 31)
 
 Each picture is what the host posts (the adapters' ``picture``), written as the bot's own PNG; the
 ``-inline`` files are the same pictures scaled into Discord's inline box (550 x 350), to check that
@@ -111,5 +112,32 @@ def main() -> None:
          inline=True)
 
 
+def analysis_samples() -> None:
+    """Issue 31: the analysis of a 4-player game of each game. Seats 0-2 are people (played by the
+    ``easy``, ``normal`` and ``random`` levels, so the review has mistakes to find), seat 3 the
+    ``hard`` computer player; the review at its own fixed work (about 20 s a game)."""
+    from engine.players import make_player
+    from engine.players.review import review_game
+    from renderer.analysis import render_analysis
+
+    for game_id, cls, names, title in (("vikings", VikingsGame, NAMES, "Vikings, game 12"),
+                                       ("brian-boru", BrianBoruGame, BB_NAMES[:4], "Brian Boru, game 7")):
+        game = cls.new(names, seed=31)
+        players = [make_player(game_id, level, 31 + s) for s, level in enumerate(("easy", "normal", "random"))]
+        players.append(make_player(game_id, "hard", 34, budget=0.2, wall_limit=None))
+        moves = []
+        while not game.is_over:
+            seat = game.acting_seats()[0]
+            action = players[seat].choose(game.view(seat), game.legal_actions(seat))
+            moves.append((seat, str(action)))
+            game.apply(seat, action)
+        review = review_game(game_id, cls.new(names, seed=31), moves, [0, 1, 2])
+        save(f"{game_id.replace('-', '')}-analysis-4p.png", render_analysis(review, title=title), inline=True)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["analysis"]:
+        analysis_samples()
+    else:
+        main()
+        analysis_samples()

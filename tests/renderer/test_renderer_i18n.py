@@ -190,6 +190,12 @@ def picture(kind: str, tr, ntr, log: TextLog) -> tuple[Image.Image, int]:  # typ
         return draw_brianboru_turn(bb_over(5)[0].view(None), **t), MIN_TURN_TEXT
     if kind == "brian boru final scoring":
         return draw_brianboru_final(bb_over(4)[0].view(None), **t), MIN_TURN_TEXT
+    if kind in ("vikings analysis", "brian boru analysis"):  # issue 31
+        from renderer.analysis import draw_analysis
+        from tests.renderer.test_renderer_analysis import sample_review
+
+        review = sample_review("vikings" if kind.startswith("vikings") else "brian-boru", 4)
+        return draw_analysis(review, title="12", **t), MIN_TURN_TEXT
     raise AssertionError(kind)
 
 
@@ -197,7 +203,8 @@ KINDS = ["vikings turn early", "vikings turn late", "vikings turn placing", "vik
          "vikings turn sailing", "vikings turn over", "vikings table late", "vikings table placing", "vikings table auction",
          "vikings table over", "vikings scoring small", "vikings scoring major", "vikings scoring final",
          "vikings turn wide", "brian boru turn setup", "brian boru turn draft", "brian boru turn early", "brian boru turn late", "brian boru turn over", "brian boru table late", "brian boru table over",
-         "brian boru hand", "brian boru hand draft", "brian boru final scoring"]
+         "brian boru hand", "brian boru hand draft", "brian boru final scoring", "vikings analysis",
+         "brian boru analysis"]
 
 
 def check_fits(log: TextLog, img: Image.Image, minimum: int) -> None:

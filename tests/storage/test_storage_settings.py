@@ -88,7 +88,7 @@ async def test_turn_time_and_ping_setting_schema_3_database_migrates_to_5(databa
                    json.dumps(ToyGame.new(["alice", "bob"], seed=5).to_json()), 10.0, 20.0, "https://x"))
         await raw(store, "INSERT INTO meta (key, value) VALUES (?, ?)", ("k", "v"))
     async with await Storage.open(database) as store:
-        assert await store.schema_version() == len(migrations_of(backend)) == 5
+        assert await store.schema_version() == len(migrations_of(backend)) == 6
         [rec] = await store.unfinished_matches()
         assert (rec.started, rec.created, rec.updated, rec.link, rec.seats) == (None, 10.0, 20.0, "https://x", SEATS)
         assert await store.get_meta("k") == "v"

@@ -1,6 +1,6 @@
 """The group ``/records`` (issue 17): ``leaderboard``, ``profile``, ``history``, answered in public
 in the asker's language; ``replay`` (issue 25, :mod:`bot.discord.replaying`) privately; ``recap`` (issue 25): a
-finished game of this server as an animated picture."""
+finished game of this server as an animated picture; ``analysis`` (issue 31): its analysis, privately."""
 
 from __future__ import annotations
 
@@ -78,6 +78,25 @@ class RecordsCommands(Replaying):
 
     @recap.autocomplete("game_id")
     async def recap_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self.finished_choices(interaction, current)
+
+    @records_group.command(name="analysis",
+                           description=T(N_("A finished game's analysis: where each person lost VP, privately")))
+    @app_commands.describe(game_id=T(N_("The game's number (/records history lists them)")))
+    @app_commands.rename(game_id="id")
+    async def analysis(self, interaction: discord.Interaction,
+                       game_id: app_commands.Range[int, 1, 1_000_000_000]) -> None:
+        """Issue 31: the analysis of a finished game of this server, to the asker alone (made now,
+        at low priority, when it was not made yet: the answer is deferred meanwhile)."""
+        if await self.guild_only(interaction):
+            await self.run(interaction, lambda: self.svc.analysis(game_id, guild=str(interaction.guild_id)),
+                           private=True, widgets=False)
+
+    @analysis.autocomplete("game_id")
+    async def analysis_game(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self.finished_choices(interaction, current)
+
+    async def finished_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """This server's finished games, newest first, whose number starts with what is typed."""
         ended = await self.svc.history(guild=str(interaction.guild_id), limit=100)
         out = []

@@ -1,4 +1,5 @@
-"""Issue 25: a finished game's animated recap, posted in its thread right after the result.
+"""Issue 25: a finished game's animated recap, posted in its thread right after the result (and,
+issue 31, the game's analysis after it: :mod:`bot.discord.publishing.analysing`).
 
 :meth:`bot.discord.publishing.posting.Publisher.publish` calls :func:`schedule_recap` when its plan
 is final: drawing a whole game takes seconds (docs/performance-render.md), so it runs in a task of
@@ -30,9 +31,19 @@ def schedule_recap(svc: HostService, key: str, target: Any, reply: Reply) -> Non
     """Draw and post the recap of the game ``reply`` ended in ``key`` (``target``), in a task."""
     if reply.match_id is None or reply.status != "finished" or not any(e.kind == "game_over" for e in reply.events):
         return  # not a game's end (an abandoned game has no recap)
-    task = asyncio.create_task(post_recap(svc, target, reply), name=f"meadhall-recap-{key}")
+    task = asyncio.create_task(_after_game(svc, target, reply), name=f"meadhall-recap-{key}")
     _PENDING[key] = task
     task.add_done_callback(lambda t: _PENDING.pop(key, None) if _PENDING.get(key) is t else None)
+
+
+async def _after_game(svc: HostService, target: Any, reply: Reply) -> None:
+    """The recap, then (issue 31) the game's analysis when the service makes them: both before the
+    thread is archived (:func:`recap_posted` waits for this task)."""
+    await post_recap(svc, target, reply)
+    if svc.analyse_finished and reply.match_id is not None:
+        from bot.discord.publishing.analysing import post_analysis
+
+        await post_analysis(svc, target, reply.match_id)
 
 
 async def recap_posted(key: str | None = None) -> None:
