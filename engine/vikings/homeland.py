@@ -66,7 +66,14 @@ class Homeland:
 
     def copy(self) -> Homeland:
         """An independent copy (no cache carried over)."""
-        return Homeland([list(r) for r in self.rows], dict(self.base), list(self.specials), self.start_pending)
+        h = Homeland.__new__(Homeland)  # the same fields as __init__ builds, without rebuilding the base
+        h.rows = [list(r) for r in self.rows]
+        h.base = dict(self.base)
+        h.specials = list(self.specials)
+        h.start_pending = self.start_pending
+        h._fits = {}
+        h._frontier = None
+        return h
 
     # ------------------------------------------------------------------ cells
 
@@ -271,21 +278,7 @@ class Homeland:
 
     def completed_islands(self) -> list[int]:
         """Lengths of completed islands: L, any number of middles, R, side by side, per row."""
-        out = []
-        for row in ISLAND_ROWS:
-            r = self.rows[row]
-            start = None
-            for i, tok in enumerate(r):
-                t = tok[0]
-                if t == "L":
-                    start = i
-                elif t == "R":
-                    if start is not None:
-                        out.append(i - start + 1)
-                    start = None
-                elif t not in "MX":  # an empty cell breaks the island; middles continue it
-                    start = None
-        return out
+        return completed_islands(self.rows)
 
     # ------------------------------------------------------------------ counts
 
@@ -308,4 +301,28 @@ class Homeland:
         return False
 
 
-__all__ = ["Homeland", "EMPTY", "ROW_KIND"]
+def completed_islands(rows: list[list[str]]) -> list[int]:
+    """Lengths of the completed islands of a homeland's ``rows`` (:meth:`Homeland.completed_islands`):
+    L, any number of middles, R, side by side, per row (V-25)."""
+    out = []
+    for row in ISLAND_ROWS:
+        r = rows[row]
+        if "R" not in r and "R*" not in r:  # no right end in the row: no completed island
+            continue
+        start = -1
+        i = 0
+        for tok in r:
+            t = tok[0]
+            if t == "L":
+                start = i
+            elif t == "R":
+                if start >= 0:
+                    out.append(i - start + 1)
+                start = -1
+            elif t != "M" and t != "X":  # an empty cell breaks the island; middles continue it
+                start = -1
+            i += 1
+    return out
+
+
+__all__ = ["Homeland", "EMPTY", "ROW_KIND", "completed_islands"]
