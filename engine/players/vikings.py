@@ -37,7 +37,7 @@ from engine.vikings.data import (
     START_TILE,
 )
 from engine.vikings.determinize import determinize, homeland_of
-from engine.vikings.game import WHEEL, VikingsGame
+from engine.vikings.game import WHEEL, sail_actions, sail_move
 from engine.vikings.homeland import EMPTY, Homeland, completed_islands
 
 from .base import Player, argmax
@@ -363,24 +363,47 @@ class VikingsHeuristic(Player):
         return home_value(x, ctx)
 
     def _sail_scores(self, view: Mapping[str, Any], legal: Sequence[Action], ctx: Context) -> list[float]:
-        """Sailor trips (V-34): play each choice out greedily on a game rebuilt from the view."""
+        """Sailor trips (V-34): play each choice out greedily, on a copy of the seat's homeland.
+
+        Only the seat's own homeland changes while its sailor is under way, so the trip is played
+        with the engine's own sailing rules on that homeland alone (``sail_actions``/``sail_move``)
+        rather than on a whole game rebuilt from the view (as up to 12896ee; the same values)."""
         seat = view["seat"]
-        game = determinize(view, self.rng.fork())
+        self.rng.fork()  # the RNG moves as when a game was rebuilt from the view for this
+        home = _home(view["players"][seat])
+        trip0 = view["trip"]
+        single = bool(view["options"].get("single_sailor"))
+        last = view["round"] == ROUNDS
         out = []
         for a in legal:
-            g = VikingsGame.from_json(game.to_json())  # game.copy(), typed
-            g.apply(seat, a)
+            h = home.copy()
+            trip = _trip_copy(trip0)
+            if type(a) is A.Sail:
+                trip, ends = sail_move(h, trip, a, single)
+                if ends:
+                    trip = None
+            else:  # sail done / sail end: the sailor under way (if any) stops; nothing moves
+                trip = None
             steps = 0
-            while g.sailor_under_way(seat) and steps < 30:
-                nxt = g.legal_actions(seat)
+            while trip is not None and steps < 30:
+                nxt = sail_actions(h, trip, single, last)
                 vals = []
                 for b in nxt:
-                    g2 = VikingsGame.from_json(g.to_json())
-                    g2.apply(seat, b)
-                    vals.append(home_value(g2.homeland(seat), ctx))
-                g.apply(seat, argmax(nxt, vals))
+                    if type(b) is A.Sail:
+                        h2 = h.copy()
+                        sail_move(h2, _trip_copy(trip), b, single)
+                        vals.append(home_value(h2, ctx))
+                    else:
+                        vals.append(home_value(h, ctx))
+                b = argmax(nxt, vals)
+                if type(b) is A.Sail:
+                    trip, ends = sail_move(h, trip, b, single)
+                    if ends:
+                        trip = None
+                else:
+                    trip = None
                 steps += 1
-            out.append(home_value(g.homeland(seat), ctx))
+            out.append(home_value(h, ctx))
         return out
 
     def _bid_score(self, me: Mapping[str, Any], a: A.Bid | A.Pass, ctx: Context) -> float:
@@ -420,6 +443,10 @@ class VikingsHeuristic(Player):
         if name in BUILDING_TILES:
             return 3.0
         return 0.5
+
+
+def _trip_copy(trip: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if trip is None else {"kinds": list(trip["kinds"]), "mode": trip["mode"], "boat": trip["boat"]}
 
 
 def _with_start(h: Homeland, row: int) -> Homeland:

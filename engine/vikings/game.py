@@ -362,56 +362,19 @@ class VikingsGame(Game):
 
     def _sail_targets(self, seat: int) -> list[tuple[int, int]]:
         """Cells the next viking of the current trip (or of a new trip) may sail to."""
-        h = self.homelands[seat]
-        trip = self.trip
-        if trip is None:
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
-        elif trip["mode"] == "all":  # all of one kind: only that kind
-            kinds = [trip["kinds"][0]] if h.base[trip["kinds"][0]] > 0 else []
-        elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and k not in trip["kinds"]]
-        else:  # one viking moved: the same kind again (all) or another kind (each)
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
-        out = []
-        for k in kinds:
-            out += h.empty_tiles(k)
-        out.sort()
-        return out
+        return sail_targets(self.homelands[seat], self.trip)
 
     def _trip_single(self, boat: bool) -> bool:
         return self.options["single_sailor"] and not boat  # V-44: exactly one viking
 
     def _sail_actions(self, seat: int) -> list[Action]:
-        h = self.homelands[seat]
-        out: list[Action] = []
-        if self.trip is None:
-            if h.base[SAILOR] > 0:
-                cells = self._sail_targets(seat)
-                out += [A.Sail(r, c) for r, c in cells]
-                if self.options["single_sailor"] and "boat" in h.specials:
-                    out += [A.Sail(r, c, True) for r, c in cells]
-            if not self._must_sail(seat):
-                out.append(A.SailEnd())
-        else:
-            targets = self._sail_targets(seat)
-            out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
-            if self._may_stop_trip(seat, targets):
-                out.append(A.SailDone())
-        return out
+        return sail_actions(self.homelands[seat], self.trip, self.options["single_sailor"], self.round == ROUNDS)
 
     def _may_stop_trip(self, seat: int, targets: list[tuple[int, int]] | None = None) -> bool:
-        """May the sailor under way stop now (``sail done``)?
-
-        V-34: all of one kind goes on until every viking of that kind that fits has sailed; one of
-        each kind may stop early. V-35 [D-12]: in the last major scoring a trip may not stop while
-        it could carry one more viking (one of every kind left that has an empty tile, or all that
-        fit); the trip ends by itself when nothing more fits.
-        """
-        if _present(self.trip, "sailor trip")["mode"] == "all":
-            return False
-        if self.round == ROUNDS and SAILING["last_major_trips_full"]:  # [D-12]
-            return not (self._sail_targets(seat) if targets is None else targets)
-        return True
+        """May the sailor under way stop now (``sail done``)? (:func:`may_stop_trip`)"""
+        trip = _present(self.trip, "sailor trip")
+        last = self.round == ROUNDS
+        return may_stop_trip(trip, last, self._sail_targets(seat) if targets is None and last else targets)
 
     def _must_sail(self, seat: int) -> bool:
         """V-35: in the last major scoring, go on while a sailor can still move someone."""
@@ -741,23 +704,16 @@ class VikingsGame(Game):
 
     def _do_sail(self, seat: int, action: A.Sail, events: list[Event]) -> None:
         h = self.homelands[seat]
-        kind = ROW_KIND[action.row]
-        if self.trip is None:  # a new sailor (and boat) sets out
-            h.base[SAILOR] -= 1
+        new = self.trip is None
+        trip, ends = sail_move(h, self.trip, action, self.options["single_sailor"])
+        if new:  # a new sailor (and boat) set out
             self.out_vikings.append(SAILOR)  # V-34: a used sailor leaves the game
             if action.boat:
-                h.specials.remove("boat")  # V-49: boat and sailor leave the game
-                self.out_specials.append("boat")
-            self.trip = {"kinds": [], "mode": None, "boat": action.boat}
+                self.out_specials.append("boat")  # V-49: boat and sailor leave the game
+            self.trip = trip
             events.append(Event("sailor", seat, {"boat": action.boat}))
-        trip = self.trip
-        if trip["kinds"]:
-            trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
-        trip["kinds"].append(kind)
-        h.base[kind] -= 1
-        h.set(action.row, action.col, h.get(action.row, action.col) + "*")
-        events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": kind}))
-        if self._trip_single(trip["boat"]) or not self._sail_targets(seat):
+        events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": ROW_KIND[action.row]}))
+        if ends:
             self._close_trip(seat, events)
 
     def _do_sail_done(self, seat: int, action: A.SailDone, events: list[Event]) -> None:
@@ -1136,6 +1092,83 @@ class VikingsGame(Game):
         from .notation import table_from_game
 
         return table_from_game(self)
+
+
+# -- sailors on a homeland alone (V-34, V-35, V-44, V-49): the game's rules, also for the players'
+# own look-ahead, which plays a trip out on a copy of one homeland instead of a copy of the game
+
+
+def sail_targets(h: Homeland, trip: dict[str, Any] | None) -> list[tuple[int, int]]:
+    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted."""
+    base = h.base
+    if trip is None:
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    elif trip["mode"] == "all":  # all of one kind: only that kind
+        kinds = [trip["kinds"][0]] if base[trip["kinds"][0]] > 0 else []
+    elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0 and k not in trip["kinds"]]
+    else:  # one viking moved: the same kind again (all) or another kind (each)
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    out = []
+    for k in kinds:
+        out += h.empty_tiles(k)
+    out.sort()
+    return out
+
+
+def may_stop_trip(trip: dict[str, Any], last_round: bool, targets: list[tuple[int, int]] | None) -> bool:
+    """May the sailor under way stop now (``sail done``)?
+
+    V-34: all of one kind goes on until every viking of that kind that fits has sailed; one of
+    each kind may stop early. V-35 [D-12]: in the last major scoring a trip may not stop while
+    it could carry one more viking (one of every kind left that has an empty tile, or all that
+    fit); the trip ends by itself when nothing more fits. ``targets``: :func:`sail_targets`.
+    """
+    if trip["mode"] == "all":
+        return False
+    if last_round and SAILING["last_major_trips_full"]:  # [D-12]
+        return not targets
+    return True
+
+
+def sail_actions(h: Homeland, trip: dict[str, Any] | None, single_sailor: bool, last_round: bool) -> list[Action]:
+    """The legal sailing actions of the homeland's owner (its turn in the phase ``sail``)."""
+    out: list[Action] = []
+    if trip is None:
+        if h.base[SAILOR] > 0:
+            cells = sail_targets(h, None)
+            out += [A.Sail(r, c) for r, c in cells]
+            if single_sailor and "boat" in h.specials:
+                out += [A.Sail(r, c, True) for r, c in cells]
+        if not (last_round and h.can_sail()):  # V-35: in the last major scoring, sail while one can
+            out.append(A.SailEnd())
+    else:
+        targets = sail_targets(h, trip)
+        out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
+        if may_stop_trip(trip, last_round, targets):
+            out.append(A.SailDone())
+    return out
+
+
+def sail_move(h: Homeland, trip: dict[str, Any] | None, action: A.Sail,
+              single_sailor: bool) -> tuple[dict[str, Any], bool]:
+    """Play a legal ``sail CELL`` on the homeland (V-34): a new sailor (and boat, V-49) leaves the
+    base when no ``trip`` is under way. Returns the trip (``trip`` itself, changed, or the new one)
+    and whether it ends by itself (V-44 single sailor, or nothing more fits). Unchecked: the
+    caller knows the action is legal (the game's ``apply`` has checked it)."""
+    kind = ROW_KIND[action.row]
+    if trip is None:
+        h.base[SAILOR] -= 1
+        if action.boat:
+            h.specials.remove("boat")
+        trip = {"kinds": [], "mode": None, "boat": action.boat}
+    if trip["kinds"]:
+        trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
+    trip["kinds"].append(kind)
+    h.base[kind] -= 1
+    h.set(action.row, action.col, h.get(action.row, action.col) + "*")
+    ends = (single_sailor and not trip["boat"]) or not sail_targets(h, trip)  # V-44: exactly one viking
+    return trip, ends
 
 
 def _present(state: T | None, what: str) -> T:
