@@ -259,7 +259,8 @@ def purse_value(gold: int, vp: int, ctx: Context) -> float:
 
 
 def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> list[Homeland]:
-    """Every homeland the bought tile and viking can lead to (start tile included, V-23 … V-27)."""
+    """Every homeland the bought tile and viking can lead to (start tile included, V-23 … V-27),
+    for reading only (they share unchanged parts with ``h`` and each other: ``Homeland.variant``)."""
     out: list[Homeland] = []
     starts: list[Homeland] = []
     if h.start_pending:
@@ -271,20 +272,19 @@ def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> l
     else:
         starts.append(h)
     vrow = KIND_ROW.get(viking)
+    on_tile = tile + "*"
     for s in starts:
         cells = s.cells_for(tile, ships_any_order)
+        based = dict(s.base)  # the viking in the base (V-27), shared by those placements (read only)
+        based[viking] += 1
         if not cells:  # V-23: fits nowhere, viking to the base
-            x = s.copy()
-            x.base[viking] += 1
-            out.append(x)
+            out.append(s.variant(0, 0, "", based))
             continue
         for r, c in cells:
-            x = s.copy()
-            on = r == vrow
-            x.set(r, c, tile + ("*" if on else ""))
-            if not on:
-                x.base[viking] += 1
-            out.append(x)
+            if r == vrow:
+                out.append(s.variant(r, c, on_tile))
+            else:
+                out.append(s.variant(r, c, tile, based))
     return out
 
 
@@ -322,9 +322,13 @@ class VikingsHeuristic(Player):
         # the engine offers one kind of action per phase (casts name it; no cost in the search's loop)
         if phase == "buy":
             out = []
+            best: dict[tuple[str, str], float] = {}  # the same combo at two positions: valued once
             for a in cast("Sequence[A.Buy]", legal):
                 combo = view["wheel"][a.pos]
-                val = best_placement_value(h, combo["tile"], combo["viking"], ctx, any_order)
+                key = (combo["tile"], combo["viking"])
+                val = best.get(key)
+                if val is None:
+                    val = best[key] = best_placement_value(h, key[0], key[1], ctx, any_order)
                 val -= price_cost(a.pos, me["gold"], ctx)
                 out.append(val)
             return out

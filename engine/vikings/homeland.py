@@ -75,6 +75,28 @@ class Homeland:
         h._frontier = None
         return h
 
+    def variant(self, row: int, col: int, token: str, base: dict[str, int] | None = None) -> Homeland:
+        """A homeland like this one with ``token`` put at an empty cell (and ``base`` instead of
+        this base), for reading only: it shares the unchanged rows, the base (unless given) and
+        the specials with this one, so neither may be changed afterwards (the players' valuations
+        look at many placements of one tile, issue 30). ``row`` 0 or ``col`` 0: no cell changes."""
+        h = Homeland.__new__(Homeland)
+        rows = self.rows
+        if col:
+            rows = list(rows)
+            r = list(rows[row])
+            while len(r) < col:
+                r.append(EMPTY)
+            r[col - 1] = token
+            rows[row] = r
+        h.rows = rows
+        h.base = self.base if base is None else base
+        h.specials = self.specials
+        h.start_pending = self.start_pending
+        h._fits = {}
+        h._frontier = None
+        return h
+
     # ------------------------------------------------------------------ cells
 
     def get(self, row: int, col: int) -> str:
