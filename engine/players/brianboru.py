@@ -38,12 +38,17 @@ ALL_CARDS = frozenset(D.card_values)
 
 # --------------------------------------------------------------------------- board model
 
+_GAINS: dict[tuple[Any, ...], dict[tuple[int, int], float]] = {}
+"""Board.town_gain/town_value remembered by what they depend on (Board.__init__), shared by boards."""
+_VALUES: dict[tuple[Any, ...], tuple[dict[int, float], dict[int, float], dict[int, float]]] = {}
+"""Values.best_empty/best_secondary remembered by what they depend on (Values.__init__)."""
+
 
 class Board:
     """The public position as arrays, built from a view (or a full game, for rollouts)."""
 
     __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
-                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains")
+                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains", "key")
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
@@ -63,6 +68,17 @@ class Board:
         self.active = D.town_index[at] if at else -1
         self.marriage = view["marriage"]["revealed"]
         self.recount()
+        # what town_gain/town_value compute depends on this much of the board only: boards alike
+        # share their remembered values (issue 30; the same floats, computed once)
+        key = (self.n, self.round, self.rounds, self.support, self.trade, tuple(self.owner), tuple(self.viking),
+               tuple(self.monastery), tuple(self.claim_up), tuple(self.claim_owner))
+        self.key = key
+        gains = _GAINS.get(key)
+        if gains is None:
+            if len(_GAINS) >= 4096:
+                _GAINS.clear()
+            gains = _GAINS[key] = {}
+        self._gains = gains
 
     def recount(self) -> None:
         n = self.n
@@ -83,7 +99,8 @@ class Board:
                 regions_of[o].add(r)
         self.counts = counts
         self.regions_of = regions_of
-        self._gains: dict[tuple[int, int], float] = {}  # town_gain (t ≥ 0), town_value (-1 - t); until recount
+        # town_gain (region r ≥ 0), town_value (-1 - r) by seat: they depend on the town's region only
+        self._gains: dict[tuple[int, int], float] = {}  # until recount
 
     # -- what a region and a town are worth to a seat
 
@@ -93,7 +110,7 @@ class Board:
         m = c[seat]
         if m == 0:
             return 0.0
-        best = max(c[q] for q in range(self.n + 1) if q != seat)
+        best = max(c[:seat] + c[seat + 1:])  # the others, the Vikings (index n) included
         d = m - best
         holds = self.claim_owner[r] == seat
         left = self.rounds - self.round  # rounds still to change things after this one
@@ -112,9 +129,10 @@ class Board:
 
     def town_gain(self, t: int, seat: int) -> float:
         """VP ``seat`` expects from one more disc on town ``t`` (a disc it controls)."""
-        gain = self._gains.get((t, seat))
+        key = (D.town_region[t], seat)  # the value depends on the town's region only
+        gain = self._gains.get(key)
         if gain is None:
-            gain = self._gains[t, seat] = self._town_gain(t, seat)
+            gain = self._gains[key] = self._town_gain(t, seat)
         return gain
 
     def _town_gain(self, t: int, seat: int) -> float:
@@ -133,9 +151,10 @@ class Board:
 
     def town_value(self, t: int, seat: int) -> float:
         """Gain for ``seat`` plus what taking the town denies the best rival."""
-        value = self._gains.get((-1 - t, seat))  # remembered beside town_gain (negative keys)
+        key = (-1 - D.town_region[t], seat)  # remembered beside town_gain (negative keys), by region too
+        value = self._gains.get(key)
         if value is None:
-            value = self._gains[-1 - t, seat] = self._town_value(t, seat)
+            value = self._gains[key] = self._town_value(t, seat)
         return value
 
     def _town_value(self, t: int, seat: int) -> float:
@@ -185,8 +204,19 @@ class Values:
         self.max_inv_other = max((p["invaders"] for p in others), default=0)
         self.max_church_other = max((p["church"] for p in others), default=0)
         self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
-        self._empty_best: dict[int, float] = {}
-        self._secondary: dict[int, float] = {}  # best_secondary by card (the board does not change)
+        # best_empty and best_secondary remembered by everything they read (issue 30): the board's
+        # key, the seat, its own counters and the rivals' tops; values alike share them
+        key = (board.key, seat, me["coins"], me["vp"], me["renown"], me["invaders"], me["church"], me["track"],
+               self.top_track, self.min_inv, self.max_inv_other, self.max_church_other,
+               None if board.marriage is None else board.marriage["id"], board.battle, board.active)
+        memo = _VALUES.get(key)
+        if memo is None:
+            if len(_VALUES) >= 4096:
+                _VALUES.clear()
+            memo = _VALUES[key] = ({}, {}, {})
+        self._empty_best: dict[int, float] = memo[0]
+        self._secondary: dict[int, float] = memo[1]  # best_secondary by card (the board does not change)
+        self._main: dict[int, float] = memo[2]  # main_value by card
 
     def best_empty(self, region: int | None = None) -> float:
         key = -1 if region is None else region
@@ -280,6 +310,13 @@ class Values:
                 v += self.best_empty(arg)
         return v
 
+    def main_value(self, card: int) -> float:
+        """``symbols`` of the card's main action (B-20, the trick's winner), remembered."""
+        value = self._main.get(card)
+        if value is None:
+            value = self._main[card] = self.symbols(D.cards[card].main, winner=True)
+        return value
+
     def best_secondary(self, card: int) -> float:
         best = self._secondary.get(card)
         if best is None:
@@ -332,11 +369,17 @@ class BrianBoruHeuristic(Player):
             ctx = _TrickCtx(view, seat, played)
             hand = view["you"]["hand"]
             out = []
+            # a card's score for a town depends on the town's colour and region only (p_win, town_value)
+            best: dict[tuple[int, int], float] = {}
             for a in legal:
                 t = D.town_index[a.args[0]]
                 col = D.town_colour[t]
-                cards = [c for c in hand if D.card_colour[c] in (col, WHITE)] or hand
-                out.append(max(self._card_score(c, t, ctx, vals) for c in cards))
+                key = (col, D.town_region[t])
+                score = best.get(key)
+                if score is None:
+                    cards = [c for c in hand if D.card_colour[c] in (col, WHITE)] or hand
+                    score = best[key] = max(self._card_score(c, t, ctx, vals) for c in cards)
+                out.append(score)
             return out
         if kind == "option":
             card = D.cards[view["pending"]["card"]]
@@ -402,7 +445,7 @@ class BrianBoruHeuristic(Player):
         lose = vals.best_secondary(card)
         if p > 0:
             gain = (b.town_value(town, vals.seat) if town >= 0 else 0.0) + 0.4  # + the marker, leading next
-            win = gain + vals.symbols(D.cards[card].main, winner=True)
+            win = gain + vals.main_value(card)
             v = p * win + (1 - p) * lose
         else:
             v = lose
@@ -447,8 +490,17 @@ class _TrickCtx:
         self.n_later = len(later)
         self.tricks_left = max(0, min(p["hand_size"] for p in view["players"] if p["seat"] == seat) - 1)
         self.active_town_free = view["active_town"] is None
+        self._p: dict[tuple[int, int], float] = {}
 
     def p_win(self, card: int, town: int) -> float:
+        """The chance that ``card`` wins the trick for ``town`` (it depends on the town's colour only)."""
+        key = (card, D.town_colour[town] if town >= 0 else -1)
+        p = self._p.get(key)
+        if p is None:
+            p = self._p[key] = self._p_win(card, town)
+        return p
+
+    def _p_win(self, card: int, town: int) -> float:
         if town >= 0:
             col = D.town_colour[town]
 
