@@ -30,7 +30,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
@@ -211,7 +211,8 @@ class BrianBoruGame(Game):
         id="brian-boru", title="Brian Boru", min_players=D.min_players, max_players=D.max_players,
         hidden_hands=True,  # hands and draft piles (B-14, B-17)
         simultaneous=True,  # the draft: every seat keeps two cards at once (B-14)
-        public=frozenset({"notation", "position"}),  # the public position (notation, scoring tests)
+        # the public position (notation, scoring tests); ``step``, the players' unchecked apply (issue 30)
+        public=frozenset({"notation", "position", "step"}),
     )
     GAME_ID: ClassVar[str] = INFO.id
     MIN_PLAYERS: ClassVar[int] = INFO.min_players
@@ -396,6 +397,27 @@ class BrianBoruGame(Game):
         events: list[Event] = []
         self._events = events
         self._resolve(seat, p, value)
+        self._run()
+        return events
+
+    def step(self, seat: int, action: Action) -> list[Event]:
+        """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
+        must be one of ``legal_actions(seat)`` as they stand. The same change and events as
+        :meth:`apply`; anything else is undefined (tests check both agree,
+        ``tests/engine/test_fast_paths.py``)."""
+        a = cast(BrianBoruAction, action)
+        s = self.s
+        p = s["pending"]
+        kind = p["kind"]
+        if kind == "keep":
+            value: Any = list(a.args)
+        else:
+            arg = a.args[0]
+            value = (-1 if arg == "no" else D.town_index[arg]) if kind in TOWN_VERBS or kind == "expand" else arg
+            s["pending"] = None
+        events: list[Event] = []
+        self._events = events
+        _RESOLVERS[kind](self, seat, p, value)
         self._run()
         return events
 
@@ -1085,15 +1107,14 @@ class BrianBoruGame(Game):
                 "stack_left": len(s["marriage_stack"]),
             },
             "towns": [
-                {"name": TOWN_NAMES[x], "region": D.region_ids[TOWN_REGION[x]], "colour": COLOURS[TOWN_COLOUR[x]],
-                 "owner": s["owner"][x] if s["owner"][x] >= 0 else None, "viking": s["viking"][x],
-                 "monastery": s["monastery"][x]}
-                for x in range(T)
+                {"name": name, "region": region, "colour": colour, "owner": o if o >= 0 else None, "viking": vik,
+                 "monastery": mon}
+                for (name, region, colour), o, vik, mon in zip(_TOWN_FIXED, s["owner"], s["viking"], s["monastery"])
             ],
             "claims": [
-                {"region": rid, "name": D.region_names[r], "threshold": D.thresholds[r], "points": D.points[r],
-                 "face_up": s["claim_up"][r], "owner": s["claim_owner"][r] if s["claim_owner"][r] >= 0 else None}
-                for r, rid in enumerate(D.region_ids)
+                {"region": rid, "name": name, "threshold": threshold, "points": points, "face_up": up,
+                 "owner": o if o >= 0 else None}
+                for (rid, name, threshold, points), up, o in zip(_CLAIM_FIXED, s["claim_up"], s["claim_owner"])
             ],
             "trick": {
                 "number": s["trick_no"] + 1,
@@ -1121,6 +1142,11 @@ class BrianBoruGame(Game):
                 "legal": [a.text for a in self.legal_actions(seat)] if seat in self.acting_seats() else [],
             }
         return out
+
+
+# what never changes in a view's towns and claims (issue 30: built once)
+_TOWN_FIXED = [(TOWN_NAMES[x], D.region_ids[TOWN_REGION[x]], COLOURS[TOWN_COLOUR[x]]) for x in range(T)]
+_CLAIM_FIXED = [(rid, D.region_names[r], D.thresholds[r], D.points[r]) for r, rid in enumerate(D.region_ids)]
 
 
 def _town_name(x: int) -> str:

@@ -99,8 +99,8 @@ class VikingsGame(Game):
         id="vikings", title="Vikings", min_players=2, max_players=4,
         hidden_hands=False, simultaneous=False, options=OPTIONS,
         # the table in the Vikings notation; a homeland's copy and a sailor's trip, for the computer
-        # players' valuations (all public information)
-        public=frozenset({"to_notation", "homeland", "sailor_under_way"}),
+        # players' valuations (all public information); ``step``, the unchecked apply of their simulations
+        public=frozenset({"to_notation", "homeland", "sailor_under_way", "step"}),
     )
     GAME_ID = INFO.id
     MIN_PLAYERS = INFO.min_players
@@ -409,6 +409,16 @@ class VikingsGame(Game):
         events: list[Event] = []
         self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
         handler(self, seat, action, events)
+        return events
+
+    def step(self, seat: int, action: Action) -> list[Event]:
+        """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
+        must be one of ``legal_actions(seat)`` as they stand (never a plan, never an exchange).
+        The same change and events as :meth:`apply`; anything else is undefined (tests check both
+        agree, ``tests/engine/test_fast_paths.py``)."""
+        events: list[Event] = []
+        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        _HANDLERS[type(action)](self, seat, action, events)
         return events
 
     def _is_legal(self, seat: int, action: Action) -> bool:
@@ -1179,6 +1189,11 @@ def _present(state: T | None, what: str) -> T:
 
 
 def _cells_of(action: Action) -> list[str]:
+    kind = type(action)
+    if kind is A.Buy:  # the most frequent: no cell
+        return []
+    if kind is A.Place or kind is A.Sail:
+        return [cell_name(action.row, action.col)]  # type: ignore[attr-defined]
     if isinstance(action, A.SailPlan):
         return [cell_name(r, c) for _boat, cells in action.trips for r, c in cells]
     if isinstance(action, (A.Place, A.Swap, A.Sail)):
