@@ -350,17 +350,20 @@ class VikingsHeuristic(Player):
     def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: A.Place | A.Start, ctx: Context,
                      any_order: bool) -> float:
         tile, viking = pend["tile"], pend["viking"]
-        x = h.copy()
         if isinstance(a, A.Start):
+            x = h.copy()
             x.set(a.row, 1, START_TILE)
             x.start_pending = False
             if pend["placed"]:
                 return home_value(x, ctx)
             return best_placement_value(x, tile, viking, ctx, any_order)
         on = KIND_ROW.get(viking) == a.row and not a.to_base
-        x.set(a.row, a.col, tile + ("*" if on else ""))
-        if not on:
-            x.base[viking] += 1
+        if on:
+            x = h.variant(a.row, a.col, tile + "*")
+        else:
+            based = dict(h.base)
+            based[viking] += 1
+            x = h.variant(a.row, a.col, tile, based)
         if x.start_pending:
             return max(home_value(_with_start(x, r), ctx) for r, _c in x.start_cells()) if x.start_cells() else \
                 home_value(x, ctx)

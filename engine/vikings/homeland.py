@@ -293,8 +293,19 @@ class Homeland:
         return safe, hit
 
     def threatened_cells(self) -> list[tuple[int, int]]:
-        zone = self.threat_zone()
-        return sorted((r, c) for (r, c) in zone if self.has_viking(r, c))
+        """Cells of the threat zone (V-31) where a viking stands, sorted."""
+        rows = self.rows
+        ships, warriors = rows[SHIP_ROW], rows[1]
+        out = []
+        for i, tok in enumerate(ships):
+            if tok == EMPTY or (i < len(warriors) and warriors[i][-1] == "*"):  # no ship, or defended (V-30)
+                continue
+            for row in range(1, SHIP_DEPTH[tok[1]] + 1):
+                r = rows[row]
+                if i < len(r) and r[i][-1] == "*":
+                    out.append((row, i + 1))
+        out.sort()
+        return out
 
     # ------------------------------------------------------------------ islands (V-25)
 
