@@ -78,7 +78,7 @@ class Board:
             if len(_GAINS) >= 4096:
                 _GAINS.clear()
             gains = _GAINS[key] = {}
-        self._gains = gains
+        self._gains: dict[tuple[int, int], float] = gains
 
     def recount(self) -> None:
         n = self.n
@@ -100,7 +100,7 @@ class Board:
         self.counts = counts
         self.regions_of = regions_of
         # town_gain (region r ≥ 0), town_value (-1 - r) by seat: they depend on the town's region only
-        self._gains: dict[tuple[int, int], float] = {}  # until recount
+        self._gains = {}  # until recount
 
     # -- what a region and a town are worth to a seat
 

@@ -26,7 +26,6 @@ from engine.vikings.data import (
     KIND_ROW,
     KINDS,
     ROUNDS,
-    ROW_KIND,
     SAILOR,
     SCORING,
     SCORING_AFTER,
@@ -36,7 +35,7 @@ from engine.vikings.data import (
     SPECIAL_TILES,
     START_TILE,
 )
-from engine.vikings.determinize import determinize, homeland_of
+from engine.vikings.determinize import determinize, homeland_of  # noqa: F401 (determinize: re-exported for search, undo)
 from engine.vikings.game import WHEEL, sail_actions, sail_move
 from engine.vikings.homeland import EMPTY, Homeland, completed_islands
 
