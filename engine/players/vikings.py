@@ -113,6 +113,8 @@ _MAJORITY: dict[tuple[int, float, bool], float] = {}  # _majority by (lead, priz
 _SHIP = {sail: (SHIP_DEPTH[sail], v["amount"], v["reward"] == "gold") for sail, v in SHIPS.items()}
 _W, _N, _S, _G, _F = (KIND_ROW[k] for k in "WNSGF")
 _SAIL_KINDS = tuple((k, KIND_ROW[k]) for k in KINDS if k != SAILOR)
+_WIDTH = 80  # more columns than any homeland can have (76 tiles in all, V-2)
+_NO_THREAT = [0] * _WIDTH
 _FEEDS = SCORING["fisher_feeds"]
 _SURPLUS = SCORING["food_surplus_vp"]
 _FEAST_SURPLUS = SPECIAL_TILES["feast"]["surplus_vp"]
@@ -137,10 +139,12 @@ def home_value(h: Homeland, ctx: Context) -> float:
     wrow, nrow, srow, grow, frow = rows[_W], rows[_N], rows[_S], rows[_G], rows[_F]
     nw, nship, ng, nf = len(wrow), len(ships_row), len(grow), len(frow)
     # V-31: an undefended ship threatens its column down to its sail's depth (V-30: a warrior defends)
-    depth: dict[int, int] = {}
+    depth = _NO_THREAT  # the deepest threatened row by column index (0: none); shared while no threat
     for i in range(nship):
         tok = ships_row[i]
         if tok != EMPTY and not (i < nw and wrow[i][-1] == "*"):
+            if depth is _NO_THREAT:
+                depth = [0] * _WIDTH
             depth[i] = _SHIP[tok[1]][0]
     if specials:
         gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
@@ -172,7 +176,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
             continue
         if tok[0] != "X":
             eaters += 1
-        v += (keep if depth.get(i, 0) >= _N else 1.0) * noble_yield
+        v += (keep if depth[i] >= _N else 1.0) * noble_yield
     # row S: scouts, with the goldsmith and fisher below them
     for i, tok in enumerate(srow):
         if tok[-1] != "*":
@@ -182,7 +186,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
         if tok[0] != "X":
             eaters += 1
         per = 1 + (1 if i < ng and grow[i][-1] == "*" else 0) + (1 if i < nf and frow[i][-1] == "*" else 0)
-        v += (keep if depth.get(i, 0) >= _S else 1.0) * major * (per + scout1)
+        v += (keep if depth[i] >= _S else 1.0) * major * (per + scout1)
     # row G: goldsmiths
     for i, tok in enumerate(grow):
         if tok[-1] != "*":
@@ -191,7 +195,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
             continue
         if tok[0] != "X":
             eaters += 1
-        v += (keep if depth.get(i, 0) >= _G else 1.0) * g_yield
+        v += (keep if depth[i] >= _G else 1.0) * g_yield
     # row F: fishers feed (V-37.6)
     for i, tok in enumerate(frow):
         if tok[-1] != "*":
@@ -200,7 +204,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
             continue
         if tok[0] != "X":
             eaters += 1
-            if depth.get(i, 0) < _F:
+            if depth[i] < _F:
                 fishers += 1
     # ships (V-30, V-33.1, V-37.1)
     for i in range(nship):
