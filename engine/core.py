@@ -141,6 +141,9 @@ def _param_text(v: Any, tr: Callable[..., str], ntr: Callable[..., str]) -> Any:
 
 
 def _param_json(v: Any) -> Any:
+    t = type(v)
+    if t is int or t is str:  # the most frequent: a number or a name (issue 30)
+        return v
     if isinstance(v, Msg):
         return v.to_json()
     if isinstance(v, (list, tuple)):

@@ -335,9 +335,14 @@ class VikingsGame(Game):
         return out
 
     def _zero_allowed(self, seat: int) -> bool:
-        kind = _present(self.wheel[0], "combo at position 0")[1]  # only asked when position 0 holds one
+        wheel = self.wheel
+        kind = _present(wheel[0], "combo at position 0")[1]  # only asked when position 0 holds one
         # V-14: only the last viking of its kind still on the wheel
-        if not any(c is not None and c[1] == kind for c in self.wheel[1:]):
+        for p in range(1, WHEEL):
+            c = wheel[p]
+            if c is not None and c[1] == kind:
+                break
+        else:
             return True
         # V-15: forced zero — gold (not VP) below the lowest price of every other combo
         others = [p for p in range(1, WHEEL) if self.wheel[p] is not None]
