@@ -24,7 +24,6 @@ from engine.vikings.data import (
     BUILDING_TILES,
     ISLAND_ROWS,
     KIND_ROW,
-    KINDS,
     ROUNDS,
     SAILOR,
     SCORING,
@@ -112,7 +111,6 @@ _MAJORITY: dict[tuple[int, float, bool], float] = {}  # _majority by (lead, priz
 # per sail (V-30, V-31, V-33.1, V-37.1): the deepest threatened row, the amount, whether it pays gold
 _SHIP = {sail: (SHIP_DEPTH[sail], v["amount"], v["reward"] == "gold") for sail, v in SHIPS.items()}
 _W, _N, _S, _G, _F = (KIND_ROW[k] for k in "WNSGF")
-_SAIL_KINDS = tuple((k, KIND_ROW[k]) for k in KINDS if k != SAILOR)
 _WIDTH = 80  # more columns than any homeland can have (76 tiles in all, V-2)
 _NO_THREAT = [0] * _WIDTH
 _FEEDS = SCORING["fisher_feeds"]
@@ -157,12 +155,14 @@ def home_value(h: Homeland, ctx: Context) -> float:
     noble_yield = (2 + noble1) * major
     fishers = 0
     eaters = sum(base.values())
+    room_w = room_n = room_s = room_g = room_f = 0  # empty tiles by row: room for a sailor (V-34)
     # row W: warriors guard the column against a ship still to come
     for i in range(nw):
         tok = wrow[i]
         if tok[-1] != "*":
             if tok != EMPTY:
                 v += 0.15  # an empty tile: a sailor may still fill it
+                room_w += 1
             continue
         if tok[0] != "X":
             eaters += 1
@@ -173,6 +173,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
         if tok[-1] != "*":
             if tok != EMPTY:
                 v += 0.15
+                room_n += 1
             continue
         if tok[0] != "X":
             eaters += 1
@@ -182,6 +183,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
         if tok[-1] != "*":
             if tok != EMPTY:
                 v += 0.15
+                room_s += 1
             continue
         if tok[0] != "X":
             eaters += 1
@@ -192,6 +194,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
         if tok[-1] != "*":
             if tok != EMPTY:
                 v += 0.15
+                room_g += 1
             continue
         if tok[0] != "X":
             eaters += 1
@@ -201,6 +204,7 @@ def home_value(h: Homeland, ctx: Context) -> float:
         if tok[-1] != "*":
             if tok != EMPTY:
                 v += 0.15
+                room_f += 1
             continue
         if tok[0] != "X":
             eaters += 1
@@ -224,25 +228,11 @@ def home_value(h: Homeland, ctx: Context) -> float:
     # base vikings may still sail onto an empty tile of their row (V-34)
     sailors = base[SAILOR]
     if major and sailors:
-        for kind, row in _SAIL_KINDS:
+        for kind, room, worth in (("F", room_f, 0.0), ("G", room_g, g_yield), ("S", room_s, major * (1.5 + scout1)),
+                                  ("N", room_n, noble_yield), ("W", room_w, 0.3 * major)):  # V-11 order
             waiting = base[kind]
-            if not waiting:
-                continue
-            room = 0
-            for t in rows[row]:
-                if t != EMPTY and t[-1] != "*":
-                    room += 1
-            if kind == "G":
-                worth = g_yield
-            elif kind == "N":
-                worth = noble_yield
-            elif kind == "S":
-                worth = major * (1.5 + scout1)
-            elif kind == "F":
-                worth = 0.0
-            else:
-                worth = 0.3 * major
-            v += 0.6 * min(room, waiting) * worth
+            if waiting:
+                v += 0.6 * min(room, waiting) * worth
     # majorities of the final scoring (V-37.3–5)
     v += _majority(sailors + specials.count("sailor"), ctx.opp_sailors, _SAILOR_VP, last_round)
     isl = completed_islands(rows)
