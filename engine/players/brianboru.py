@@ -38,8 +38,9 @@ ALL_CARDS = frozenset(D.card_values)
 
 # --------------------------------------------------------------------------- board model
 
-_GAINS: dict[tuple[Any, ...], dict[tuple[int, int], float]] = {}
-"""Board.town_gain/town_value remembered by what they depend on (Board.__init__), shared by boards."""
+_BOARDS: dict[tuple[Any, ...], tuple[list[list[int]], list[set[int]], dict[tuple[int, int], float]]] = {}
+"""A board's counts, regions and remembered town_gain/town_value by what they depend on
+(Board.__init__), shared by boards alike: read them, never change them (recount makes new ones)."""
 _VALUES: dict[tuple[Any, ...], tuple[dict[int, float], dict[int, float], dict[int, float]]] = {}
 """Values.best_empty/best_secondary remembered by what they depend on (Values.__init__)."""
 
@@ -67,18 +68,19 @@ class Board:
         at = view["active_town"]
         self.active = D.town_index[at] if at else -1
         self.marriage = view["marriage"]["revealed"]
-        self.recount()
-        # what town_gain/town_value compute depends on this much of the board only: boards alike
-        # share their remembered values (issue 30; the same floats, computed once)
+        # what recount and town_gain/town_value compute depends on this much of the board only:
+        # boards alike share what they computed (issue 30; the same numbers, computed once)
         key = (self.n, self.round, self.rounds, self.support, self.trade, tuple(self.owner), tuple(self.viking),
                tuple(self.monastery), tuple(self.claim_up), tuple(self.claim_owner))
         self.key = key
-        gains = _GAINS.get(key)
-        if gains is None:
-            if len(_GAINS) >= 4096:
-                _GAINS.clear()
-            gains = _GAINS[key] = {}
-        self._gains: dict[tuple[int, int], float] = gains
+        known = _BOARDS.get(key)
+        if known is None:
+            self.recount()
+            if len(_BOARDS) >= 4096:
+                _BOARDS.clear()
+            _BOARDS[key] = (self.counts, self.regions_of, self._gains)
+        else:
+            self.counts, self.regions_of, self._gains = known
 
     def recount(self) -> None:
         n = self.n
@@ -100,7 +102,7 @@ class Board:
         self.counts = counts
         self.regions_of = regions_of
         # town_gain (region r ≥ 0), town_value (-1 - r) by seat: they depend on the town's region only
-        self._gains = {}  # until recount
+        self._gains: dict[tuple[int, int], float] = {}  # until recount
 
     # -- what a region and a town are worth to a seat
 
@@ -361,7 +363,9 @@ class BrianBoruHeuristic(Player):
             played = self._played
         if kind == "keep":
             hand = view["you"]["hand"]
-            return [self._keep_score(a.args, hand, vals, view) for a in legal]
+            colours = frozenset(D.card_colour[c] for c in hand)
+            terms: dict[int, float] = {}
+            return [self._keep_score(a.args, hand, vals, view, colours, terms) for a in legal]
         if kind in ("lead", "play"):
             ctx = _TrickCtx(view, seat, played)
             return [self._card_score(a.args[0], b.active, ctx, vals) for a in legal]
@@ -426,16 +430,23 @@ class BrianBoruHeuristic(Player):
         return [0.0] * len(legal)
 
     # -- the draft (B-14): strong cards win towns, the rest bring their best secondary action
-    def _keep_score(self, pair: tuple[int, int], hand: list[int], vals: Values, view: Mapping[str, Any]) -> float:
+    def _keep_score(self, pair: tuple[int, int], hand: list[int], vals: Values, view: Mapping[str, Any],
+                    colours: frozenset[int] | None = None, terms: dict[int, float] | None = None) -> float:
+        """``colours``: of the hand; ``terms``: a card's own worth, remembered over the pairs."""
         v = 0.0
-        colours = {D.card_colour[c] for c in hand}
+        have = set(colours if colours is not None else (D.card_colour[c] for c in hand))
+        if terms is None:
+            terms = {}
         for c in pair:
-            strength = (c / 25.0) ** 2
-            white = D.card_colour[c] == WHITE
-            v += 3.2 * strength + (0.8 if white else 0.0) + 0.45 * vals.best_secondary(c)
-            if D.card_colour[c] not in colours:
+            term = terms.get(c)
+            if term is None:
+                strength = (c / 25.0) ** 2
+                white = D.card_colour[c] == WHITE
+                term = terms[c] = 3.2 * strength + (0.8 if white else 0.0) + 0.45 * vals.best_secondary(c)
+            v += term
+            if D.card_colour[c] not in have:
                 v += 0.3
-                colours.add(D.card_colour[c])
+                have.add(D.card_colour[c])
         return v
 
     # -- tricks (B-17 … B-20)
