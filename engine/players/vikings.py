@@ -227,18 +227,34 @@ def home_value(h: Homeland, ctx: Context) -> float:
     v += (fed - eat) * surplus if fed >= eat else -(eat - fed) * _SHORTFALL
     # base vikings may still sail onto an empty tile of their row (V-34)
     sailors = base[SAILOR]
-    if major and sailors:
-        for kind, room, worth in (("F", room_f, 0.0), ("G", room_g, g_yield), ("S", room_s, major * (1.5 + scout1)),
-                                  ("N", room_n, noble_yield), ("W", room_w, 0.3 * major)):  # V-11 order
-            waiting = base[kind]
-            if waiting:
-                v += 0.6 * min(room, waiting) * worth
+    if major and sailors:  # by kind in the V-11 order: F G S N W, what one more on a tile is worth
+        waiting = base["F"]
+        if waiting:
+            v += 0.6 * min(room_f, waiting) * 0.0
+        waiting = base["G"]
+        if waiting:
+            v += 0.6 * min(room_g, waiting) * g_yield
+        waiting = base["S"]
+        if waiting:
+            v += 0.6 * min(room_s, waiting) * (major * (1.5 + scout1))
+        waiting = base["N"]
+        if waiting:
+            v += 0.6 * min(room_n, waiting) * noble_yield
+        waiting = base["W"]
+        if waiting:
+            v += 0.6 * min(room_w, waiting) * (0.3 * major)
     # majorities of the final scoring (V-37.3–5)
-    v += _majority(sailors + specials.count("sailor"), ctx.opp_sailors, _SAILOR_VP, last_round)
+    v += _majority(sailors + specials.count("sailor") if specials else sailors, ctx.opp_sailors, _SAILOR_VP,
+                   last_round)
     isl = completed_islands(rows)
-    v += _majority(len(isl), ctx.opp_islands, _ISLANDS_VP, last_round)
-    v += _majority(max(isl, default=0), ctx.opp_longest, _LONGEST_VP, last_round)
-    v += 0.8 * len(isl)
+    if isl:
+        v += _majority(len(isl), ctx.opp_islands, _ISLANDS_VP, last_round)
+        v += _majority(max(isl), ctx.opp_longest, _LONGEST_VP, last_round)
+        v += 0.8 * len(isl)
+    else:  # nothing to share: the same additions of 0.0
+        v += 0.0
+        v += 0.0
+        v += 0.0
     if not last_round:  # open islands (L, M … with room on the right) may still be completed
         for row in ISLAND_ROWS:
             r = rows[row]
