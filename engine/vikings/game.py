@@ -1039,7 +1039,7 @@ class VikingsGame(Game):
                     "rows": [list(r) for r in h.rows],
                     "base": dict(h.base),
                     "threatened": self.threatened(s),
-                    "defended": [f"^{col}" for col, _sail, d in h.ships() if d],
+                    "defended": h.defended_ships(),
                     "start_tile_pending": h.start_pending,
                     "specials": list(h.specials),
                 }

@@ -269,6 +269,12 @@ class Homeland:
                 col = i + 1
                 yield col, tok[1], self.has_viking(1, col)
 
+    def defended_ships(self) -> list[str]:
+        """``^col`` of every defended ship, left to right (V-30: a warrior below it in the W row)."""
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
+        return [f"^{i + 1}" for i, tok in enumerate(ships) if tok != EMPTY and i < n and warriors[i][-1] == "*"]
+
     def threat_zone(self) -> Cells:
         """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
         zone: Cells = set()

@@ -61,3 +61,23 @@ def test_sail_lookahead_on_one_homeland_matches_whole_games_V34(options) -> None
             a = players[s].choose(view, legal) if chooser.randbelow(2) else legal[chooser.randbelow(len(legal))]
             g.apply(s, a)
     assert checked >= 10
+
+
+def test_threat_and_defence_shortcuts_match_the_zone_V30_V31() -> None:
+    """``threatened_cells`` and ``defended_ships`` walk the ships instead of building the zone: the
+    same cells and ships as the zone and ``ships()`` give, on every homeland of seeded games."""
+    seen = 0
+    for seed in range(4):
+        g = VikingsGame.new(["A", "B", "C", "D"], seed=seed, options={"advanced": True} if seed % 2 else None)
+        chooser = Rng(seed)
+        while not g.is_over:
+            s = g.acting_seats()[0]
+            legal = g.legal_actions(s)
+            g.apply(s, legal[chooser.randbelow(len(legal))])
+            for q in range(4):
+                h = g.homeland(q)
+                zone = h.threat_zone()
+                assert h.threatened_cells() == sorted(c for c in zone if h.has_viking(*c))
+                assert h.defended_ships() == [f"^{col}" for col, _sail, d in h.ships() if d]
+                seen += bool(zone)
+    assert seen > 0
