@@ -89,7 +89,7 @@ def worker() -> None:
 
 class Side:
     def __init__(self, path: Path) -> None:
-        env = dict(os.environ, PYTHONPATH=str(path))
+        env = dict(os.environ, PYTHONPATH=str(path), PYTHONHASHSEED="0")  # the same string hashes on both sides
         self.proc = subprocess.Popen([sys.executable, "-c", "import runpy, sys; sys.argv = ['w', '--worker'];"
                                       f" runpy.run_path({str(Path(__file__))!r}, run_name='__main__')"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=str(path))
