@@ -50,6 +50,10 @@ class Board:
 
     __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
                  "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains", "key")
+    counts: list[list[int]]
+    regions_of: list[set[int]]
+    _gains: dict[tuple[int, int], float]
+    key: tuple[Any, ...]
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
@@ -102,7 +106,7 @@ class Board:
         self.counts = counts
         self.regions_of = regions_of
         # town_gain (region r ≥ 0), town_value (-1 - r) by seat: they depend on the town's region only
-        self._gains: dict[tuple[int, int], float] = {}  # until recount
+        self._gains = {}  # until recount
 
     # -- what a region and a town are worth to a seat
 
