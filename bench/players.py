@@ -9,8 +9,10 @@ protocol as a search rollout runs them:
   actions, and where there is a choice its view and the heuristic's ``choose``, then ``apply``;
   the figure is steps (decisions) per CPU second;
 * ``random``: whole random playouts — ``legal_actions`` and ``apply`` of a seeded random choice;
-  steps per CPU second. ``random-step`` is the same with ``step`` (the unchecked apply the players'
-  own simulations use) where the engine has one.
+  steps per CPU second.
+
+``heuristic-step`` and ``random-step`` are the same with ``step`` (the unchecked apply for the
+players' own simulations) where the engine has one (12896ee has none: ``apply`` there).
 
 ``--vs COMMIT`` (e.g. 12896ee) exports ``engine/`` at COMMIT (``git archive``) into a temporary
 directory and runs it in a second worker process beside a worker on this tree; the two take turns,
@@ -36,7 +38,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny"]
-WORKLOADS = ("heuristic", "random", "random-step")
+WORKLOADS = ("heuristic", "heuristic-step", "random", "random-step")
 
 
 # --------------------------------------------------------------------------- the worker (either tree)
@@ -50,19 +52,20 @@ def _run(game_id: str, workload: str, seeds: list[int]) -> dict[str, float]:
     cls: Any = VikingsGame if game_id == "vikings" else BrianBoruGame
     steps = 0
     t = time.process_time()
-    if workload == "heuristic":
+    if workload.startswith("heuristic"):
         if game_id == "vikings":
             from engine.players.vikings import VikingsHeuristic as H
         else:
             from engine.players.brianboru import BrianBoruHeuristic as H  # type: ignore[assignment]
         for seed in seeds:
             g = cls.new(NAMES, seed=seed)
+            apply = g.step if workload == "heuristic-step" and hasattr(g, "step") else g.apply
             players = [H(seed * 10 + s) for s in range(4)]
             while not g.is_over:
                 s = g.acting_seats()[0]
                 legal = g.legal_actions(s)
                 a = legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal)
-                g.apply(s, a)
+                apply(s, a)
                 steps += 1
     else:
         for seed in seeds:
