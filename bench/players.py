@@ -38,7 +38,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny"]
-WORKLOADS = ("heuristic", "heuristic-step", "random", "random-step")
+WORKLOADS = ("heuristic", "heuristic-step", "heuristic-live", "random", "random-step")
 
 
 # --------------------------------------------------------------------------- the worker (either tree)
@@ -59,12 +59,14 @@ def _run(game_id: str, workload: str, seeds: list[int]) -> dict[str, float]:
             from engine.players.brianboru import BrianBoruHeuristic as H  # type: ignore[assignment]
         for seed in seeds:
             g = cls.new(NAMES, seed=seed)
-            apply = g.step if workload == "heuristic-step" and hasattr(g, "step") else g.apply
+            fast = workload != "heuristic"
+            apply = g.step if fast and hasattr(g, "step") else g.apply
+            view = g.live_view if workload == "heuristic-live" and hasattr(g, "live_view") else g.view
             players = [H(seed * 10 + s) for s in range(4)]
             while not g.is_over:
                 s = g.acting_seats()[0]
                 legal = g.legal_actions(s)
-                a = legal[0] if len(legal) == 1 else players[s].choose(g.view(s), legal)
+                a = legal[0] if len(legal) == 1 else players[s].choose(view(s), legal)
                 apply(s, a)
                 steps += 1
     else:
@@ -122,6 +124,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="turns each side takes (default 5)")
     ap.add_argument("--games", type=int, default=2, help="seeded games a workload plays in one turn (default 2)")
     ap.add_argument("--vs", default=None, help="a commit to compare with (e.g. 12896ee)")
+    ap.add_argument("--only", default=None, help="run only the workloads whose 'game workload' name contains this")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -137,6 +140,8 @@ def main() -> None:
         try:
             for game in ("vikings", "brian-boru"):
                 for w, workload in enumerate(WORKLOADS):
+                    if args.only and args.only not in f"{game} {workload}":
+                        continue
                     rates: dict[str, list[float]] = {name: [] for name in sides}
                     for r in range(args.rounds):
                         # new games for every workload and round: a worker never replays a game (the

@@ -527,6 +527,12 @@ def whole_number(word: str, max_digits: int = MAX_NUMBER_DIGITS) -> int | None:
     return int(word)
 
 
+class SharedList(list):  # type: ignore[type-arg]
+    """A list a game's live view shares between calls while what it shows is unchanged (issue 30:
+    ``BrianBoruGame.live_view``): read it, never change it. Being the same object, a reader may
+    remember what it derived from it, as an attribute set on it (a plain list takes none)."""
+
+
 def json_copy(x: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars) sharing no mutable part with ``x``."""
     if isinstance(x, dict):

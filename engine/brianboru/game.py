@@ -27,7 +27,7 @@ Action texts (``parse_action`` reads them, case-insensitive):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, cast
@@ -35,7 +35,7 @@ from typing import Any, ClassVar, cast
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
 from engine.brianboru.scoring import PlayerPosition, Position, final_scoring, region_counts
-from engine.brianboru.view import BrianBoruView, PendingView
+from engine.brianboru.view import BrianBoruView, ClaimView, PendingView, TownView
 from engine.core import (
     Action,
     ActionSyntaxError,
@@ -46,6 +46,7 @@ from engine.core import (
     Msg,
     NotYourTurnError,
     Rng,
+    SharedList,
     WrongPhaseError,
     msg,
     msgn,
@@ -212,7 +213,8 @@ class BrianBoruGame(Game):
         hidden_hands=True,  # hands and draft piles (B-14, B-17)
         simultaneous=True,  # the draft: every seat keeps two cards at once (B-14)
         # the public position (notation, scoring tests); ``step``, the players' unchecked apply (issue 30)
-        public=frozenset({"notation", "position", "step"}),
+        # ``live_view``, the view with parts shared between calls, for the same simulations
+        public=frozenset({"notation", "position", "step", "live_view"}),
     )
     GAME_ID: ClassVar[str] = INFO.id
     MIN_PLAYERS: ClassVar[int] = INFO.min_players
@@ -222,6 +224,7 @@ class BrianBoruGame(Game):
         self.s = state
         self.rng = rng
         self._events: list[Event] = []
+        self._live: dict[str, tuple[Any, SharedList]] = {}  # live_view's shared parts by what they show
 
     # ------------------------------------------------------------------ construction / JSON
 
@@ -1060,6 +1063,25 @@ class BrianBoruGame(Game):
         return format_position(self.position())
 
     def view(self, seat: int | None = None) -> BrianBoruView:
+        return self._view(seat, False)
+
+    def live_view(self, seat: int | None = None) -> BrianBoruView:
+        """:meth:`view` for the players' own simulations (issue 30): the same content (tests compare
+        the two at every step), but its towns and claims are shared lists
+        (:class:`~engine.core.SharedList`), the same objects in every live view while what they
+        show is unchanged, so a player may remember what it derived from them. Read it, never
+        change it."""
+        return self._view(seat, True)
+
+    def _live_part(self, name: str, key: Any, build: Callable[[], list[Any]]) -> list[Any]:
+        known = self._live.get(name)
+        if known is not None and known[0] == key:
+            return known[1]
+        part = SharedList(build())
+        self._live[name] = (key, part)
+        return part
+
+    def _view(self, seat: int | None, live: bool) -> BrianBoruView:
         s = self.s
         n = s["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
@@ -1106,16 +1128,11 @@ class BrianBoruGame(Game):
                                                      "reward": D.marriage[mr].reward_text},
                 "stack_left": len(s["marriage_stack"]),
             },
-            "towns": [
-                {"name": name, "region": region, "colour": colour, "owner": o if o >= 0 else None, "viking": vik,
-                 "monastery": mon}
-                for (name, region, colour), o, vik, mon in zip(_TOWN_FIXED, s["owner"], s["viking"], s["monastery"])
-            ],
-            "claims": [
-                {"region": rid, "name": name, "threshold": threshold, "points": points, "face_up": up,
-                 "owner": o if o >= 0 else None}
-                for (rid, name, threshold, points), up, o in zip(_CLAIM_FIXED, s["claim_up"], s["claim_owner"])
-            ],
+            "towns": (self._live_part("towns", (tuple(s["owner"]), tuple(s["viking"]), tuple(s["monastery"])),
+                                      self._towns_view)
+                      if live else self._towns_view()),
+            "claims": (self._live_part("claims", (tuple(s["claim_up"]), tuple(s["claim_owner"])), self._claims_view)
+                       if live else self._claims_view()),
             "trick": {
                 "number": s["trick_no"] + 1,
                 "of": D.deal[n] - 1,
@@ -1142,6 +1159,22 @@ class BrianBoruGame(Game):
                 "legal": [a.text for a in self.legal_actions(seat)] if seat in self.acting_seats() else [],
             }
         return out
+
+    def _towns_view(self) -> list[TownView]:
+        s = self.s
+        return [
+            {"name": name, "region": region, "colour": colour, "owner": o if o >= 0 else None, "viking": vik,
+             "monastery": mon}
+            for (name, region, colour), o, vik, mon in zip(_TOWN_FIXED, s["owner"], s["viking"], s["monastery"])
+        ]
+
+    def _claims_view(self) -> list[ClaimView]:
+        s = self.s
+        return [
+            {"region": rid, "name": name, "threshold": threshold, "points": points, "face_up": up,
+             "owner": o if o >= 0 else None}
+            for (rid, name, threshold, points), up, o in zip(_CLAIM_FIXED, s["claim_up"], s["claim_owner"])
+        ]
 
 
 # what never changes in a view's towns and claims (issue 30: built once)

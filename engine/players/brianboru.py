@@ -25,7 +25,7 @@ from typing import Any, cast
 from engine.brianboru.data import DATA as D
 from engine.brianboru.data import WHITE
 from engine.brianboru.game import BrianBoruAction, BrianBoruGame
-from engine.core import Action, Rng
+from engine.core import Action, Rng, SharedList
 
 from .base import Player, argmax
 
@@ -45,6 +45,21 @@ _VALUES: dict[tuple[Any, ...], tuple[dict[int, float], dict[int, float], dict[in
 """Values.best_empty/best_secondary remembered by what they depend on (Values.__init__)."""
 
 
+def _town_arrays(towns: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """A view's towns as arrays (owner, -1 for none; Viking marker; monastery) and as tuples."""
+    owner = [-1 if t["owner"] is None else t["owner"] for t in towns]
+    viking = [t["viking"] for t in towns]
+    monastery = [t["monastery"] for t in towns]
+    return owner, viking, monastery, tuple(owner), tuple(viking), tuple(monastery)
+
+
+def _claim_arrays(claims: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """A view's claims as arrays (face up; owner, -1 for none) and as tuples."""
+    up = [c["face_up"] for c in claims]
+    owner = [-1 if c["owner"] is None else c["owner"] for c in claims]
+    return up, owner, tuple(up), tuple(owner)
+
+
 class Board:
     """The public position as arrays, built from a view (or a full game, for rollouts)."""
 
@@ -58,11 +73,20 @@ class Board:
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
         towns = view["towns"]
-        self.owner = [-1 if t["owner"] is None else t["owner"] for t in towns]
-        self.viking = [t["viking"] for t in towns]
-        self.monastery = [t["monastery"] for t in towns]
-        self.claim_up = [c["face_up"] for c in view["claims"]]
-        self.claim_owner = [-1 if c["owner"] is None else c["owner"] for c in view["claims"]]
+        claims = view["claims"]
+        # a live view's towns and claims are shared while unchanged: their arrays are read once
+        arrays = getattr(towns, "board_arrays", None)
+        if arrays is None:
+            arrays = _town_arrays(towns)
+            if type(towns) is SharedList:
+                towns.board_arrays = arrays  # type: ignore[attr-defined]
+        self.owner, self.viking, self.monastery, owner_key, viking_key, monastery_key = arrays
+        arrays = getattr(claims, "board_arrays", None)
+        if arrays is None:
+            arrays = _claim_arrays(claims)
+            if type(claims) is SharedList:
+                claims.board_arrays = arrays  # type: ignore[attr-defined]
+        self.claim_up, self.claim_owner, up_key, claim_owner_key = arrays
         self.players = view["players"]
         self.support = next((p["seat"] for p in self.players if p["princess"] == "support"), -1)
         self.trade = next((p["seat"] for p in self.players if p["princess"] == "trade"), -1)
@@ -74,8 +98,8 @@ class Board:
         self.marriage = view["marriage"]["revealed"]
         # what recount and town_gain/town_value compute depends on this much of the board only:
         # boards alike share what they computed (issue 30; the same numbers, computed once)
-        key = (self.n, self.round, self.rounds, self.support, self.trade, tuple(self.owner), tuple(self.viking),
-               tuple(self.monastery), tuple(self.claim_up), tuple(self.claim_owner))
+        key = (self.n, self.round, self.rounds, self.support, self.trade, owner_key, viking_key, monastery_key,
+               up_key, claim_owner_key)
         self.key = key
         known = _BOARDS.get(key)
         if known is None:

@@ -31,3 +31,52 @@ def test_step_changes_the_state_as_apply_does(cls: type[Game], n: int, options) 
             assert [e.to_json() for e in fast.step(s, a)] == [e.to_json() for e in checked.apply(s, a)]
             assert fast.to_json() == checked.to_json()
         assert fast.is_over
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_live_view_is_the_view_at_every_step(n: int) -> None:
+    """``BrianBoruGame.live_view`` (issue 30): for every seat and a spectator, at every step of
+    heuristic games, the same content as ``view``; its shared parts are the same objects while
+    unchanged, and a new object once they change."""
+    from engine.core import SharedList
+    from engine.players.brianboru import BrianBoruHeuristic
+
+    for seed in range(2):
+        g = BrianBoruGame.new(["A", "B", "C", "D", "E"][:n], seed=seed)
+        players = [BrianBoruHeuristic(seed * 10 + s) for s in range(n)]
+        before = g.live_view(None)
+        while not g.is_over:
+            for seat in [None, *range(n)]:
+                live = g.live_view(seat)
+                assert live == g.view(seat)
+                assert type(live["towns"]) is SharedList and type(live["claims"]) is SharedList
+            now = g.live_view(None)
+            assert (now["towns"] is before["towns"]) == (now["towns"] == before["towns"])
+            assert (now["claims"] is before["claims"]) == (now["claims"] == before["claims"])
+            before = now
+            s = g.acting_seats()[0]
+            legal = g.legal_actions(s)
+            g.step(s, legal[0] if len(legal) == 1 else players[s].choose(g.live_view(s), legal))
+        assert g.live_view(0) == g.view(0)
+
+
+def test_the_heuristic_chooses_alike_from_live_views() -> None:
+    """The Brian Boru heuristic's scores from ``live_view`` are those from ``view``, step by step."""
+    from engine.players.brianboru import BrianBoruHeuristic
+
+    for seed in range(3):
+        g = BrianBoruGame.new(["A", "B", "C", "D"], seed=100 + seed)
+        live_players = [BrianBoruHeuristic(s) for s in range(4)]
+        view_players = [BrianBoruHeuristic(s) for s in range(4)]
+        while not g.is_over:
+            s = g.acting_seats()[0]
+            legal = g.legal_actions(s)
+            if len(legal) > 1:
+                live_players[s].remember(g.live_view(s))
+                view_players[s].remember(g.view(s))
+                scores = live_players[s].score_actions(g.live_view(s), legal)
+                assert scores == view_players[s].score_actions(g.view(s), legal)
+                a = legal[scores.index(max(scores))]
+            else:
+                a = legal[0]
+            g.step(s, a)
