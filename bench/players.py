@@ -25,6 +25,7 @@ rate of each side and the median of the per-round ratios now/then. Without ``--v
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import platform
@@ -72,13 +73,24 @@ def _run(game_id: str, workload: str, seeds: list[int]) -> dict[str, float]:
     else:
         for seed in seeds:
             g = cls.new(NAMES, seed=seed)
-            apply = g.step if workload == "random-step" and hasattr(g, "step") else g.apply
             chooser = Rng(seed * 7919 + 17)
-            while not g.is_over:
-                s = g.acting_seats()[0]
-                legal = g.legal_actions(s)
-                apply(s, legal[chooser.randbelow(len(legal))])
-                steps += 1
+            if workload == "random-step" and hasattr(g, "step"):
+                quiet = "quiet" in inspect.signature(g.step).parameters
+                step = g.step
+                while not g.is_over:
+                    s = g.acting_seats()[0]
+                    legal = g.legal_actions(s)
+                    if quiet:
+                        step(s, legal[chooser.randbelow(len(legal))], quiet=True)
+                    else:
+                        step(s, legal[chooser.randbelow(len(legal))])
+                    steps += 1
+            else:
+                while not g.is_over:
+                    s = g.acting_seats()[0]
+                    legal = g.legal_actions(s)
+                    g.apply(s, legal[chooser.randbelow(len(legal))])
+                    steps += 1
     return {"steps": steps, "cpu": time.process_time() - t}
 
 

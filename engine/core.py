@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Self, TypeVar
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+_LIMITS: dict[int, int] = {}  # Rng.randbelow's rejection limit by n (small n only)
 
 
 class Rng:
@@ -47,12 +48,22 @@ class Rng:
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias).
+
+        ``next64`` written out, and the rejection limit remembered by ``n`` (issue 30: the
+        playouts draw a few times a step); the same numbers as ``next64`` draws."""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("randbelow needs n > 0")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n <= 4096:
+                _LIMITS[n] = limit
         while True:
-            x = self.next64()
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -223,7 +223,7 @@ class BrianBoruGame(Game):
     def __init__(self, state: dict[str, Any], rng: Rng) -> None:
         self.s = state
         self.rng = rng
-        self._events: list[Event] = []
+        self._events: list[Event] | None = []  # None: a quiet step builds none
         self._live: dict[str, tuple[Any, SharedList]] = {}  # live_view's shared parts by what they show
 
     # ------------------------------------------------------------------ construction / JSON
@@ -403,11 +403,12 @@ class BrianBoruGame(Game):
         self._run()
         return events
 
-    def step(self, seat: int, action: Action) -> list[Event]:
+    def step(self, seat: int, action: Action, quiet: bool = False) -> list[Event]:
         """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
         must be one of ``legal_actions(seat)`` as they stand. The same change and events as
         :meth:`apply`; anything else is undefined (tests check both agree,
-        ``tests/engine/test_fast_paths.py``)."""
+        ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, no events built (``[]``),
+        for the playouts that never read them."""
         a = cast(BrianBoruAction, action)
         s = self.s
         p = s["pending"]
@@ -419,7 +420,7 @@ class BrianBoruGame(Game):
             value = (-1 if arg == "no" else D.town_index[arg]) if kind in TOWN_VERBS or kind == "expand" else arg
             s["pending"] = None
         events: list[Event] = []
-        self._events = events
+        self._events = None if quiet else events
         _RESOLVERS[kind](self, seat, p, value)
         self._run()
         return events
@@ -490,7 +491,9 @@ class BrianBoruGame(Game):
     # ------------------------------------------------------------------ engine core
 
     def _ev(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, seat, data))
+        events = self._events
+        if events is not None:
+            events.append(Event(kind, seat, data))
 
     def _then(self, *tasks: list) -> None:
         """Queue tasks to run in the given order, before anything queued earlier."""

@@ -62,6 +62,17 @@ from .scoring import Purse, final_scoring, major_scoring, small_scoring
 from .view import PendingTile, PlayerView, VikingsView, WheelSlot
 
 WHEEL = 12
+
+
+class _Quiet(list):  # type: ignore[type-arg]
+    """The events of a quiet step (``VikingsGame.step``): whatever is appended is dropped."""
+
+    def append(self, _event: Any) -> None:
+        pass
+
+
+_QUIET: list[Event] = _Quiet()
+
 T = TypeVar("T")
 
 
@@ -416,13 +427,18 @@ class VikingsGame(Game):
         handler(self, seat, action, events)
         return events
 
-    def step(self, seat: int, action: Action) -> list[Event]:
+    def step(self, seat: int, action: Action, quiet: bool = False) -> list[Event]:
         """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
         must be one of ``legal_actions(seat)`` as they stand (never a plan, never an exchange).
         The same change and events as :meth:`apply`; anything else is undefined (tests check both
-        agree, ``tests/engine/test_fast_paths.py``)."""
-        events: list[Event] = []
+        agree, ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, the events
+        dropped (``[]``) and the scorings' lines not written out, for the playouts that never
+        read them."""
         self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        if quiet:
+            _HANDLERS[type(action)](self, seat, action, _QUIET)
+            return []
+        events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         return events
 
@@ -693,7 +709,8 @@ class VikingsGame(Game):
                 purse = Purse(self.gold[seat], self.vp[seat])
                 res = small_scoring(self.homelands[seat], purse)
                 self.gold[seat], self.vp[seat] = purse.gold, purse.vp
-                events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
+                if events is not _QUIET:
+                    events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
             self._end_of_round(events)
         else:  # V-33: per player, sailors first
             self.sail_queue = self.turn_order()
@@ -715,7 +732,8 @@ class VikingsGame(Game):
         purse = Purse(self.gold[seat], self.vp[seat])
         res = major_scoring(self.homelands[seat], purse)
         self.gold[seat], self.vp[seat] = purse.gold, purse.vp
-        events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
+        if events is not _QUIET:
+            events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
 
     def _do_sail(self, seat: int, action: A.Sail, events: list[Event]) -> None:
         h = self.homelands[seat]
@@ -803,7 +821,8 @@ class VikingsGame(Game):
         purses = [Purse(g, v) for g, v in zip(self.gold, self.vp)]
         results = final_scoring(self.homelands, purses)
         for seat, res in enumerate(results):
-            events.append(Event("score", seat, {"scoring": "final", **res.to_json()}))
+            if events is not _QUIET:
+                events.append(Event("score", seat, {"scoring": "final", **res.to_json()}))
         self.gold = [p.gold for p in purses]
         self.vp = [p.vp for p in purses]
         # V-38: most VP, then most gold, then shared

@@ -1,8 +1,9 @@
 """``step`` (the unchecked apply of the players' simulations, issue 30) agrees with ``apply``.
 
-Seeded random games of both engines are played twice side by side, one with ``apply`` and one with
-``step``, on legal actions only: after every action the events and the whole state (``to_json``,
-RNG included) must be the same.
+Seeded random games of both engines are played three times side by side, with ``apply``, with
+``step`` and with a quiet ``step`` (no events), on legal actions only: after every action the events
+(but for the quiet step's) and the whole state (``to_json``, RNG included) must be the same. And
+Brian Boru's ``live_view`` shows what ``view`` shows.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ def test_step_changes_the_state_as_apply_does(cls: type[Game], n: int, options) 
     for seed in range(3):
         checked = cls.new(["A", "B", "C", "D", "E"][:n], seed=seed, options=options)
         fast = checked.copy()
+        quiet = checked.copy()
         chooser = Rng(seed)
         while not checked.is_over:
             s = checked.acting_seats()[0]
             legal = checked.legal_actions(s)
             assert fast.legal_actions(s) == legal
+            assert quiet.legal_actions(s) == legal
             a = legal[chooser.randbelow(len(legal))]
             assert [e.to_json() for e in fast.step(s, a)] == [e.to_json() for e in checked.apply(s, a)]
+            assert quiet.step(s, a, quiet=True) == []  # type: ignore[attr-defined]
             assert fast.to_json() == checked.to_json()
-        assert fast.is_over
+            assert quiet.to_json() == checked.to_json()
+        assert fast.is_over and quiet.is_over
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
