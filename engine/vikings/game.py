@@ -64,7 +64,7 @@ from .view import PendingTile, PlayerView, VikingsView, WheelSlot
 WHEEL = 12
 
 
-class _Quiet(list):  # type: ignore[type-arg]
+class _Quiet(list):
     """The events of a quiet step (``VikingsGame.step``): whatever is appended is dropped."""
 
     def append(self, _event: Any) -> None:
