@@ -614,17 +614,18 @@ class VikingsGame(Game):
             short = p - self.gold[seat]
             self.vp[seat] -= short
             self.gold[seat] += short
-            events.append(Event("exchange", seat, {"vp": short}))
+            if events is not _QUIET:
+                events.append(Event("exchange", seat, {"vp": short}))
         self.gold[seat] -= p  # V-13
-        most_expensive = all(self.wheel[q] is None for q in range(p + 1, WHEEL))
+        specials = self.options["specials"]  # V-46 asks whether this was the dearest combo
+        most_expensive = specials and all(self.wheel[q] is None for q in range(p + 1, WHEEL))
         self.wheel[p] = None
-        events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
+        if events is not _QUIET:
+            events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
         self._turn_wheel(events)
         self.pending = {"tile": tile, "viking": viking, "placed": False, "pos": p}
         # V-46: the currently most expensive combo, not from position 0, lets the buyer take a special
-        take_special = (
-            self.options["specials"] and most_expensive and p != 0 and any(self.special_display)
-        )
+        take_special = specials and most_expensive and p != 0 and any(self.special_display)
         if take_special:
             self.phase = "special"
             return
@@ -637,7 +638,8 @@ class VikingsGame(Game):
         for k in range(1, WHEEL):
             if self.wheel[k] is not None:
                 self.wheel = self.wheel[k:] + [None] * k
-                events.append(Event("wheel", None, {"turned": k}))
+                if events is not _QUIET:
+                    events.append(Event("wheel", None, {"turned": k}))
                 return
 
     def _enter_place(self, seat: int, events: list[Event]) -> None:
@@ -657,7 +659,8 @@ class VikingsGame(Game):
             return
         self.out_tiles.append(pend["tile"])
         h.base[pend["viking"]] += 1
-        events.append(Event("discarded", seat, {"tile": pend["tile"], "viking": pend["viking"]}))
+        if events is not _QUIET:
+            events.append(Event("discarded", seat, {"tile": pend["tile"], "viking": pend["viking"]}))
         self._finish_purchase(seat, events)
 
     def _do_place(self, seat: int, action: A.Place, events: list[Event]) -> None:
@@ -669,13 +672,9 @@ class VikingsGame(Game):
         if not on_tile:
             h.base[viking] += 1  # V-27
         pend["placed"] = True
-        events.append(
-            Event(
-                "placed",
-                seat,
-                {"tile": tile, "cell": cell_name(action.row, action.col), "viking": viking, "on_tile": on_tile},
-            )
-        )
+        if events is not _QUIET:
+            events.append(Event("placed", seat, {"tile": tile, "cell": cell_name(action.row, action.col),
+                                                 "viking": viking, "on_tile": on_tile}))
         if self.options["specials"] and tile[0] == "M":
             self._swap_waiting_building(seat, action.row, action.col, events)
         if not h.start_pending:
@@ -685,7 +684,8 @@ class VikingsGame(Game):
         h = self.homelands[seat]
         h.set(action.row, 1, START_TILE)
         h.start_pending = False
-        events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
+        if events is not _QUIET:
+            events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
         if self._purchase["placed"]:
             self._finish_purchase(seat, events)
         else:
@@ -744,8 +744,10 @@ class VikingsGame(Game):
             if action.boat:
                 self.out_specials.append("boat")  # V-49: boat and sailor leave the game
             self.trip = trip
-            events.append(Event("sailor", seat, {"boat": action.boat}))
-        events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": ROW_KIND[action.row]}))
+            if events is not _QUIET:
+                events.append(Event("sailor", seat, {"boat": action.boat}))
+        if events is not _QUIET:
+            events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": ROW_KIND[action.row]}))
         if ends:
             self._close_trip(seat, events)
 
@@ -814,7 +816,8 @@ class VikingsGame(Game):
         # V-12: the start player marker passes to the left, unless the auction decides it [D-8]
         if not self.options["auction"] or AUCTION["start_player_passes_left"]:
             self.start_player = self.seat_after(self.start_player)
-            events.append(Event("start_player", self.start_player, {}))
+            if events is not _QUIET:
+                events.append(Event("start_player", self.start_player, {}))
         self._begin_round(events)
 
     def _final(self, events: list[Event]) -> None:
@@ -836,7 +839,8 @@ class VikingsGame(Game):
         }
         self.phase = "over"
         self.sail_queue = []
-        events.append(Event("game_over", None, {"winners": winners, "vp": list(self.vp), "gold": list(self.gold)}))
+        if events is not _QUIET:
+            events.append(Event("game_over", None, {"winners": winners, "vp": list(self.vp), "gold": list(self.gold)}))
 
     # -- rounds
 
@@ -860,7 +864,8 @@ class VikingsGame(Game):
         else:
             self.wheel = [[t, k] for t, k in zip(self._lay_out_tiles(), drawn)]
             self.phase = "buy"
-        events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
+        if events is not _QUIET:
+            events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
 
     def _lay_out_tiles(self) -> list[str]:
         """V-9, V-10: the next stack's tiles, islands from position 0 up, ships from 11 down."""
@@ -884,14 +889,16 @@ class VikingsGame(Game):
                 if stack is None:
                     break
                 self.special_display[i] = stack.pop()
-        events.append(Event("specials", None, {"display": list(self.special_display)}))
+        if events is not _QUIET:
+            events.append(Event("specials", None, {"display": list(self.special_display)}))
 
     # -- auction (V-41 … V-43)
 
     def _do_bid(self, seat: int, action: A.Bid, events: list[Event]) -> None:
         self._auction["high"] = action.amount
         self._auction["leader"] = seat
-        events.append(Event("bid", seat, {"amount": action.amount}))
+        if events is not _QUIET:
+            events.append(Event("bid", seat, {"amount": action.amount}))
         self._next_bidder(seat, events)
 
     def _do_pass(self, seat: int, action: A.Pass, events: list[Event]) -> None:
@@ -902,7 +909,8 @@ class VikingsGame(Game):
         # the other reading takes the opening pass as "bid nothing" and asks them again
         if not opening or AUCTION["opening_pass_drops_out"]:
             b["active"].remove(seat)
-        events.append(Event("pass", seat, {}))
+        if events is not _QUIET:
+            events.append(Event("pass", seat, {}))
         self._next_bidder(seat, events)
 
     def _next_bidder(self, seat: int, events: list[Event]) -> None:
@@ -913,7 +921,8 @@ class VikingsGame(Game):
             return
         if not active or (b["leader"] is None and active == [self.start_player] and seat != self.start_player):
             # nobody bid: the start player stays, free (V-41 [D-8])
-            events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
+            if events is not _QUIET:
+                events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
             self._after_auction(events)
             return
         order = b["order"]
@@ -930,10 +939,12 @@ class VikingsGame(Game):
             short = price - self.gold[seat]
             self.vp[seat] -= short
             self.gold[seat] += short
-            events.append(Event("exchange", seat, {"vp": short}))
+            if events is not _QUIET:
+                events.append(Event("exchange", seat, {"vp": short}))
         self.gold[seat] -= price
         self.start_player = seat
-        events.append(Event("auction", seat, {"price": price, "nobody": False}))
+        if events is not _QUIET:
+            events.append(Event("auction", seat, {"price": price, "nobody": False}))
         self._after_auction(events)
 
     def _after_auction(self, events: list[Event]) -> None:
@@ -949,7 +960,8 @@ class VikingsGame(Game):
         else:
             self.bag.insert(self.rng.randbelow(len(self.bag) + 1), action.kind)
         lay_out = all(c is None for c in self.wheel)  # V-42: now the start player lays out the tiles
-        events.append(Event("removed", seat, {"kind": action.kind, "tiles_laid_out": lay_out}))
+        if events is not _QUIET:
+            events.append(Event("removed", seat, {"kind": action.kind, "tiles_laid_out": lay_out}))
         if lay_out:
             self.wheel = [[t, ""] for t in self._lay_out_tiles()]  # vikings follow, kind by kind
         self.phase = "lay"
@@ -966,7 +978,8 @@ class VikingsGame(Game):
             if combo[1] == "":
                 combo[1] = action.kind
                 placed += 1
-        events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
+        if events is not _QUIET:
+            events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
         if self.drawn:
             self.turn = self.seat_after(seat)
             return
@@ -980,7 +993,8 @@ class VikingsGame(Game):
         if action.name != "none":
             i = self.special_display.index(action.name)
             self.special_display[i] = None  # stays empty until the next round (V-45)
-            events.append(Event("special", seat, {"name": action.name}))
+            if events is not _QUIET:
+                events.append(Event("special", seat, {"name": action.name}))
             if action.name == "gold5":  # V-49: +5 gold, the tile leaves the game
                 self.gold[seat] += SPECIAL_TILES["gold5"]["gold"]
                 self.out_specials.append("gold5")
@@ -1013,7 +1027,8 @@ class VikingsGame(Game):
         h.set(row, col, name + star)  # a viking on it stays, now on the special tile
         h.specials.remove(name)
         self.out_tiles.append(old.rstrip("*"))
-        events.append(Event("swapped", seat, {"name": name, "cell": cell_name(row, col), "tile": old.rstrip("*")}))
+        if events is not _QUIET:
+            events.append(Event("swapped", seat, {"name": name, "cell": cell_name(row, col), "tile": old.rstrip("*")}))
 
     def _swap_waiting_building(self, seat: int, row: int, col: int, events: list[Event]) -> None:
         """V-49: a waiting building tile is swapped, at once, for the next such tile placed."""
