@@ -64,11 +64,15 @@ def _run(game_id: str, workload: str, seeds: list[int]) -> dict[str, float]:
             apply = g.step if fast and hasattr(g, "step") else g.apply
             view = g.live_view if workload == "heuristic-live" and hasattr(g, "live_view") else g.view
             players = [H(seed * 10 + s) for s in range(4)]
+            quiet = workload == "heuristic-live" and "quiet" in inspect.signature(apply).parameters
             while not g.is_over:
                 s = g.acting_seats()[0]
                 legal = g.legal_actions(s)
                 a = legal[0] if len(legal) == 1 else players[s].choose(view(s), legal)
-                apply(s, a)
+                if quiet:
+                    apply(s, a, quiet=True)
+                else:
+                    apply(s, a)
                 steps += 1
     else:
         for seed in seeds:
