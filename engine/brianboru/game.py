@@ -35,7 +35,7 @@ from typing import Any, ClassVar, cast
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
 from engine.brianboru.scoring import PlayerPosition, Position, final_scoring, region_counts
-from engine.brianboru.view import BrianBoruView, ClaimView, PendingView, PlayerView, TownView
+from engine.brianboru.view import BrianBoruView, ClaimView, PendingView, TownView
 from engine.core import (
     Action,
     ActionSyntaxError,
@@ -1070,7 +1070,7 @@ class BrianBoruGame(Game):
 
     def live_view(self, seat: int | None = None) -> BrianBoruView:
         """:meth:`view` for the players' own simulations (issue 30): the same content (tests compare
-        the two at every step), but its towns, claims and players are shared lists
+        the two at every step), but its towns and claims are shared lists
         (:class:`~engine.core.SharedList`), the same objects in every live view while what they
         show is unchanged, so a player may remember what it derived from them. Read it, never
         change it."""
@@ -1110,6 +1110,7 @@ class BrianBoruGame(Game):
                 pend["card"] = p["card"]
             if "region" in p:
                 pend["region"] = D.region_ids[p["region"]]
+        princess = s["princess"]
         mr = s["marriage_revealed"]
         out: BrianBoruView = {
             "game": self.GAME_ID,
@@ -1141,8 +1142,15 @@ class BrianBoruGame(Game):
                 "cards": [{"seat": q, "card": v, "colour": CARD_COLOURS[CARD_COLOUR[v]]} for q, v in s["trick"]],
                 "winner": s["winner"] if s["winner"] >= 0 else None,
             },
-            "players": (self._live_part("players", self._players_key(), self._players_view)
-                        if live else self._players_view()),
+            "players": [
+                {"seat": q, "name": s["names"][q], "coins": s["coins"][q], "vp": s["vp"][q],
+                 "renown": s["renown"][q], "invaders": s["invaders"][q], "church": s["church"][q],
+                 "track": s["track"][q], "marriages": list(s["marriages"][q]),
+                 "princess": princess[1] if princess and princess[0] == q else None,
+                 "hand_size": len(s["hand"][q]), "draft_size": len(s["pile"][q]),
+                 "chosen": s["choice"][q] is not None}
+                for q in range(n)
+            ],
             "pending": pend,
             "final": s["final"],
         }
@@ -1154,27 +1162,6 @@ class BrianBoruGame(Game):
                 "legal": [a.text for a in self.legal_actions(seat)] if seat in self.acting_seats() else [],
             }
         return out
-
-    def _players_view(self) -> list[PlayerView]:
-        s = self.s
-        princess = s["princess"]
-        return [
-            {"seat": q, "name": s["names"][q], "coins": s["coins"][q], "vp": s["vp"][q],
-             "renown": s["renown"][q], "invaders": s["invaders"][q], "church": s["church"][q],
-             "track": s["track"][q], "marriages": list(s["marriages"][q]),
-             "princess": princess[1] if princess and princess[0] == q else None,
-             "hand_size": len(s["hand"][q]), "draft_size": len(s["pile"][q]),
-             "chosen": s["choice"][q] is not None}
-            for q in range(s["n"])
-        ]
-
-    def _players_key(self) -> tuple[Any, ...]:
-        """Everything :meth:`_players_view` shows (the names never change)."""
-        s = self.s
-        princess = s["princess"]
-        return (tuple(s["coins"]), tuple(s["vp"]), tuple(s["renown"]), tuple(s["invaders"]), tuple(s["church"]),
-                tuple(s["track"]), tuple(map(tuple, s["marriages"])), tuple(princess) if princess else None,
-                tuple(map(len, s["hand"])), tuple(map(len, s["pile"])), tuple(c is None for c in s["choice"]))
 
     def _towns_view(self) -> list[TownView]:
         s = self.s

@@ -38,9 +38,8 @@ ALL_CARDS = frozenset(D.card_values)
 
 # --------------------------------------------------------------------------- board model
 
-_BOARDS: dict[tuple[Any, ...], tuple[list[list[int]], list[set[int]], dict[tuple[int, int], float],
-                                     dict[int, list[int]]]] = {}
-"""A board's counts, regions, remembered town_gain/town_value and towns by seat by what they depend on
+_BOARDS: dict[tuple[Any, ...], tuple[list[list[int]], list[set[int]], dict[tuple[int, int], float]]] = {}
+"""A board's counts, regions and remembered town_gain/town_value by what they depend on
 (Board.__init__), shared by boards alike: read them, never change them (recount makes new ones)."""
 _VALUES: dict[tuple[Any, ...], tuple[dict[int, float], dict[int, float], dict[int, float]]] = {}
 """Values.best_empty/best_secondary remembered by what they depend on (Values.__init__)."""
@@ -65,13 +64,11 @@ class Board:
     """The public position as arrays, built from a view (or a full game, for rollouts)."""
 
     __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
-                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains", "key",
-                 "my_towns")
+                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains", "key")
     counts: list[list[int]]
     regions_of: list[set[int]]
     _gains: dict[tuple[int, int], float]
     key: tuple[Any, ...]
-    my_towns: dict[int, list[int]]
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
@@ -107,12 +104,11 @@ class Board:
         known = _BOARDS.get(key)
         if known is None:
             self.recount()
-            self.my_towns = {}
             if len(_BOARDS) >= 4096:
                 _BOARDS.clear()
-            _BOARDS[key] = (self.counts, self.regions_of, self._gains, self.my_towns)
+            _BOARDS[key] = (self.counts, self.regions_of, self._gains)
         else:
-            self.counts, self.regions_of, self._gains, self.my_towns = known
+            self.counts, self.regions_of, self._gains = known
 
     def recount(self) -> None:
         n = self.n
@@ -232,25 +228,12 @@ class Values:
         self.seat = seat
         me = board.players[seat]
         self.me = me
-        players = board.players
-        # a live view's players are shared while unchanged: the rivals' tops by seat are read once
-        tops_by_seat: dict[int, tuple[int, int, int, int]] | None = getattr(players, "rival_tops", None)
-        if tops_by_seat is None:
-            tops_by_seat = {}
-            if type(players) is SharedList:
-                players.rival_tops = tops_by_seat  # type: ignore[attr-defined]
-        tops = tops_by_seat.get(seat)
-        if tops is None:
-            others = [p for p in players if p["seat"] != seat]
-            tops = tops_by_seat[seat] = (max((p["track"] for p in others), default=1),
-                                         min(p["invaders"] for p in players),
-                                         max((p["invaders"] for p in others), default=0),
-                                         max((p["church"] for p in others), default=0))
-        self.top_track, self.min_inv, self.max_inv_other, self.max_church_other = tops
-        my_towns = board.my_towns.get(seat)
-        if my_towns is None:
-            my_towns = board.my_towns[seat] = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
-        self.my_towns = my_towns
+        others = [p for p in board.players if p["seat"] != seat]
+        self.top_track = max((p["track"] for p in others), default=1)
+        self.min_inv = min(p["invaders"] for p in board.players)
+        self.max_inv_other = max((p["invaders"] for p in others), default=0)
+        self.max_church_other = max((p["church"] for p in others), default=0)
+        self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
         # best_empty and best_secondary remembered by everything they read (issue 30): the board's
         # key, the seat, its own counters and the rivals' tops; values alike share them
         key = (board.key, seat, me["coins"], me["vp"], me["renown"], me["invaders"], me["church"], me["track"],
