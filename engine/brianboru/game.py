@@ -30,7 +30,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
@@ -409,7 +409,7 @@ class BrianBoruGame(Game):
         :meth:`apply`; anything else is undefined (tests check both agree,
         ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, no events built (``[]``),
         for the playouts that never read them."""
-        a = cast(BrianBoruAction, action)
+        a: BrianBoruAction = action  # type: ignore[assignment]  # (no cast: a call a step)
         s = self.s
         p = s["pending"]
         kind = p["kind"]

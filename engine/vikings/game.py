@@ -202,7 +202,10 @@ class VikingsGame(Game):
     @property
     def _purchase(self) -> dict[str, Any]:
         """The combo being placed; the phases ``place``, ``special`` and ``swap`` always have one."""
-        return _present(self.pending, "purchase")
+        pend = self.pending  # _present written out: asked a few times a step (issue 30)
+        if pend is None:
+            raise RuntimeError("no purchase in phase state")  # an engine bug: phases keep these set
+        return pend
 
     @property
     def _auction(self) -> dict[str, Any]:
@@ -347,7 +350,10 @@ class VikingsGame(Game):
 
     def _zero_allowed(self, seat: int) -> bool:
         wheel = self.wheel
-        kind = _present(wheel[0], "combo at position 0")[1]  # only asked when position 0 holds one
+        zero = wheel[0]
+        if zero is None:  # only asked when position 0 holds one
+            raise RuntimeError("no combo at position 0 in phase state")
+        kind = zero[1]
         # V-14: only the last viking of its kind still on the wheel
         for p in range(1, WHEEL):
             c = wheel[p]
@@ -609,7 +615,10 @@ class VikingsGame(Game):
 
     def _do_buy(self, seat: int, action: A.Buy, events: list[Event]) -> None:
         p = action.pos
-        tile, viking = _present(self.wheel[p], "combo at the position bought")  # legal: it holds one (no f-string per buy)
+        combo = self.wheel[p]
+        if combo is None:  # legal: it holds one
+            raise RuntimeError("no combo at the position bought in phase state")
+        tile, viking = combo
         if p > self.gold[seat]:  # V-16: exchange the shortfall first
             short = p - self.gold[seat]
             self.vp[seat] -= short
