@@ -1,25 +1,30 @@
 """Decisions per CPU second of the heuristic players and random playouts, now against a commit (issue 30).
 
-    python bench/players.py [--rounds N] [--games K] [--vs COMMIT]
+    python bench/players.py [--rounds N] [--games K] [--vs COMMIT] [--only TEXT]
 
-For each game (Vikings and Brian Boru, 4 players, seeded) two workloads, both through the public
-protocol as a search rollout runs them:
+For each game (Vikings and Brian Boru, 4 players, seeded) whole games through the public protocol,
+the engine's ``new`` to the end:
 
-* ``heuristic``: whole games heuristic against heuristic — each step the acting seat's legal
-  actions, and where there is a choice its view and the heuristic's ``choose``, then ``apply``;
-  the figure is steps (decisions) per CPU second;
-* ``random``: whole random playouts — ``legal_actions`` and ``apply`` of a seeded random choice;
-  steps per CPU second.
+* ``heuristic``: heuristic against heuristic — each step the acting seat's legal actions, and where
+  there is a choice its ``view`` and the heuristic's ``choose``, then ``apply``; the figure is steps
+  (decisions) per CPU second;
+* ``heuristic-step``: the same with ``step`` (the unchecked apply for the players' own simulations);
+* ``heuristic-live``: the way a rollout can run now: ``live_view`` (Brian Boru: the view whose towns
+  and claims are shared while unchanged; Vikings has none: ``view``) and a quiet ``step`` (no events);
+* ``random``: random playouts — ``legal_actions`` and ``apply`` of a seeded random choice;
+* ``random-step``: the same with a quiet ``step`` (what a random playout runs: no events built).
 
-``heuristic-step`` and ``random-step`` are the same with ``step`` (the unchecked apply for the
-players' own simulations) where the engine has one (12896ee has none: ``apply`` there).
+Where the engine lacks ``step``, ``live_view`` or ``quiet`` (12896ee has none), that side runs
+``apply``, ``view`` and an ordinary ``step``: the ratio is what a rollout gains.
 
 ``--vs COMMIT`` (e.g. 12896ee) exports ``engine/`` at COMMIT (``git archive``) into a temporary
 directory and runs it in a second worker process beside a worker on this tree; the two take turns,
 ``--rounds`` times, each round the same K seeded games on both sides (the same games: the pinned
 replays of ``tests/engine/test_pinned_games.py`` show both play them identically; a game is never
-played twice by one worker), CPU time (``time.process_time``) measured inside each worker. Printed per game and workload: the median
-rate of each side and the median of the per-round ratios now/then. Without ``--vs`` only this tree.
+played twice by one worker), CPU time (``time.process_time``) measured inside each worker. Printed per
+game and workload: the median rate of each side and the median of the per-round ratios now/then.
+Without ``--vs`` only this tree. ``--only`` runs the workloads whose "game workload" name contains
+the text (e.g. ``--only "brian-boru heuristic"``).
 """
 
 from __future__ import annotations
