@@ -491,6 +491,8 @@ class BrianBoruGame(Game):
     # ------------------------------------------------------------------ engine core
 
     def _ev(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        """An event of this apply or step. Callers test ``self._events is not None`` first, so a
+        quiet step (issue 30) builds neither the event nor its data."""
         events = self._events
         if events is not None:
             events.append(Event(kind, seat, data))
@@ -545,14 +547,17 @@ class BrianBoruGame(Game):
         s["round"] += 1
         s["phase"] = "draft"
         s["trick_no"] = 0
-        self._ev("round", None, round=s["round"])
+        if self._events is not None:
+            self._ev("round", None, round=s["round"])
         v = s["viking_deck"].pop()  # B-11
         s["viking_revealed"].append(v)
         s["battle"] += v
-        self._ev("vikings", None, invaders=v)
+        if self._events is not None:
+            self._ev("vikings", None, invaders=v)
         m = s["marriage_stack"].pop()  # B-12
         s["marriage_revealed"] = m
-        self._ev("marriage_revealed", None, card=m, last_round=not s["marriage_stack"])
+        if self._events is not None:
+            self._ev("marriage_revealed", None, card=m, last_round=not s["marriage_stack"])
         deck = list(D.card_values)  # B-13
         self.rng.shuffle(deck)
         k = D.deal[n]
@@ -561,7 +566,8 @@ class BrianBoruGame(Game):
         s["discard"] = []
         s["hand"] = [[] for _ in range(n)]
         s["choice"] = [None] * n
-        self._ev("dealt", None, cards=k)
+        if self._events is not None:
+            self._ev("dealt", None, cards=k)
         self._then(["draft"])
 
     def _t_draft(self, t: list) -> None:  # B-14, B-15
@@ -571,7 +577,8 @@ class BrianBoruGame(Game):
             for p in range(s["n"]):
                 s["hand"][p] = sorted(s["hand"][p] + piles[p])
                 piles[p] = []
-            self._ev("draft_done", None, hand=len(s["hand"][0]))
+            if self._events is not None:
+                self._ev("draft_done", None, hand=len(s["hand"][0]))
             s["phase"] = "tricks"
             s["trick_no"] = 0
             self._then(["lead"])
@@ -582,7 +589,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["choice"][seat] = v
         p["seats"].remove(seat)
-        self._ev("kept", seat)
+        if self._events is not None:
+            self._ev("kept", seat)
         if p["seats"]:
             return
         s["pending"] = None
@@ -594,7 +602,8 @@ class BrianBoruGame(Game):
             rest.append([x for x in s["pile"][q] if x not in c])
             s["choice"][q] = None
         s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
-        self._ev("passed", None, cards=len(rest[0]))
+        if self._events is not None:
+            self._ev("passed", None, cards=len(rest[0]))
         self._then(["draft"])
 
     # ------------------------------------------------------------------ tricks
@@ -609,7 +618,8 @@ class BrianBoruGame(Game):
         if not empty:
             s["active"] = -1
             s["free_lead"] = True
-            self._ev("no_active_town", leader)
+            if self._events is not None:
+                self._ev("no_active_town", leader)
             self._then(["lead_card"])
             return
         cols = {CARD_COLOUR[c] for c in s["hand"][leader]}
@@ -624,7 +634,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["active"] = x
         s["marker"] = -1
-        self._ev("active", seat, town=TOWN_NAMES[x], colour=COLOURS[TOWN_COLOUR[x]], free_lead=s["free_lead"])
+        if self._events is not None:
+            self._ev("active", seat, town=TOWN_NAMES[x], colour=COLOURS[TOWN_COLOUR[x]], free_lead=s["free_lead"])
 
     def _t_lead_card(self, t: list) -> None:
         s = self.s
@@ -644,7 +655,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"] = [[seat, v]]
-        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
+        if self._events is not None:
+            self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
 
     def _t_play(self, t: list) -> None:  # B-18
         seat = t[1]
@@ -654,7 +666,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"].append([seat, v])
-        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
+        if self._events is not None:
+            self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
 
     def _t_trick(self, t: list) -> None:
         s = self.s
@@ -669,7 +682,8 @@ class BrianBoruGame(Game):
                 matching = trick  # [D-4] nothing matches (only after a [D-1] free lead): highest card wins
         seat, v = max(matching, key=lambda e: e[1])
         s["winner"] = seat
-        self._ev("trick_won", seat, card=v)
+        if self._events is not None:
+            self._ev("trick_won", seat, card=v)
         order = sorted(trick, key=lambda e: e[1])  # B-20 lowest value first, whatever the colour
         self._then(*[["card", e[0], e[1]] for e in order], ["trick_end"])
 
@@ -680,17 +694,20 @@ class BrianBoruGame(Game):
         card = D.cards[v]
         if seat == s["winner"]:
             a = s["active"]
-            self._ev("main", seat, card=v, action=card.main_text, town=TOWN_NAMES[a] if a >= 0 else None)
+            if self._events is not None:
+                self._ev("main", seat, card=v, action=card.main_text, town=TOWN_NAMES[a] if a >= 0 else None)
             self._syms(seat, card.main)
         elif len(card.secondary) == 1:
-            self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
+            if self._events is not None:
+                self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
             self._syms(seat, card.secondary[0])
         else:
             self._ask({"kind": "option", "seat": seat, "options": [1, 2], "card": v, "rule": "B-20"})
 
     def _r_option(self, seat: int, p: dict[str, Any], i: int) -> None:
         card = D.cards[p["card"]]
-        self._ev("secondary", seat, card=card.value, option=i, action=card.secondary_text[i - 1])
+        if self._events is not None:
+            self._ev("secondary", seat, card=card.value, option=i, action=card.secondary_text[i - 1])
         self._syms(seat, card.secondary[i - 1])
 
     def _syms(self, seat: int, symbols: tuple) -> None:
@@ -715,7 +732,8 @@ class BrianBoruGame(Game):
                 s["discard"].extend(h)  # the last cards are discarded unseen
                 h.clear()
             s["phase"] = "upkeep"
-            self._ev("upkeep", None)
+            if self._events is not None:
+                self._ev("upkeep", None)
             self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
                        ["regions"], ["round_end"])
         else:
@@ -728,7 +746,8 @@ class BrianBoruGame(Game):
         _, seat, name, k, arg = t
         if name == "coin":
             s["coins"][seat] += k
-            self._ev("gain", seat, what="coin", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="coin", n=k)
         elif name == "control":
             a = s["active"]
             if a >= 0:
@@ -739,29 +758,35 @@ class BrianBoruGame(Game):
             for _ in range(k):
                 if s["coins"][seat] > 0:
                     s["coins"][seat] -= 1
-                    self._ev("pay", seat, coins=1)
+                    if self._events is not None:
+                        self._ev("pay", seat, coins=1)
                 elif s["vp"][seat] > 0:  # B-23 never below zero; [D-5] with 1 VP, that 1 VP is lost
                     lost = min(2, s["vp"][seat])
                     s["vp"][seat] -= lost
-                    self._ev("pay", seat, vp=lost)
+                    if self._events is not None:
+                        self._ev("pay", seat, vp=lost)
         elif name == "renown":
             s["renown"][seat] += k
-            self._ev("gain", seat, what="renown", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="renown", n=k)
         elif name == "vp":
             s["vp"][seat] += k
-            self._ev("gain", seat, what="vp", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="vp", n=k)
         elif name == "church":
             self._ask_extra(seat, "church", k, s["coins"][seat] // 2)
         elif name == "battle":
             if s["battle"] == 0:
-                self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
+                if self._events is not None:
+                    self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
                 return
             take = min(k, s["battle"])
             self._ask_extra(seat, "battle", k, min(s["coins"][seat] // 2, s["battle"] - take))
         elif name == "marriage":
             pos = s["track"][seat]
             if pos >= TOP:
-                self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
+                if self._events is not None:
+                    self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
                 if arg != HOLD:  # the action's last marriage symbol: its drop is still checked
                     self._move_marriage(seat, 0)
                 return
@@ -784,7 +809,8 @@ class BrianBoruGame(Game):
             owner = s["owner"]
             opts = [x for x in D.region_towns[arg] if owner[x] < 0]
             if not opts:
-                self._ev("nothing", seat, what="town in", region=D.region_ids[arg])
+                if self._events is not None:
+                    self._ev("nothing", seat, what="town in", region=D.region_ids[arg])
             self._ask({"kind": "town", "seat": seat, "options": opts, "rule": "B-26", "why": "town in",
                        "region": arg})
         else:  # pragma: no cover - the data validator admits no other symbol
@@ -808,12 +834,14 @@ class BrianBoruGame(Game):
         s["coins"][seat] -= 2 * k
         if sym == "church":
             s["church"][seat] += base + k
-            self._ev("church", seat, discs=base + k, paid=2 * k)
+            if self._events is not None:
+                self._ev("church", seat, discs=base + k, paid=2 * k)
         elif sym == "battle":
             take = min(base, s["battle"]) + k
             s["battle"] -= take
             s["invaders"][seat] += take
-            self._ev("invaders", seat, n=take, paid=2 * k)
+            if self._events is not None:
+                self._ev("invaders", seat, n=take, paid=2 * k)
         else:
             self._move_marriage(seat, base + k, paid=2 * k, hold=hold)
 
@@ -833,25 +861,30 @@ class BrianBoruGame(Game):
                 end -= 1
         track[seat] = end
         if steps or end != dest:
-            self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
+            if self._events is not None:
+                self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
 
     def _r_expand(self, seat: int, p: dict[str, Any], x: int) -> None:
         s = self.s
         if x < 0:
-            self._ev("expand_declined", seat)
+            if self._events is not None:
+                self._ev("expand_declined", seat)
             return
         s["coins"][seat] -= 5
         s["owner"][x] = seat
-        self._ev("expand", seat, town=TOWN_NAMES[x], paid=5)
+        if self._events is not None:
+            self._ev("expand", seat, town=TOWN_NAMES[x], paid=5)
 
     def _r_free(self, seat: int, p: dict[str, Any], x: int) -> None:
         s = self.s
         s["viking"][x] = False
-        self._ev("freed", seat, town=TOWN_NAMES[x], owner=s["owner"][x])
+        if self._events is not None:
+            self._ev("freed", seat, town=TOWN_NAMES[x], owner=s["owner"][x])
 
     def _r_town(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["owner"][x] = seat
-        self._ev("placed", seat, town=TOWN_NAMES[x], why=p.get("why"))
+        if self._events is not None:
+            self._ev("placed", seat, town=TOWN_NAMES[x], why=p.get("why"))
 
     # ------------------------------------------------------------------ upkeep
 
@@ -863,12 +896,14 @@ class BrianBoruGame(Game):
         top = max(track)
         if top <= 1:  # [D-6] every disc on space 1: the revealed card leaves the game, no bonus at all
             s["marriage_out"].append(c)
-            self._ev("marriage_lost", None, card=c)
+            if self._events is not None:
+                self._ev("marriage_lost", None, card=c)
             return
         taker = track.index(top)
         s["marriages"][taker].append(c)
         card = D.marriage[c]
-        self._ev("married", taker, card=c, title=card.title)
+        if self._events is not None:
+            self._ev("married", taker, card=c, title=card.title)
         n = s["n"]
         # [D-11] track bonuses ("any town" asks) clockwise from the card's taker
         later = [["track_reset", taker], *[["bonus", (taker + k) % n] for k in range(1, n)]]
@@ -886,7 +921,8 @@ class BrianBoruGame(Game):
             s["vp"][seat] += 4
         else:
             s["princess"] = [seat, w]
-        self._ev("princess", seat, choice=w)
+        if self._events is not None:
+            self._ev("princess", seat, choice=w)
 
     def _t_track_reset(self, t: list) -> None:
         self.s["track"][t[1]] = 1
@@ -897,36 +933,42 @@ class BrianBoruGame(Game):
         b = D.track[s["track"][seat]]
         if b == "coin":
             s["coins"][seat] += 1
-            self._ev("gain", seat, what="coin", n=1, why="marriage track")
+            if self._events is not None:
+                self._ev("gain", seat, what="coin", n=1, why="marriage track")
         elif b == "renown":
             s["renown"][seat] += 1
-            self._ev("gain", seat, what="renown", n=1, why="marriage track")
+            if self._events is not None:
+                self._ev("gain", seat, what="renown", n=1, why="marriage track")
         elif b == "any town":
             self._then(["sym", seat, "any town", 1, None])
 
     def _t_battle(self, t: list) -> None:  # B-28
         s = self.s
         if s["battle"] == 0:
-            self._ev("repelled", None)
+            if self._events is not None:
+                self._ev("repelled", None)
             return
         inv = s["invaders"]
         lo, hi = min(inv), max(inv)
         most = [q for q in range(s["n"]) if inv[q] == hi]
         losers = [q for q in self._order_from(s["marker"]) if inv[q] == lo]  # [D-11] clockwise from the marker
-        self._ev("raid", None, losers=losers, invaders=s["battle"])
+        if self._events is not None:
+            self._ev("raid", None, losers=losers, invaders=s["battle"])
         self._then(*[["raid", q, most[0] if len(most) == 1 else q] for q in losers], ["battle_clear"])
 
     def _t_raid(self, t: list) -> None:
         victim, chooser = t[1], t[2]
         opts = self._controlled(victim)
         if not opts:  # [D-7] no town (only discs under Viking markers, or none): the raid takes nothing
-            self._ev("raid_nothing", victim)
+            if self._events is not None:
+                self._ev("raid_nothing", victim)
             return
         self._ask({"kind": "raid", "seat": chooser, "options": opts, "victim": victim, "rule": "B-28"})
 
     def _r_raid(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["viking"][x] = True
-        self._ev("lost_town", p["victim"], town=TOWN_NAMES[x], chooser=seat)
+        if self._events is not None:
+            self._ev("lost_town", p["victim"], town=TOWN_NAMES[x], chooser=seat)
 
     def _t_battle_clear(self, t: list) -> None:
         self.s["battle"] = 0
@@ -940,7 +982,8 @@ class BrianBoruGame(Game):
             q = top[0]
             s["renown"][q] += 1
             s["vp"][q] += s["renown"][q]
-            self._ev("spoils", q, renown=1, vp=s["renown"][q], returned=inv[q])
+            if self._events is not None:
+                self._ev("spoils", q, renown=1, vp=s["renown"][q], returned=inv[q])
             inv[q] = 0
         hi = max(inv)
         if hi >= 1:
@@ -948,7 +991,8 @@ class BrianBoruGame(Game):
                 if inv[q] == hi:
                     inv[q] -= 1
                     s["vp"][q] += 1
-                    self._ev("spoils", q, vp=1, returned=1)
+                    if self._events is not None:
+                        self._ev("spoils", q, vp=1, returned=1)
 
     def _t_church(self, t: list) -> None:  # B-30 first step
         s = self.s
@@ -966,7 +1010,8 @@ class BrianBoruGame(Game):
         s = self.s
         q = t[1]
         s["marker"] = q
-        self._ev("church_top", q, returned=s["church"][q])
+        if self._events is not None:
+            self._ev("church_top", q, returned=s["church"][q])
         s["church"][q] = 0
 
     def _t_church_most(self, t: list) -> None:  # B-30 second step
@@ -978,7 +1023,8 @@ class BrianBoruGame(Game):
                 if ch[q] == hi:
                     ch[q] -= 1
                     s["vp"][q] += 1
-                    self._ev("church_most", q, vp=1, returned=1)
+                    if self._events is not None:
+                        self._ev("church_most", q, vp=1, returned=1)
 
     def _t_church_four(self, t: list) -> None:  # B-30 third step, clockwise from the marker
         self._then(*[["church_four_one", q] for q in self._order_from(self.s["marker"])])
@@ -990,19 +1036,22 @@ class BrianBoruGame(Game):
             return
         opts = [x for x in self._controlled(q) if not s["monastery"][x]]
         if not opts:  # B-30: only a player who placed a monastery takes back the discs; the others keep them
-            self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
+            if self._events is not None:
+                self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
             return
         self._then(["church_zero", q])
         self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
 
     def _t_church_zero(self, t: list) -> None:
         s = self.s
-        self._ev("church_returned", t[1], returned=s["church"][t[1]])
+        if self._events is not None:
+            self._ev("church_returned", t[1], returned=s["church"][t[1]])
         s["church"][t[1]] = 0
 
     def _r_monastery(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["monastery"][x] = True
-        self._ev("monastery", seat, town=TOWN_NAMES[x])
+        if self._events is not None:
+            self._ev("monastery", seat, town=TOWN_NAMES[x])
 
     def _t_regions(self, t: list) -> None:  # B-31
         s = self.s
@@ -1014,7 +1063,8 @@ class BrianBoruGame(Game):
             if not up[r]:
                 if sum(c) >= D.thresholds[r]:
                     up[r] = True
-                    self._ev("claim_revealed", None, region=D.region_ids[r])
+                    if self._events is not None:
+                        self._ev("claim_revealed", None, region=D.region_ids[r])
                 else:
                     continue
             top = max(c)
@@ -1024,7 +1074,8 @@ class BrianBoruGame(Game):
             new = -1 if leaders[0] == n else leaders[0]
             if new != cl[r]:
                 cl[r] = new
-                self._ev("claim", new if new >= 0 else None, region=D.region_ids[r], vikings=new < 0)
+                if self._events is not None:
+                    self._ev("claim", new if new >= 0 else None, region=D.region_ids[r], vikings=new < 0)
 
     def _t_round_end(self, t: list) -> None:  # B-32
         s = self.s
@@ -1035,7 +1086,8 @@ class BrianBoruGame(Game):
         s["final"] = {"players": res["players"], "winners": res["winners"]}
         s["winners"] = res["winner_seats"]
         s["phase"] = "over"
-        self._ev("game_over", None, winners=res["winner_seats"])
+        if self._events is not None:
+            self._ev("game_over", None, winners=res["winner_seats"])
 
     # ------------------------------------------------------------------ position / view
 
