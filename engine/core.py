@@ -68,10 +68,24 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates shuffle in place."""
+        """Fisher–Yates shuffle in place: ``j = randbelow(i + 1)`` for ``i`` from the end, with
+        ``randbelow`` written out (issue 30; the same draws, the same order)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _LIMITS.get(n)
+            if limit is None:
+                limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                z = state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.randbelow(len(items))]

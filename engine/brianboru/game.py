@@ -356,8 +356,10 @@ class BrianBoruGame(Game):
             if seat not in p["seats"]:
                 out: list[Action] = []
             else:
-                pairs = sorted(combinations(sorted(self.s["pile"][seat]), 2), key=_KEEP_RANK.__getitem__)
-                out = [_KEEP[pair] for pair in pairs]
+                # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
+                # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
+                cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
+                out = [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
         elif p["seat"] != seat:
             out = []
         else:
@@ -1254,8 +1256,18 @@ for _verb, _table in _TABLES.items():
     _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
 
-_KEEP = {(a, b): act("keep", a, b) for a, b in combinations(D.card_values, 2)}
+_KEEP = {(a, b): act("keep", a, b) for a, b in combinations(sorted(D.card_values), 2)}
 _KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
+_KEEP_BY: dict[int, dict[int, BrianBoruAction]] = {}  # _KEEP[(a, b)] as _KEEP_BY[a][b]
+for (_a, _b), _keep in _KEEP.items():
+    _KEEP_BY.setdefault(_a, {})[_b] = _keep
+_CARD_TEXT_RANK = {v: i for i, v in enumerate(sorted(D.card_values, key=str))}
+
+
+def _keep_actions(pile: Sequence[int]) -> list[BrianBoruAction]:
+    """The keep actions of a draft pile sorted by their text, the plain way (the reference for
+    ``legal_actions``' shortcut, tests/engine/test_fast_paths.py)."""
+    return [_KEEP[pair] for pair in sorted(combinations(sorted(pile), 2), key=_KEEP_RANK.__getitem__)]
 
 _HANDLERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_t_")}
 _RESOLVERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_r_")}

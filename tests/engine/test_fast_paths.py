@@ -85,3 +85,60 @@ def test_the_heuristic_chooses_alike_from_live_views() -> None:
             else:
                 a = legal[0]
             g.step(s, a)
+
+
+def test_keep_actions_in_text_order_without_sorting_the_pairs_B14() -> None:
+    """Brian Boru's draft offers every pair of the pile sorted by text (B-14); ``legal_actions``
+    builds them in that order directly: the same list as sorting the pairs, for random piles."""
+    from engine.brianboru.data import DATA as D
+    from engine.brianboru.game import _keep_actions
+
+    rng = Rng(30)
+    for size in range(2, 14):
+        for _ in range(40):
+            cards = list(D.card_values)
+            rng.shuffle(cards)
+            g = BrianBoruGame.new(["A", "B", "C", "D"], seed=size)
+            assert g.s["pending"]["kind"] in ("keep", "town")
+            g.s["pending"] = {"kind": "keep", "seats": [0, 1, 2, 3], "rule": "B-14"}
+            g.s["pile"][0] = cards[:size]
+            legal = g.legal_actions(0)
+            assert legal == _keep_actions(cards[:size])
+            assert [a.text for a in legal] == sorted(a.text for a in legal)
+
+
+def _reference_randbelow(state: int, n: int) -> tuple[int, int]:
+    """splitmix64 and rejection sampling as at 12896ee: (number, new state)."""
+    mask = (1 << 64) - 1
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        x = z ^ (z >> 31)
+        if x < limit:
+            return x % n, state
+
+
+def test_rng_draws_and_shuffles_as_before() -> None:
+    """``Rng.randbelow`` and ``shuffle`` written out (issue 30) draw the numbers they drew: stored
+    games and seeds replay."""
+    source = Rng(2026)
+    for n in [1, 2, 3, 7, 12, 78, 4096, 4097, 10**9, (1 << 63) + 5, (1 << 64) - 1]:
+        for _ in range(200):
+            state = source.next64()
+            r = Rng(state)
+            assert (r.randbelow(n), r.state) == _reference_randbelow(state, n)
+    for size in [0, 1, 2, 5, 72, 78, 5000]:
+        state = source.next64()
+        items = list(range(size))
+        r = Rng(state)
+        r.shuffle(items)
+        expected = list(range(size))
+        for i in range(size - 1, 0, -1):
+            j, state = _reference_randbelow(state, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and r.state == state
+    with pytest.raises(ValueError):
+        Rng(1).randbelow(0)
