@@ -228,11 +228,24 @@ class Values:
         self.seat = seat
         me = board.players[seat]
         self.me = me
-        others = [p for p in board.players if p["seat"] != seat]
-        self.top_track = max((p["track"] for p in others), default=1)
-        self.min_inv = min(p["invaders"] for p in board.players)
-        self.max_inv_other = max((p["invaders"] for p in others), default=0)
-        self.max_church_other = max((p["church"] for p in others), default=0)
+        # the rivals' tops in one pass (issue 30: no generators; the same integers)
+        top_track = max_inv_other = max_church_other = -1
+        min_inv = me["invaders"]
+        for p in board.players:
+            inv = p["invaders"]
+            if inv < min_inv:
+                min_inv = inv
+            if p["seat"] != seat:
+                if p["track"] > top_track:
+                    top_track = p["track"]
+                if inv > max_inv_other:
+                    max_inv_other = inv
+                if p["church"] > max_church_other:
+                    max_church_other = p["church"]
+        self.top_track = 1 if top_track < 0 else top_track  # the defaults without rivals
+        self.min_inv = min_inv
+        self.max_inv_other = 0 if max_inv_other < 0 else max_inv_other
+        self.max_church_other = 0 if max_church_other < 0 else max_church_other
         self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
         # best_empty and best_secondary remembered by everything they read (issue 30): the board's
         # key, the seat, its own counters and the rivals' tops; values alike share them
