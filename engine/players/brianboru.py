@@ -333,8 +333,11 @@ class Values:
                     v += self.unit(name, got)
                     got += 1
                 extra = 0
-                while coins >= 2 and self.unit(name, got + extra) > 2 * COIN and extra < 4:
-                    v += self.unit(name, got + extra) - 2 * COIN
+                while coins >= 2 and extra < 4:  # extras while one is worth its 2 coins (unit is pure)
+                    u = self.unit(name, got + extra)
+                    if not u > 2 * COIN:
+                        break
+                    v += u - 2 * COIN
                     coins -= 2
                     extra += 1
             elif name == "expand":
