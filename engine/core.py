@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Self, TypeVar
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+_LIMITS: dict[int, int] = {}  # Rng.randbelow's rejection limit by n (small n only)
 
 
 class Rng:
@@ -47,20 +48,44 @@ class Rng:
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias).
+
+        ``next64`` written out, and the rejection limit remembered by ``n`` (issue 30: the
+        playouts draw a few times a step); the same numbers as ``next64`` draws."""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("randbelow needs n > 0")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n <= 4096:
+                _LIMITS[n] = limit
         while True:
-            x = self.next64()
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates shuffle in place."""
+        """Fisher–Yates shuffle in place: ``j = randbelow(i + 1)`` for ``i`` from the end, with
+        ``randbelow`` written out (issue 30; the same draws, the same order)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _LIMITS.get(n)
+            if limit is None:
+                limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                z = state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.randbelow(len(items))]
@@ -141,6 +166,9 @@ def _param_text(v: Any, tr: Callable[..., str], ntr: Callable[..., str]) -> Any:
 
 
 def _param_json(v: Any) -> Any:
+    t = type(v)
+    if t is int or t is str:  # the most frequent: a number or a name (issue 30)
+        return v
     if isinstance(v, Msg):
         return v.to_json()
     if isinstance(v, (list, tuple)):
@@ -522,6 +550,12 @@ def whole_number(word: str, max_digits: int = MAX_NUMBER_DIGITS) -> int | None:
     if not 0 < len(word) <= max_digits or not (word.isascii() and word.isdigit()):
         return None
     return int(word)
+
+
+class SharedList(list):  # type: ignore[type-arg]
+    """A list a game's live view shares between calls while what it shows is unchanged (issue 30:
+    ``BrianBoruGame.live_view``): read it, never change it. Being the same object, a reader may
+    remember what it derived from it, as an attribute set on it (a plain list takes none)."""
 
 
 def json_copy(x: Any) -> Any:

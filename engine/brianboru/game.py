@@ -27,7 +27,7 @@ Action texts (``parse_action`` reads them, case-insensitive):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
 from engine.brianboru.notation import format_position
 from engine.brianboru.scoring import PlayerPosition, Position, final_scoring, region_counts
-from engine.brianboru.view import BrianBoruView, PendingView
+from engine.brianboru.view import BrianBoruView, ClaimView, PendingView, TownView
 from engine.core import (
     Action,
     ActionSyntaxError,
@@ -46,6 +46,7 @@ from engine.core import (
     Msg,
     NotYourTurnError,
     Rng,
+    SharedList,
     WrongPhaseError,
     msg,
     msgn,
@@ -211,7 +212,9 @@ class BrianBoruGame(Game):
         id="brian-boru", title="Brian Boru", min_players=D.min_players, max_players=D.max_players,
         hidden_hands=True,  # hands and draft piles (B-14, B-17)
         simultaneous=True,  # the draft: every seat keeps two cards at once (B-14)
-        public=frozenset({"notation", "position"}),  # the public position (notation, scoring tests)
+        # the public position (notation, scoring tests); ``step``, the players' unchecked apply (issue 30)
+        # ``live_view``, the view with parts shared between calls, for the same simulations
+        public=frozenset({"notation", "position", "step", "live_view"}),
     )
     GAME_ID: ClassVar[str] = INFO.id
     MIN_PLAYERS: ClassVar[int] = INFO.min_players
@@ -220,7 +223,8 @@ class BrianBoruGame(Game):
     def __init__(self, state: dict[str, Any], rng: Rng) -> None:
         self.s = state
         self.rng = rng
-        self._events: list[Event] = []
+        self._events: list[Event] | None = []  # None: a quiet step builds none
+        self._live: dict[str, tuple[Any, SharedList]] = {}  # live_view's shared parts by what they show
 
     # ------------------------------------------------------------------ construction / JSON
 
@@ -352,8 +356,10 @@ class BrianBoruGame(Game):
             if seat not in p["seats"]:
                 out: list[Action] = []
             else:
-                pairs = sorted(combinations(sorted(self.s["pile"][seat]), 2), key=_KEEP_RANK.__getitem__)
-                out = [_KEEP[pair] for pair in pairs]
+                # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
+                # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
+                cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
+                out = [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
         elif p["seat"] != seat:
             out = []
         else:
@@ -396,6 +402,28 @@ class BrianBoruGame(Game):
         events: list[Event] = []
         self._events = events
         self._resolve(seat, p, value)
+        self._run()
+        return events
+
+    def step(self, seat: int, action: Action, quiet: bool = False) -> list[Event]:
+        """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
+        must be one of ``legal_actions(seat)`` as they stand. The same change and events as
+        :meth:`apply`; anything else is undefined (tests check both agree,
+        ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, no events built (``[]``),
+        for the playouts that never read them."""
+        a: BrianBoruAction = action  # type: ignore[assignment]  # (no cast: a call a step)
+        s = self.s
+        p = s["pending"]
+        kind = p["kind"]
+        if kind == "keep":
+            value: Any = list(a.args)
+        else:
+            arg = a.args[0]
+            value = (-1 if arg == "no" else D.town_index[arg]) if kind in TOWN_VERBS or kind == "expand" else arg
+            s["pending"] = None
+        events: list[Event] = []
+        self._events = None if quiet else events
+        _RESOLVERS[kind](self, seat, p, value)
         self._run()
         return events
 
@@ -465,7 +493,11 @@ class BrianBoruGame(Game):
     # ------------------------------------------------------------------ engine core
 
     def _ev(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, seat, data))
+        """An event of this apply or step. Callers test ``self._events is not None`` first, so a
+        quiet step (issue 30) builds neither the event nor its data."""
+        events = self._events
+        if events is not None:
+            events.append(Event(kind, seat, data))
 
     def _then(self, *tasks: list) -> None:
         """Queue tasks to run in the given order, before anything queued earlier."""
@@ -517,14 +549,17 @@ class BrianBoruGame(Game):
         s["round"] += 1
         s["phase"] = "draft"
         s["trick_no"] = 0
-        self._ev("round", None, round=s["round"])
+        if self._events is not None:
+            self._ev("round", None, round=s["round"])
         v = s["viking_deck"].pop()  # B-11
         s["viking_revealed"].append(v)
         s["battle"] += v
-        self._ev("vikings", None, invaders=v)
+        if self._events is not None:
+            self._ev("vikings", None, invaders=v)
         m = s["marriage_stack"].pop()  # B-12
         s["marriage_revealed"] = m
-        self._ev("marriage_revealed", None, card=m, last_round=not s["marriage_stack"])
+        if self._events is not None:
+            self._ev("marriage_revealed", None, card=m, last_round=not s["marriage_stack"])
         deck = list(D.card_values)  # B-13
         self.rng.shuffle(deck)
         k = D.deal[n]
@@ -533,7 +568,8 @@ class BrianBoruGame(Game):
         s["discard"] = []
         s["hand"] = [[] for _ in range(n)]
         s["choice"] = [None] * n
-        self._ev("dealt", None, cards=k)
+        if self._events is not None:
+            self._ev("dealt", None, cards=k)
         self._then(["draft"])
 
     def _t_draft(self, t: list) -> None:  # B-14, B-15
@@ -543,7 +579,8 @@ class BrianBoruGame(Game):
             for p in range(s["n"]):
                 s["hand"][p] = sorted(s["hand"][p] + piles[p])
                 piles[p] = []
-            self._ev("draft_done", None, hand=len(s["hand"][0]))
+            if self._events is not None:
+                self._ev("draft_done", None, hand=len(s["hand"][0]))
             s["phase"] = "tricks"
             s["trick_no"] = 0
             self._then(["lead"])
@@ -554,7 +591,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["choice"][seat] = v
         p["seats"].remove(seat)
-        self._ev("kept", seat)
+        if self._events is not None:
+            self._ev("kept", seat)
         if p["seats"]:
             return
         s["pending"] = None
@@ -566,7 +604,8 @@ class BrianBoruGame(Game):
             rest.append([x for x in s["pile"][q] if x not in c])
             s["choice"][q] = None
         s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
-        self._ev("passed", None, cards=len(rest[0]))
+        if self._events is not None:
+            self._ev("passed", None, cards=len(rest[0]))
         self._then(["draft"])
 
     # ------------------------------------------------------------------ tricks
@@ -581,7 +620,8 @@ class BrianBoruGame(Game):
         if not empty:
             s["active"] = -1
             s["free_lead"] = True
-            self._ev("no_active_town", leader)
+            if self._events is not None:
+                self._ev("no_active_town", leader)
             self._then(["lead_card"])
             return
         cols = {CARD_COLOUR[c] for c in s["hand"][leader]}
@@ -596,7 +636,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["active"] = x
         s["marker"] = -1
-        self._ev("active", seat, town=TOWN_NAMES[x], colour=COLOURS[TOWN_COLOUR[x]], free_lead=s["free_lead"])
+        if self._events is not None:
+            self._ev("active", seat, town=TOWN_NAMES[x], colour=COLOURS[TOWN_COLOUR[x]], free_lead=s["free_lead"])
 
     def _t_lead_card(self, t: list) -> None:
         s = self.s
@@ -616,7 +657,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"] = [[seat, v]]
-        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
+        if self._events is not None:
+            self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
 
     def _t_play(self, t: list) -> None:  # B-18
         seat = t[1]
@@ -626,7 +668,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"].append([seat, v])
-        self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
+        if self._events is not None:
+            self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
 
     def _t_trick(self, t: list) -> None:
         s = self.s
@@ -641,7 +684,8 @@ class BrianBoruGame(Game):
                 matching = trick  # [D-4] nothing matches (only after a [D-1] free lead): highest card wins
         seat, v = max(matching, key=lambda e: e[1])
         s["winner"] = seat
-        self._ev("trick_won", seat, card=v)
+        if self._events is not None:
+            self._ev("trick_won", seat, card=v)
         order = sorted(trick, key=lambda e: e[1])  # B-20 lowest value first, whatever the colour
         self._then(*[["card", e[0], e[1]] for e in order], ["trick_end"])
 
@@ -652,17 +696,20 @@ class BrianBoruGame(Game):
         card = D.cards[v]
         if seat == s["winner"]:
             a = s["active"]
-            self._ev("main", seat, card=v, action=card.main_text, town=TOWN_NAMES[a] if a >= 0 else None)
+            if self._events is not None:
+                self._ev("main", seat, card=v, action=card.main_text, town=TOWN_NAMES[a] if a >= 0 else None)
             self._syms(seat, card.main)
         elif len(card.secondary) == 1:
-            self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
+            if self._events is not None:
+                self._ev("secondary", seat, card=v, option=1, action=card.secondary_text[0])
             self._syms(seat, card.secondary[0])
         else:
             self._ask({"kind": "option", "seat": seat, "options": [1, 2], "card": v, "rule": "B-20"})
 
     def _r_option(self, seat: int, p: dict[str, Any], i: int) -> None:
         card = D.cards[p["card"]]
-        self._ev("secondary", seat, card=card.value, option=i, action=card.secondary_text[i - 1])
+        if self._events is not None:
+            self._ev("secondary", seat, card=card.value, option=i, action=card.secondary_text[i - 1])
         self._syms(seat, card.secondary[i - 1])
 
     def _syms(self, seat: int, symbols: tuple) -> None:
@@ -687,7 +734,8 @@ class BrianBoruGame(Game):
                 s["discard"].extend(h)  # the last cards are discarded unseen
                 h.clear()
             s["phase"] = "upkeep"
-            self._ev("upkeep", None)
+            if self._events is not None:
+                self._ev("upkeep", None)
             self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
                        ["regions"], ["round_end"])
         else:
@@ -700,7 +748,8 @@ class BrianBoruGame(Game):
         _, seat, name, k, arg = t
         if name == "coin":
             s["coins"][seat] += k
-            self._ev("gain", seat, what="coin", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="coin", n=k)
         elif name == "control":
             a = s["active"]
             if a >= 0:
@@ -711,29 +760,35 @@ class BrianBoruGame(Game):
             for _ in range(k):
                 if s["coins"][seat] > 0:
                     s["coins"][seat] -= 1
-                    self._ev("pay", seat, coins=1)
+                    if self._events is not None:
+                        self._ev("pay", seat, coins=1)
                 elif s["vp"][seat] > 0:  # B-23 never below zero; [D-5] with 1 VP, that 1 VP is lost
                     lost = min(2, s["vp"][seat])
                     s["vp"][seat] -= lost
-                    self._ev("pay", seat, vp=lost)
+                    if self._events is not None:
+                        self._ev("pay", seat, vp=lost)
         elif name == "renown":
             s["renown"][seat] += k
-            self._ev("gain", seat, what="renown", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="renown", n=k)
         elif name == "vp":
             s["vp"][seat] += k
-            self._ev("gain", seat, what="vp", n=k)
+            if self._events is not None:
+                self._ev("gain", seat, what="vp", n=k)
         elif name == "church":
             self._ask_extra(seat, "church", k, s["coins"][seat] // 2)
         elif name == "battle":
             if s["battle"] == 0:
-                self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
+                if self._events is not None:
+                    self._ev("nothing", seat, what="battle", reason=msg("no invaders left").to_json())
                 return
             take = min(k, s["battle"])
             self._ask_extra(seat, "battle", k, min(s["coins"][seat] // 2, s["battle"] - take))
         elif name == "marriage":
             pos = s["track"][seat]
             if pos >= TOP:
-                self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
+                if self._events is not None:
+                    self._ev("nothing", seat, what="marriage", reason=msg("already on the top space").to_json())
                 if arg != HOLD:  # the action's last marriage symbol: its drop is still checked
                     self._move_marriage(seat, 0)
                 return
@@ -756,7 +811,8 @@ class BrianBoruGame(Game):
             owner = s["owner"]
             opts = [x for x in D.region_towns[arg] if owner[x] < 0]
             if not opts:
-                self._ev("nothing", seat, what="town in", region=D.region_ids[arg])
+                if self._events is not None:
+                    self._ev("nothing", seat, what="town in", region=D.region_ids[arg])
             self._ask({"kind": "town", "seat": seat, "options": opts, "rule": "B-26", "why": "town in",
                        "region": arg})
         else:  # pragma: no cover - the data validator admits no other symbol
@@ -780,12 +836,14 @@ class BrianBoruGame(Game):
         s["coins"][seat] -= 2 * k
         if sym == "church":
             s["church"][seat] += base + k
-            self._ev("church", seat, discs=base + k, paid=2 * k)
+            if self._events is not None:
+                self._ev("church", seat, discs=base + k, paid=2 * k)
         elif sym == "battle":
             take = min(base, s["battle"]) + k
             s["battle"] -= take
             s["invaders"][seat] += take
-            self._ev("invaders", seat, n=take, paid=2 * k)
+            if self._events is not None:
+                self._ev("invaders", seat, n=take, paid=2 * k)
         else:
             self._move_marriage(seat, base + k, paid=2 * k, hold=hold)
 
@@ -805,25 +863,30 @@ class BrianBoruGame(Game):
                 end -= 1
         track[seat] = end
         if steps or end != dest:
-            self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
+            if self._events is not None:
+                self._ev("marriage", seat, frm=start, to=end, reached=dest, slid=end != dest, paid=paid)
 
     def _r_expand(self, seat: int, p: dict[str, Any], x: int) -> None:
         s = self.s
         if x < 0:
-            self._ev("expand_declined", seat)
+            if self._events is not None:
+                self._ev("expand_declined", seat)
             return
         s["coins"][seat] -= 5
         s["owner"][x] = seat
-        self._ev("expand", seat, town=TOWN_NAMES[x], paid=5)
+        if self._events is not None:
+            self._ev("expand", seat, town=TOWN_NAMES[x], paid=5)
 
     def _r_free(self, seat: int, p: dict[str, Any], x: int) -> None:
         s = self.s
         s["viking"][x] = False
-        self._ev("freed", seat, town=TOWN_NAMES[x], owner=s["owner"][x])
+        if self._events is not None:
+            self._ev("freed", seat, town=TOWN_NAMES[x], owner=s["owner"][x])
 
     def _r_town(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["owner"][x] = seat
-        self._ev("placed", seat, town=TOWN_NAMES[x], why=p.get("why"))
+        if self._events is not None:
+            self._ev("placed", seat, town=TOWN_NAMES[x], why=p.get("why"))
 
     # ------------------------------------------------------------------ upkeep
 
@@ -835,12 +898,14 @@ class BrianBoruGame(Game):
         top = max(track)
         if top <= 1:  # [D-6] every disc on space 1: the revealed card leaves the game, no bonus at all
             s["marriage_out"].append(c)
-            self._ev("marriage_lost", None, card=c)
+            if self._events is not None:
+                self._ev("marriage_lost", None, card=c)
             return
         taker = track.index(top)
         s["marriages"][taker].append(c)
         card = D.marriage[c]
-        self._ev("married", taker, card=c, title=card.title)
+        if self._events is not None:
+            self._ev("married", taker, card=c, title=card.title)
         n = s["n"]
         # [D-11] track bonuses ("any town" asks) clockwise from the card's taker
         later = [["track_reset", taker], *[["bonus", (taker + k) % n] for k in range(1, n)]]
@@ -858,7 +923,8 @@ class BrianBoruGame(Game):
             s["vp"][seat] += 4
         else:
             s["princess"] = [seat, w]
-        self._ev("princess", seat, choice=w)
+        if self._events is not None:
+            self._ev("princess", seat, choice=w)
 
     def _t_track_reset(self, t: list) -> None:
         self.s["track"][t[1]] = 1
@@ -869,36 +935,42 @@ class BrianBoruGame(Game):
         b = D.track[s["track"][seat]]
         if b == "coin":
             s["coins"][seat] += 1
-            self._ev("gain", seat, what="coin", n=1, why="marriage track")
+            if self._events is not None:
+                self._ev("gain", seat, what="coin", n=1, why="marriage track")
         elif b == "renown":
             s["renown"][seat] += 1
-            self._ev("gain", seat, what="renown", n=1, why="marriage track")
+            if self._events is not None:
+                self._ev("gain", seat, what="renown", n=1, why="marriage track")
         elif b == "any town":
             self._then(["sym", seat, "any town", 1, None])
 
     def _t_battle(self, t: list) -> None:  # B-28
         s = self.s
         if s["battle"] == 0:
-            self._ev("repelled", None)
+            if self._events is not None:
+                self._ev("repelled", None)
             return
         inv = s["invaders"]
         lo, hi = min(inv), max(inv)
         most = [q for q in range(s["n"]) if inv[q] == hi]
         losers = [q for q in self._order_from(s["marker"]) if inv[q] == lo]  # [D-11] clockwise from the marker
-        self._ev("raid", None, losers=losers, invaders=s["battle"])
+        if self._events is not None:
+            self._ev("raid", None, losers=losers, invaders=s["battle"])
         self._then(*[["raid", q, most[0] if len(most) == 1 else q] for q in losers], ["battle_clear"])
 
     def _t_raid(self, t: list) -> None:
         victim, chooser = t[1], t[2]
         opts = self._controlled(victim)
         if not opts:  # [D-7] no town (only discs under Viking markers, or none): the raid takes nothing
-            self._ev("raid_nothing", victim)
+            if self._events is not None:
+                self._ev("raid_nothing", victim)
             return
         self._ask({"kind": "raid", "seat": chooser, "options": opts, "victim": victim, "rule": "B-28"})
 
     def _r_raid(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["viking"][x] = True
-        self._ev("lost_town", p["victim"], town=TOWN_NAMES[x], chooser=seat)
+        if self._events is not None:
+            self._ev("lost_town", p["victim"], town=TOWN_NAMES[x], chooser=seat)
 
     def _t_battle_clear(self, t: list) -> None:
         self.s["battle"] = 0
@@ -912,7 +984,8 @@ class BrianBoruGame(Game):
             q = top[0]
             s["renown"][q] += 1
             s["vp"][q] += s["renown"][q]
-            self._ev("spoils", q, renown=1, vp=s["renown"][q], returned=inv[q])
+            if self._events is not None:
+                self._ev("spoils", q, renown=1, vp=s["renown"][q], returned=inv[q])
             inv[q] = 0
         hi = max(inv)
         if hi >= 1:
@@ -920,7 +993,8 @@ class BrianBoruGame(Game):
                 if inv[q] == hi:
                     inv[q] -= 1
                     s["vp"][q] += 1
-                    self._ev("spoils", q, vp=1, returned=1)
+                    if self._events is not None:
+                        self._ev("spoils", q, vp=1, returned=1)
 
     def _t_church(self, t: list) -> None:  # B-30 first step
         s = self.s
@@ -938,7 +1012,8 @@ class BrianBoruGame(Game):
         s = self.s
         q = t[1]
         s["marker"] = q
-        self._ev("church_top", q, returned=s["church"][q])
+        if self._events is not None:
+            self._ev("church_top", q, returned=s["church"][q])
         s["church"][q] = 0
 
     def _t_church_most(self, t: list) -> None:  # B-30 second step
@@ -950,7 +1025,8 @@ class BrianBoruGame(Game):
                 if ch[q] == hi:
                     ch[q] -= 1
                     s["vp"][q] += 1
-                    self._ev("church_most", q, vp=1, returned=1)
+                    if self._events is not None:
+                        self._ev("church_most", q, vp=1, returned=1)
 
     def _t_church_four(self, t: list) -> None:  # B-30 third step, clockwise from the marker
         self._then(*[["church_four_one", q] for q in self._order_from(self.s["marker"])])
@@ -962,19 +1038,22 @@ class BrianBoruGame(Game):
             return
         opts = [x for x in self._controlled(q) if not s["monastery"][x]]
         if not opts:  # B-30: only a player who placed a monastery takes back the discs; the others keep them
-            self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
+            if self._events is not None:
+                self._ev("no_monastery", q, reason=msg("no town without a monastery").to_json())
             return
         self._then(["church_zero", q])
         self._ask({"kind": "monastery", "seat": q, "options": opts, "rule": "B-30"})
 
     def _t_church_zero(self, t: list) -> None:
         s = self.s
-        self._ev("church_returned", t[1], returned=s["church"][t[1]])
+        if self._events is not None:
+            self._ev("church_returned", t[1], returned=s["church"][t[1]])
         s["church"][t[1]] = 0
 
     def _r_monastery(self, seat: int, p: dict[str, Any], x: int) -> None:
         self.s["monastery"][x] = True
-        self._ev("monastery", seat, town=TOWN_NAMES[x])
+        if self._events is not None:
+            self._ev("monastery", seat, town=TOWN_NAMES[x])
 
     def _t_regions(self, t: list) -> None:  # B-31
         s = self.s
@@ -986,7 +1065,8 @@ class BrianBoruGame(Game):
             if not up[r]:
                 if sum(c) >= D.thresholds[r]:
                     up[r] = True
-                    self._ev("claim_revealed", None, region=D.region_ids[r])
+                    if self._events is not None:
+                        self._ev("claim_revealed", None, region=D.region_ids[r])
                 else:
                     continue
             top = max(c)
@@ -996,7 +1076,8 @@ class BrianBoruGame(Game):
             new = -1 if leaders[0] == n else leaders[0]
             if new != cl[r]:
                 cl[r] = new
-                self._ev("claim", new if new >= 0 else None, region=D.region_ids[r], vikings=new < 0)
+                if self._events is not None:
+                    self._ev("claim", new if new >= 0 else None, region=D.region_ids[r], vikings=new < 0)
 
     def _t_round_end(self, t: list) -> None:  # B-32
         s = self.s
@@ -1007,7 +1088,8 @@ class BrianBoruGame(Game):
         s["final"] = {"players": res["players"], "winners": res["winners"]}
         s["winners"] = res["winner_seats"]
         s["phase"] = "over"
-        self._ev("game_over", None, winners=res["winner_seats"])
+        if self._events is not None:
+            self._ev("game_over", None, winners=res["winner_seats"])
 
     # ------------------------------------------------------------------ position / view
 
@@ -1038,6 +1120,25 @@ class BrianBoruGame(Game):
         return format_position(self.position())
 
     def view(self, seat: int | None = None) -> BrianBoruView:
+        return self._view(seat, False)
+
+    def live_view(self, seat: int | None = None) -> BrianBoruView:
+        """:meth:`view` for the players' own simulations (issue 30): the same content (tests compare
+        the two at every step), but its towns and claims are shared lists
+        (:class:`~engine.core.SharedList`), the same objects in every live view while what they
+        show is unchanged, so a player may remember what it derived from them. Read it, never
+        change it."""
+        return self._view(seat, True)
+
+    def _live_part(self, name: str, key: Any, build: Callable[[], list[Any]]) -> list[Any]:
+        known = self._live.get(name)
+        if known is not None and known[0] == key:
+            return known[1]
+        part = SharedList(build())
+        self._live[name] = (key, part)
+        return part
+
+    def _view(self, seat: int | None, live: bool) -> BrianBoruView:
         s = self.s
         n = s["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
@@ -1084,17 +1185,11 @@ class BrianBoruGame(Game):
                                                      "reward": D.marriage[mr].reward_text},
                 "stack_left": len(s["marriage_stack"]),
             },
-            "towns": [
-                {"name": TOWN_NAMES[x], "region": D.region_ids[TOWN_REGION[x]], "colour": COLOURS[TOWN_COLOUR[x]],
-                 "owner": s["owner"][x] if s["owner"][x] >= 0 else None, "viking": s["viking"][x],
-                 "monastery": s["monastery"][x]}
-                for x in range(T)
-            ],
-            "claims": [
-                {"region": rid, "name": D.region_names[r], "threshold": D.thresholds[r], "points": D.points[r],
-                 "face_up": s["claim_up"][r], "owner": s["claim_owner"][r] if s["claim_owner"][r] >= 0 else None}
-                for r, rid in enumerate(D.region_ids)
-            ],
+            "towns": (self._live_part("towns", (tuple(s["owner"]), tuple(s["viking"]), tuple(s["monastery"])),
+                                      self._towns_view)
+                      if live else self._towns_view()),
+            "claims": (self._live_part("claims", (tuple(s["claim_up"]), tuple(s["claim_owner"])), self._claims_view)
+                       if live else self._claims_view()),
             "trick": {
                 "number": s["trick_no"] + 1,
                 "of": D.deal[n] - 1,
@@ -1122,6 +1217,27 @@ class BrianBoruGame(Game):
             }
         return out
 
+    def _towns_view(self) -> list[TownView]:
+        s = self.s
+        return [
+            {"name": name, "region": region, "colour": colour, "owner": o if o >= 0 else None, "viking": vik,
+             "monastery": mon}
+            for (name, region, colour), o, vik, mon in zip(_TOWN_FIXED, s["owner"], s["viking"], s["monastery"])
+        ]
+
+    def _claims_view(self) -> list[ClaimView]:
+        s = self.s
+        return [
+            {"region": rid, "name": name, "threshold": threshold, "points": points, "face_up": up,
+             "owner": o if o >= 0 else None}
+            for (rid, name, threshold, points), up, o in zip(_CLAIM_FIXED, s["claim_up"], s["claim_owner"])
+        ]
+
+
+# what never changes in a view's towns and claims (issue 30: built once)
+_TOWN_FIXED = [(TOWN_NAMES[x], D.region_ids[TOWN_REGION[x]], COLOURS[TOWN_COLOUR[x]]) for x in range(T)]
+_CLAIM_FIXED = [(rid, D.region_names[r], D.thresholds[r], D.points[r]) for r, rid in enumerate(D.region_ids)]
+
 
 def _town_name(x: int) -> str:
     return "no" if x < 0 else TOWN_NAMES[x]
@@ -1140,8 +1256,18 @@ for _verb, _table in _TABLES.items():
     _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
 
-_KEEP = {(a, b): act("keep", a, b) for a, b in combinations(D.card_values, 2)}
+_KEEP = {(a, b): act("keep", a, b) for a, b in combinations(sorted(D.card_values), 2)}
 _KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
+_KEEP_BY: dict[int, dict[int, BrianBoruAction]] = {}  # _KEEP[(a, b)] as _KEEP_BY[a][b]
+for (_a, _b), _keep in _KEEP.items():
+    _KEEP_BY.setdefault(_a, {})[_b] = _keep
+_CARD_TEXT_RANK = {v: i for i, v in enumerate(sorted(D.card_values, key=str))}
+
+
+def _keep_actions(pile: Sequence[int]) -> list[BrianBoruAction]:
+    """The keep actions of a draft pile sorted by their text, the plain way (the reference for
+    ``legal_actions``' shortcut, tests/engine/test_fast_paths.py)."""
+    return [_KEEP[pair] for pair in sorted(combinations(sorted(pile), 2), key=_KEEP_RANK.__getitem__)]
 
 _HANDLERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_t_")}
 _RESOLVERS = {name[3:]: fn for name, fn in vars(BrianBoruGame).items() if name.startswith("_r_")}

@@ -25,7 +25,7 @@ from typing import Any, cast
 from engine.brianboru.data import DATA as D
 from engine.brianboru.data import WHITE
 from engine.brianboru.game import BrianBoruAction, BrianBoruGame
-from engine.core import Action, Rng
+from engine.core import Action, Rng, SharedList
 
 from .base import Player, argmax
 
@@ -38,21 +38,55 @@ ALL_CARDS = frozenset(D.card_values)
 
 # --------------------------------------------------------------------------- board model
 
+_BOARDS: dict[tuple[Any, ...], tuple[list[list[int]], list[set[int]], dict[tuple[int, int], float]]] = {}
+"""A board's counts, regions and remembered town_gain/town_value by what they depend on
+(Board.__init__), shared by boards alike: read them, never change them (recount makes new ones)."""
+_VALUES: dict[tuple[Any, ...], tuple[dict[int, float], dict[int, float], dict[int, float]]] = {}
+"""Values.best_empty/best_secondary remembered by what they depend on (Values.__init__)."""
+
+
+def _town_arrays(towns: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """A view's towns as arrays (owner, -1 for none; Viking marker; monastery) and as tuples."""
+    owner = [-1 if t["owner"] is None else t["owner"] for t in towns]
+    viking = [t["viking"] for t in towns]
+    monastery = [t["monastery"] for t in towns]
+    return owner, viking, monastery, tuple(owner), tuple(viking), tuple(monastery)
+
+
+def _claim_arrays(claims: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """A view's claims as arrays (face up; owner, -1 for none) and as tuples."""
+    up = [c["face_up"] for c in claims]
+    owner = [-1 if c["owner"] is None else c["owner"] for c in claims]
+    return up, owner, tuple(up), tuple(owner)
+
 
 class Board:
     """The public position as arrays, built from a view (or a full game, for rollouts)."""
 
     __slots__ = ("n", "owner", "viking", "monastery", "claim_up", "claim_owner", "players", "support", "trade",
-                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains")
+                 "battle", "round", "rounds", "counts", "regions_of", "active", "marriage", "_gains", "key")
+    counts: list[list[int]]
+    regions_of: list[set[int]]
+    _gains: dict[tuple[int, int], float]
+    key: tuple[Any, ...]
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.n = len(view["players"])
         towns = view["towns"]
-        self.owner = [-1 if t["owner"] is None else t["owner"] for t in towns]
-        self.viking = [t["viking"] for t in towns]
-        self.monastery = [t["monastery"] for t in towns]
-        self.claim_up = [c["face_up"] for c in view["claims"]]
-        self.claim_owner = [-1 if c["owner"] is None else c["owner"] for c in view["claims"]]
+        claims = view["claims"]
+        # a live view's towns and claims are shared while unchanged: their arrays are read once
+        arrays = getattr(towns, "board_arrays", None)
+        if arrays is None:
+            arrays = _town_arrays(towns)
+            if type(towns) is SharedList:
+                towns.board_arrays = arrays  # type: ignore[attr-defined]
+        self.owner, self.viking, self.monastery, owner_key, viking_key, monastery_key = arrays
+        arrays = getattr(claims, "board_arrays", None)
+        if arrays is None:
+            arrays = _claim_arrays(claims)
+            if type(claims) is SharedList:
+                claims.board_arrays = arrays  # type: ignore[attr-defined]
+        self.claim_up, self.claim_owner, up_key, claim_owner_key = arrays
         self.players = view["players"]
         self.support = next((p["seat"] for p in self.players if p["princess"] == "support"), -1)
         self.trade = next((p["seat"] for p in self.players if p["princess"] == "trade"), -1)
@@ -62,7 +96,19 @@ class Board:
         at = view["active_town"]
         self.active = D.town_index[at] if at else -1
         self.marriage = view["marriage"]["revealed"]
-        self.recount()
+        # what recount and town_gain/town_value compute depends on this much of the board only:
+        # boards alike share what they computed (issue 30; the same numbers, computed once)
+        key = (self.n, self.round, self.rounds, self.support, self.trade, owner_key, viking_key, monastery_key,
+               up_key, claim_owner_key)
+        self.key = key
+        known = _BOARDS.get(key)
+        if known is None:
+            self.recount()
+            if len(_BOARDS) >= 4096:
+                _BOARDS.clear()
+            _BOARDS[key] = (self.counts, self.regions_of, self._gains)
+        else:
+            self.counts, self.regions_of, self._gains = known
 
     def recount(self) -> None:
         n = self.n
@@ -83,7 +129,8 @@ class Board:
                 regions_of[o].add(r)
         self.counts = counts
         self.regions_of = regions_of
-        self._gains: dict[tuple[int, int], float] = {}  # town_gain (t ≥ 0), town_value (-1 - t); until recount
+        # town_gain (region r ≥ 0), town_value (-1 - r) by seat: they depend on the town's region only
+        self._gains = {}  # until recount
 
     # -- what a region and a town are worth to a seat
 
@@ -93,7 +140,7 @@ class Board:
         m = c[seat]
         if m == 0:
             return 0.0
-        best = max(c[q] for q in range(self.n + 1) if q != seat)
+        best = max(c[:seat] + c[seat + 1:])  # the others, the Vikings (index n) included
         d = m - best
         holds = self.claim_owner[r] == seat
         left = self.rounds - self.round  # rounds still to change things after this one
@@ -112,9 +159,10 @@ class Board:
 
     def town_gain(self, t: int, seat: int) -> float:
         """VP ``seat`` expects from one more disc on town ``t`` (a disc it controls)."""
-        gain = self._gains.get((t, seat))
+        key = (D.town_region[t], seat)  # the value depends on the town's region only
+        gain = self._gains.get(key)
         if gain is None:
-            gain = self._gains[t, seat] = self._town_gain(t, seat)
+            gain = self._gains[key] = self._town_gain(t, seat)
         return gain
 
     def _town_gain(self, t: int, seat: int) -> float:
@@ -133,9 +181,10 @@ class Board:
 
     def town_value(self, t: int, seat: int) -> float:
         """Gain for ``seat`` plus what taking the town denies the best rival."""
-        value = self._gains.get((-1 - t, seat))  # remembered beside town_gain (negative keys)
+        key = (-1 - D.town_region[t], seat)  # remembered beside town_gain (negative keys), by region too
+        value = self._gains.get(key)
         if value is None:
-            value = self._gains[-1 - t, seat] = self._town_value(t, seat)
+            value = self._gains[key] = self._town_value(t, seat)
         return value
 
     def _town_value(self, t: int, seat: int) -> float:
@@ -179,14 +228,38 @@ class Values:
         self.seat = seat
         me = board.players[seat]
         self.me = me
-        others = [p for p in board.players if p["seat"] != seat]
-        self.top_track = max((p["track"] for p in others), default=1)
-        self.min_inv = min(p["invaders"] for p in board.players)
-        self.max_inv_other = max((p["invaders"] for p in others), default=0)
-        self.max_church_other = max((p["church"] for p in others), default=0)
+        # the rivals' tops in one pass (issue 30: no generators; the same integers)
+        top_track = max_inv_other = max_church_other = -1
+        min_inv = me["invaders"]
+        for p in board.players:
+            inv = p["invaders"]
+            if inv < min_inv:
+                min_inv = inv
+            if p["seat"] != seat:
+                if p["track"] > top_track:
+                    top_track = p["track"]
+                if inv > max_inv_other:
+                    max_inv_other = inv
+                if p["church"] > max_church_other:
+                    max_church_other = p["church"]
+        self.top_track = 1 if top_track < 0 else top_track  # the defaults without rivals
+        self.min_inv = min_inv
+        self.max_inv_other = 0 if max_inv_other < 0 else max_inv_other
+        self.max_church_other = 0 if max_church_other < 0 else max_church_other
         self.my_towns = [t for t in range(T) if board.owner[t] == seat and not board.viking[t]]
-        self._empty_best: dict[int, float] = {}
-        self._secondary: dict[int, float] = {}  # best_secondary by card (the board does not change)
+        # best_empty and best_secondary remembered by everything they read (issue 30): the board's
+        # key, the seat, its own counters and the rivals' tops; values alike share them
+        key = (board.key, seat, me["coins"], me["vp"], me["renown"], me["invaders"], me["church"], me["track"],
+               self.top_track, self.min_inv, self.max_inv_other, self.max_church_other,
+               None if board.marriage is None else board.marriage["id"], board.battle, board.active)
+        memo = _VALUES.get(key)
+        if memo is None:
+            if len(_VALUES) >= 4096:
+                _VALUES.clear()
+            memo = _VALUES[key] = ({}, {}, {})
+        self._empty_best: dict[int, float] = memo[0]
+        self._secondary: dict[int, float] = memo[1]  # best_secondary by card (the board does not change)
+        self._main: dict[int, float] = memo[2]  # main_value by card
 
     def best_empty(self, region: int | None = None) -> float:
         key = -1 if region is None else region
@@ -260,8 +333,11 @@ class Values:
                     v += self.unit(name, got)
                     got += 1
                 extra = 0
-                while coins >= 2 and self.unit(name, got + extra) > 2 * COIN and extra < 4:
-                    v += self.unit(name, got + extra) - 2 * COIN
+                while coins >= 2 and extra < 4:  # extras while one is worth its 2 coins (unit is pure)
+                    u = self.unit(name, got + extra)
+                    if not u > 2 * COIN:
+                        break
+                    v += u - 2 * COIN
                     coins -= 2
                     extra += 1
             elif name == "expand":
@@ -279,6 +355,13 @@ class Values:
             elif name == "town in":
                 v += self.best_empty(arg)
         return v
+
+    def main_value(self, card: int) -> float:
+        """``symbols`` of the card's main action (B-20, the trick's winner), remembered."""
+        value = self._main.get(card)
+        if value is None:
+            value = self._main[card] = self.symbols(D.cards[card].main, winner=True)
+        return value
 
     def best_secondary(self, card: int) -> float:
         best = self._secondary.get(card)
@@ -324,7 +407,9 @@ class BrianBoruHeuristic(Player):
             played = self._played
         if kind == "keep":
             hand = view["you"]["hand"]
-            return [self._keep_score(a.args, hand, vals, view) for a in legal]
+            colours = frozenset(D.card_colour[c] for c in hand)
+            terms: dict[int, float] = {}
+            return [self._keep_score(a.args, hand, vals, view, colours, terms) for a in legal]
         if kind in ("lead", "play"):
             ctx = _TrickCtx(view, seat, played)
             return [self._card_score(a.args[0], b.active, ctx, vals) for a in legal]
@@ -332,11 +417,17 @@ class BrianBoruHeuristic(Player):
             ctx = _TrickCtx(view, seat, played)
             hand = view["you"]["hand"]
             out = []
+            # a card's score for a town depends on the town's colour and region only (p_win, town_value)
+            best: dict[tuple[int, int], float] = {}
             for a in legal:
                 t = D.town_index[a.args[0]]
                 col = D.town_colour[t]
-                cards = [c for c in hand if D.card_colour[c] in (col, WHITE)] or hand
-                out.append(max(self._card_score(c, t, ctx, vals) for c in cards))
+                key = (col, D.town_region[t])
+                score = best.get(key)
+                if score is None:
+                    cards = [c for c in hand if D.card_colour[c] in (col, WHITE)] or hand
+                    score = best[key] = max(self._card_score(c, t, ctx, vals) for c in cards)
+                out.append(score)
             return out
         if kind == "option":
             card = D.cards[view["pending"]["card"]]
@@ -383,16 +474,23 @@ class BrianBoruHeuristic(Player):
         return [0.0] * len(legal)
 
     # -- the draft (B-14): strong cards win towns, the rest bring their best secondary action
-    def _keep_score(self, pair: tuple[int, int], hand: list[int], vals: Values, view: Mapping[str, Any]) -> float:
+    def _keep_score(self, pair: tuple[int, int], hand: list[int], vals: Values, view: Mapping[str, Any],
+                    colours: frozenset[int] | None = None, terms: dict[int, float] | None = None) -> float:
+        """``colours``: of the hand; ``terms``: a card's own worth, remembered over the pairs."""
         v = 0.0
-        colours = {D.card_colour[c] for c in hand}
+        have = set(colours if colours is not None else (D.card_colour[c] for c in hand))
+        if terms is None:
+            terms = {}
         for c in pair:
-            strength = (c / 25.0) ** 2
-            white = D.card_colour[c] == WHITE
-            v += 3.2 * strength + (0.8 if white else 0.0) + 0.45 * vals.best_secondary(c)
-            if D.card_colour[c] not in colours:
+            term = terms.get(c)
+            if term is None:
+                strength = (c / 25.0) ** 2
+                white = D.card_colour[c] == WHITE
+                term = terms[c] = 3.2 * strength + (0.8 if white else 0.0) + 0.45 * vals.best_secondary(c)
+            v += term
+            if D.card_colour[c] not in have:
                 v += 0.3
-                colours.add(D.card_colour[c])
+                have.add(D.card_colour[c])
         return v
 
     # -- tricks (B-17 … B-20)
@@ -402,7 +500,7 @@ class BrianBoruHeuristic(Player):
         lose = vals.best_secondary(card)
         if p > 0:
             gain = (b.town_value(town, vals.seat) if town >= 0 else 0.0) + 0.4  # + the marker, leading next
-            win = gain + vals.symbols(D.cards[card].main, winner=True)
+            win = gain + vals.main_value(card)
             v = p * win + (1 - p) * lose
         else:
             v = lose
@@ -447,8 +545,17 @@ class _TrickCtx:
         self.n_later = len(later)
         self.tricks_left = max(0, min(p["hand_size"] for p in view["players"] if p["seat"] == seat) - 1)
         self.active_town_free = view["active_town"] is None
+        self._p: dict[tuple[int, int], float] = {}
 
     def p_win(self, card: int, town: int) -> float:
+        """The chance that ``card`` wins the trick for ``town`` (it depends on the town's colour only)."""
+        key = (card, D.town_colour[town] if town >= 0 else -1)
+        p = self._p.get(key)
+        if p is None:
+            p = self._p[key] = self._p_win(card, town)
+        return p
+
+    def _p_win(self, card: int, town: int) -> float:
         if town >= 0:
             col = D.town_colour[town]
 

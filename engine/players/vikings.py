@@ -24,20 +24,19 @@ from engine.vikings.data import (
     BUILDING_TILES,
     ISLAND_ROWS,
     KIND_ROW,
-    KINDS,
     ROUNDS,
-    ROW_KIND,
     SAILOR,
     SCORING,
     SCORING_AFTER,
+    SHIP_DEPTH,
     SHIP_ROW,
     SHIPS,
     SPECIAL_TILES,
     START_TILE,
 )
-from engine.vikings.determinize import determinize, homeland_of
-from engine.vikings.game import WHEEL, VikingsGame
-from engine.vikings.homeland import EMPTY, Homeland
+from engine.vikings.determinize import determinize, homeland_of  # noqa: F401 (determinize: re-exported for search, undo)
+from engine.vikings.game import WHEEL, sail_actions, sail_move
+from engine.vikings.homeland import EMPTY, Homeland, completed_islands
 
 from .base import Player, argmax
 
@@ -62,19 +61,27 @@ class Context:
         left = SCORING_AFTER[r - 1:]
         self.small_left = left.count("small")
         self.major_left = left.count("major")
-        n = len(view["players"])
+        players = view["players"]
+        n = len(players)
         # purchases this seat still makes after the current decision (food eaters to come)
         wheel_left = sum(1 for c in view["wheel"] if c is not None)
         if view["phase"] in ("bid", "remove"):  # V-42: the round's 12 tiles are still face down
             wheel_left = WHEEL
         this_round = wheel_left // n
         self.buys_left = this_round + (ROUNDS - r) * (WHEEL // n)
-        others = [p for p in view["players"] if p["seat"] != seat]
-        homes = [_home(p) for p in others]
-        self.opp_sailors = max((h.base[SAILOR] + h.specials.count("sailor") for h in homes), default=0)
-        isl = [h.completed_islands() for h in homes]
-        self.opp_islands = max((len(x) for x in isl), default=0)
-        self.opp_longest = max((max(x, default=0) for x in isl), default=0)
+        # the rivals' majorities, read straight from the view (no homeland rebuilt)
+        sailors = islands = longest = 0
+        for p in players:
+            if p["seat"] == seat:
+                continue
+            sailors = max(sailors, p["base"][SAILOR] + p["specials"].count("sailor"))
+            isl = completed_islands(p["rows"])
+            if isl:
+                islands = max(islands, len(isl))
+                longest = max(longest, max(isl))
+        self.opp_sailors = sailors
+        self.opp_islands = islands
+        self.opp_longest = longest
         self.gold_now = GOLD_NOW[r - 1]
         self.last_round = r == ROUNDS
         self.single_sailor = bool(view["options"].get("single_sailor"))
@@ -88,90 +95,167 @@ def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
     """Expected share of a majority prize (V-37.3–5) from the current lead."""
     if mine <= 0:
         return 0.0
-    d = mine - best_other
-    slope = 3.0 if sharp else 1.2
-    return prize / (1.0 + math.exp(-slope * d - 0.4))
+    key = (mine - best_other, prize, sharp)
+    share = _MAJORITY.get(key)
+    if share is None:
+        d = mine - best_other
+        slope = 3.0 if sharp else 1.2
+        share = _MAJORITY[key] = prize / (1.0 + math.exp(-slope * d - 0.4))
+    return share
 
+
+_MAJORITY: dict[tuple[int, float, bool], float] = {}  # _majority by (lead, prize, sharp): a few dozen keys
 
 # --------------------------------------------------------------------------- valuation
 
+# per sail (V-30, V-31, V-33.1, V-37.1): the deepest threatened row, the amount, whether it pays gold
+_SHIP = {sail: (SHIP_DEPTH[sail], v["amount"], v["reward"] == "gold") for sail, v in SHIPS.items()}
+_W, _N, _S, _G, _F = (KIND_ROW[k] for k in "WNSGF")
+_WIDTH = 80  # more columns than any homeland can have (76 tiles in all, V-2)
+_NO_THREAT = [0] * _WIDTH
+_FEEDS = SCORING["fisher_feeds"]
+_SURPLUS = SCORING["food_surplus_vp"]
+_FEAST_SURPLUS = SPECIAL_TILES["feast"]["surplus_vp"]
+_SHORTFALL = SCORING["food_shortfall_vp"]
+_SAILOR_VP = SCORING["sailor_majority_vp"]
+_ISLANDS_VP = SCORING["islands_majority_vp"]
+_LONGEST_VP = SCORING["longest_island_vp"]
+
 
 def home_value(h: Homeland, ctx: Context) -> float:
-    """VP the homeland will still bring (not counting the purse), as a sensible player guesses it."""
-    zone = h.threat_zone()
+    """VP the homeland will still bring (not counting the purse), as a sensible player guesses it.
+
+    Issue 30: one pass over the rows with the threat zone as a depth per column; the terms are
+    the same and are added to ``v`` in the same order as before, so the value is the same float."""
     rows = h.rows
-    small, major = ctx.small_left, ctx.major_left
-    keep = THREAT_LEFT if not ctx.last_round else 0.0
-    v = 0.0
+    base = h.base
     specials = h.specials
-    gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
+    small, major = ctx.small_left, ctx.major_left
+    last_round = ctx.last_round
+    keep = THREAT_LEFT if not last_round else 0.0
+    ships_row = rows[SHIP_ROW]
+    wrow, nrow, srow, grow, frow = rows[_W], rows[_N], rows[_S], rows[_G], rows[_F]
+    nw, nship, ng, nf = len(wrow), len(ships_row), len(grow), len(frow)
+    # V-31: an undefended ship threatens its column down to its sail's depth (V-30: a warrior defends)
+    depth = _NO_THREAT  # the deepest threatened row by column index (0: none); shared while no threat
+    for i in range(nship):
+        tok = ships_row[i]
+        if tok != EMPTY and not (i < nw and wrow[i][-1] == "*"):
+            if depth is _NO_THREAT:
+                depth = [0] * _WIDTH
+            depth[i] = _SHIP[tok[1]][0]
+    if specials:
+        gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
+        noble1 = specials.count("noble1")
+        scout1 = specials.count("scout1")
+    else:
+        gold_bonus, noble1, scout1 = 3, 0, 0
+    v = 0.0
     g_yield = gold_bonus * (small + major) * GOLD_LATER
-    noble_yield = (2 + specials.count("noble1")) * major
-    grow, frow, srow = KIND_ROW["G"], KIND_ROW["F"], KIND_ROW["S"]
+    noble_yield = (2 + noble1) * major
     fishers = 0
-    eaters = sum(h.base.values())
-    tile_value = {}  # per kind: what one more viking standing on a tile of its row is worth
-    tile_value["G"] = g_yield
-    tile_value["N"] = noble_yield
-    tile_value["S"] = major * (1.5 + specials.count("scout1"))
-    tile_value["F"] = 0.0
-    tile_value["W"] = 0.3 * major
-    for row in ISLAND_ROWS:
-        kind = ROW_KIND[row]
-        for i, tok in enumerate(rows[row]):
-            if not tok.endswith("*"):
-                if tok != EMPTY:
-                    v += 0.15  # an empty tile: a sailor may still fill it
-                continue
-            col = i + 1
-            threatened = (row, col) in zone
-            if tok[0] != "X":
-                eaters += 1
-            share = keep if threatened else 1.0
-            if kind == "G":
-                v += share * g_yield
-            elif kind == "N":
-                v += share * noble_yield
-            elif kind == "S":
-                per = 1 + (1 if h.has_viking(grow, col) else 0) + (1 if h.has_viking(frow, col) else 0)
-                v += share * major * (per + specials.count("scout1"))
-            elif kind == "F":
-                if not threatened and tok[0] != "X":
-                    fishers += 1
-                if major and h.has_viking(srow, col):
-                    pass  # counted with the scout
-            elif kind == "W":
-                if h.get(SHIP_ROW, col) == EMPTY:
-                    v += 0.3 * major  # a ship may still come over it
+    eaters = sum(base.values())
+    room_w = room_n = room_s = room_g = room_f = 0  # empty tiles by row: room for a sailor (V-34)
+    # row W: warriors guard the column against a ship still to come
+    for i in range(nw):
+        tok = wrow[i]
+        if tok[-1] != "*":
+            if tok != EMPTY:
+                v += 0.15  # an empty tile: a sailor may still fill it
+                room_w += 1
+            continue
+        if tok[0] != "X":
+            eaters += 1
+        if i >= nship or ships_row[i] == EMPTY:
+            v += 0.3 * major  # a ship may still come over it
+    # row N: nobles
+    for i, tok in enumerate(nrow):
+        if tok[-1] != "*":
+            if tok != EMPTY:
+                v += 0.15
+                room_n += 1
+            continue
+        if tok[0] != "X":
+            eaters += 1
+        v += (keep if depth[i] >= _N else 1.0) * noble_yield
+    # row S: scouts, with the goldsmith and fisher below them
+    for i, tok in enumerate(srow):
+        if tok[-1] != "*":
+            if tok != EMPTY:
+                v += 0.15
+                room_s += 1
+            continue
+        if tok[0] != "X":
+            eaters += 1
+        per = 1 + (1 if i < ng and grow[i][-1] == "*" else 0) + (1 if i < nf and frow[i][-1] == "*" else 0)
+        v += (keep if depth[i] >= _S else 1.0) * major * (per + scout1)
+    # row G: goldsmiths
+    for i, tok in enumerate(grow):
+        if tok[-1] != "*":
+            if tok != EMPTY:
+                v += 0.15
+                room_g += 1
+            continue
+        if tok[0] != "X":
+            eaters += 1
+        v += (keep if depth[i] >= _G else 1.0) * g_yield
+    # row F: fishers feed (V-37.6)
+    for i, tok in enumerate(frow):
+        if tok[-1] != "*":
+            if tok != EMPTY:
+                v += 0.15
+                room_f += 1
+            continue
+        if tok[0] != "X":
+            eaters += 1
+            if depth[i] < _F:
+                fishers += 1
     # ships (V-30, V-33.1, V-37.1)
-    for _col, sail, defended in h.ships():
-        ship = SHIPS[sail]
-        amount = ship["amount"]
-        if defended:
-            v += amount * major * (GOLD_LATER if ship["reward"] == "gold" else 1.0)
+    for i in range(nship):
+        tok = ships_row[i]
+        if tok == EMPTY:
+            continue
+        _depth, amount, gold = _SHIP[tok[1]]
+        if i < nw and wrow[i][-1] == "*":  # defended
+            v += amount * major * (GOLD_LATER if gold else 1.0)
         else:
-            v -= amount * (0.2 if ship["reward"] == "gold" else 1.0)
+            v -= amount * (0.2 if gold else 1.0)
     # food (V-37.6), counting the vikings this seat will still buy
     eat = eaters + ctx.buys_left
-    fed = fishers * SCORING["fisher_feeds"]
-    surplus = SPECIAL_TILES["feast"]["surplus_vp"] if "feast" in specials else SCORING["food_surplus_vp"]
-    v += (fed - eat) * surplus if fed >= eat else -(eat - fed) * SCORING["food_shortfall_vp"]
+    fed = fishers * _FEEDS
+    surplus = _FEAST_SURPLUS if "feast" in specials else _SURPLUS
+    v += (fed - eat) * surplus if fed >= eat else -(eat - fed) * _SHORTFALL
     # base vikings may still sail onto an empty tile of their row (V-34)
-    sailors = h.base[SAILOR]
-    if major and sailors:
-        for kind in KINDS:
-            if kind == SAILOR or not h.base[kind]:
-                continue
-            room = sum(1 for t in rows[KIND_ROW[kind]] if t != EMPTY and not t.endswith("*"))
-            v += 0.6 * min(room, h.base[kind]) * tile_value[kind]
+    sailors = base[SAILOR]
+    if major and sailors:  # by kind in the V-11 order: F G S N W, what one more on a tile is worth
+        waiting = base["F"]
+        if waiting:
+            v += 0.6 * min(room_f, waiting) * 0.0
+        waiting = base["G"]
+        if waiting:
+            v += 0.6 * min(room_g, waiting) * g_yield
+        waiting = base["S"]
+        if waiting:
+            v += 0.6 * min(room_s, waiting) * (major * (1.5 + scout1))
+        waiting = base["N"]
+        if waiting:
+            v += 0.6 * min(room_n, waiting) * noble_yield
+        waiting = base["W"]
+        if waiting:
+            v += 0.6 * min(room_w, waiting) * (0.3 * major)
     # majorities of the final scoring (V-37.3–5)
-    v += _majority(sailors + specials.count("sailor"), ctx.opp_sailors, SCORING["sailor_majority_vp"],
-                   ctx.last_round)
-    isl = h.completed_islands()
-    v += _majority(len(isl), ctx.opp_islands, SCORING["islands_majority_vp"], ctx.last_round)
-    v += _majority(max(isl, default=0), ctx.opp_longest, SCORING["longest_island_vp"], ctx.last_round)
-    v += 0.8 * len(isl)
-    if not ctx.last_round:  # open islands (L, M … with room on the right) may still be completed
+    v += _majority(sailors + specials.count("sailor") if specials else sailors, ctx.opp_sailors, _SAILOR_VP,
+                   last_round)
+    isl = completed_islands(rows)
+    if isl:
+        v += _majority(len(isl), ctx.opp_islands, _ISLANDS_VP, last_round)
+        v += _majority(max(isl), ctx.opp_longest, _LONGEST_VP, last_round)
+        v += 0.8 * len(isl)
+    else:  # nothing to share: the same additions of 0.0
+        v += 0.0
+        v += 0.0
+        v += 0.0
+    if not last_round:  # open islands (L, M … with room on the right) may still be completed
         for row in ISLAND_ROWS:
             r = rows[row]
             if r and r[-1][0] in "LMX":
@@ -184,7 +268,8 @@ def purse_value(gold: int, vp: int, ctx: Context) -> float:
 
 
 def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> list[Homeland]:
-    """Every homeland the bought tile and viking can lead to (start tile included, V-23 … V-27)."""
+    """Every homeland the bought tile and viking can lead to (start tile included, V-23 … V-27),
+    for reading only (they share unchanged parts with ``h`` and each other: ``Homeland.variant``)."""
     out: list[Homeland] = []
     starts: list[Homeland] = []
     if h.start_pending:
@@ -196,20 +281,19 @@ def _placements(h: Homeland, tile: str, viking: str, ships_any_order: bool) -> l
     else:
         starts.append(h)
     vrow = KIND_ROW.get(viking)
+    on_tile = tile + "*"
     for s in starts:
         cells = s.cells_for(tile, ships_any_order)
+        based = dict(s.base)  # the viking in the base (V-27), shared by those placements (read only)
+        based[viking] += 1
         if not cells:  # V-23: fits nowhere, viking to the base
-            x = s.copy()
-            x.base[viking] += 1
-            out.append(x)
+            out.append(s.variant(0, 0, "", based))
             continue
         for r, c in cells:
-            x = s.copy()
-            on = r == vrow
-            x.set(r, c, tile + ("*" if on else ""))
-            if not on:
-                x.base[viking] += 1
-            out.append(x)
+            if r == vrow:
+                out.append(s.variant(r, c, on_tile))
+            else:
+                out.append(s.variant(r, c, tile, based))
     return out
 
 
@@ -247,9 +331,13 @@ class VikingsHeuristic(Player):
         # the engine offers one kind of action per phase (casts name it; no cost in the search's loop)
         if phase == "buy":
             out = []
+            best: dict[tuple[str, str], float] = {}  # the same combo at two positions: valued once
             for a in cast("Sequence[A.Buy]", legal):
                 combo = view["wheel"][a.pos]
-                val = best_placement_value(h, combo["tile"], combo["viking"], ctx, any_order)
+                key = (combo["tile"], combo["viking"])
+                val = best.get(key)
+                if val is None:
+                    val = best[key] = best_placement_value(h, key[0], key[1], ctx, any_order)
                 val -= price_cost(a.pos, me["gold"], ctx)
                 out.append(val)
             return out
@@ -271,41 +359,67 @@ class VikingsHeuristic(Player):
     def _place_score(self, h: Homeland, pend: Mapping[str, Any], a: A.Place | A.Start, ctx: Context,
                      any_order: bool) -> float:
         tile, viking = pend["tile"], pend["viking"]
-        x = h.copy()
         if isinstance(a, A.Start):
+            x = h.copy()
             x.set(a.row, 1, START_TILE)
             x.start_pending = False
             if pend["placed"]:
                 return home_value(x, ctx)
             return best_placement_value(x, tile, viking, ctx, any_order)
         on = KIND_ROW.get(viking) == a.row and not a.to_base
-        x.set(a.row, a.col, tile + ("*" if on else ""))
-        if not on:
-            x.base[viking] += 1
+        if on:
+            x = h.variant(a.row, a.col, tile + "*")
+        else:
+            based = dict(h.base)
+            based[viking] += 1
+            x = h.variant(a.row, a.col, tile, based)
         if x.start_pending:
             return max(home_value(_with_start(x, r), ctx) for r, _c in x.start_cells()) if x.start_cells() else \
                 home_value(x, ctx)
         return home_value(x, ctx)
 
     def _sail_scores(self, view: Mapping[str, Any], legal: Sequence[Action], ctx: Context) -> list[float]:
-        """Sailor trips (V-34): play each choice out greedily on a game rebuilt from the view."""
+        """Sailor trips (V-34): play each choice out greedily, on a copy of the seat's homeland.
+
+        Only the seat's own homeland changes while its sailor is under way, so the trip is played
+        with the engine's own sailing rules on that homeland alone (``sail_actions``/``sail_move``)
+        rather than on a whole game rebuilt from the view (as up to 12896ee; the same values)."""
         seat = view["seat"]
-        game = determinize(view, self.rng.fork())
+        self.rng.fork()  # the RNG moves as when a game was rebuilt from the view for this
+        home = _home(view["players"][seat])
+        trip0 = view["trip"]
+        single = bool(view["options"].get("single_sailor"))
+        last = view["round"] == ROUNDS
         out = []
         for a in legal:
-            g = VikingsGame.from_json(game.to_json())  # game.copy(), typed
-            g.apply(seat, a)
+            h = home.copy()
+            trip = _trip_copy(trip0)
+            if type(a) is A.Sail:
+                trip, ends = sail_move(h, trip, a, single)
+                if ends:
+                    trip = None
+            else:  # sail done / sail end: the sailor under way (if any) stops; nothing moves
+                trip = None
             steps = 0
-            while g.sailor_under_way(seat) and steps < 30:
-                nxt = g.legal_actions(seat)
+            while trip is not None and steps < 30:
+                nxt = sail_actions(h, trip, single, last)
                 vals = []
                 for b in nxt:
-                    g2 = VikingsGame.from_json(g.to_json())
-                    g2.apply(seat, b)
-                    vals.append(home_value(g2.homeland(seat), ctx))
-                g.apply(seat, argmax(nxt, vals))
+                    if type(b) is A.Sail:
+                        h2 = h.copy()
+                        sail_move(h2, _trip_copy(trip), b, single)
+                        vals.append(home_value(h2, ctx))
+                    else:
+                        vals.append(home_value(h, ctx))
+                b = argmax(nxt, vals)
+                if type(b) is A.Sail:
+                    trip, ends = sail_move(h, trip, b, single)
+                    if ends:
+                        trip = None
+                else:
+                    trip = None
                 steps += 1
-            out.append(home_value(g.homeland(seat), ctx))
+            out.append(home_value(h, ctx))
         return out
 
     def _bid_score(self, me: Mapping[str, Any], a: A.Bid | A.Pass, ctx: Context) -> float:
@@ -345,6 +459,10 @@ class VikingsHeuristic(Player):
         if name in BUILDING_TILES:
             return 3.0
         return 0.5
+
+
+def _trip_copy(trip: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if trip is None else {"kinds": list(trip["kinds"]), "mode": trip["mode"], "boat": trip["boat"]}
 
 
 def _with_start(h: Homeland, row: int) -> Homeland:

@@ -64,7 +64,10 @@ class Place(Action):
 
     @property
     def text(self) -> str:
-        return f"place {cell_name(self.row, self.col)}" + (" base" if self.to_base else "")
+        text = _PLACE_TEXT.get(self)
+        if text is None:
+            text = _PLACE_TEXT[self] = f"place {cell_name(self.row, self.col)}" + (" base" if self.to_base else "")
+        return text
 
     def sort_key(self) -> tuple:
         return (1, self.row, self.col, self.to_base)
@@ -235,6 +238,8 @@ class Swap(Action):
     def sort_key(self) -> tuple:
         return (11, self.row, self.col)
 
+
+_PLACE_TEXT: dict[Place, str] = {}  # Place.text, written once per cell (issue 30)
 
 # Shared instances for the frequent small actions (legal_actions builds many of them).
 BUYS = tuple(Buy(p) for p in range(12))

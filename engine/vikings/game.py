@@ -62,6 +62,17 @@ from .scoring import Purse, final_scoring, major_scoring, small_scoring
 from .view import PendingTile, PlayerView, VikingsView, WheelSlot
 
 WHEEL = 12
+
+
+class _Quiet(list):
+    """The events of a quiet step (``VikingsGame.step``): whatever is appended is dropped."""
+
+    def append(self, _event: Any) -> None:
+        pass
+
+
+_QUIET: list[Event] = _Quiet()
+
 T = TypeVar("T")
 
 
@@ -99,8 +110,8 @@ class VikingsGame(Game):
         id="vikings", title="Vikings", min_players=2, max_players=4,
         hidden_hands=False, simultaneous=False, options=OPTIONS,
         # the table in the Vikings notation; a homeland's copy and a sailor's trip, for the computer
-        # players' valuations (all public information)
-        public=frozenset({"to_notation", "homeland", "sailor_under_way"}),
+        # players' valuations (all public information); ``step``, the unchecked apply of their simulations
+        public=frozenset({"to_notation", "homeland", "sailor_under_way", "step"}),
     )
     GAME_ID = INFO.id
     MIN_PLAYERS = INFO.min_players
@@ -191,7 +202,10 @@ class VikingsGame(Game):
     @property
     def _purchase(self) -> dict[str, Any]:
         """The combo being placed; the phases ``place``, ``special`` and ``swap`` always have one."""
-        return _present(self.pending, "purchase")
+        pend = self.pending  # _present written out: asked a few times a step (issue 30)
+        if pend is None:
+            raise RuntimeError("no purchase in phase state")  # an engine bug: phases keep these set
+        return pend
 
     @property
     def _auction(self) -> dict[str, Any]:
@@ -335,9 +349,17 @@ class VikingsGame(Game):
         return out
 
     def _zero_allowed(self, seat: int) -> bool:
-        kind = _present(self.wheel[0], "combo at position 0")[1]  # only asked when position 0 holds one
+        wheel = self.wheel
+        zero = wheel[0]
+        if zero is None:  # only asked when position 0 holds one
+            raise RuntimeError("no combo at position 0 in phase state")
+        kind = zero[1]
         # V-14: only the last viking of its kind still on the wheel
-        if not any(c is not None and c[1] == kind for c in self.wheel[1:]):
+        for p in range(1, WHEEL):
+            c = wheel[p]
+            if c is not None and c[1] == kind:
+                break
+        else:
             return True
         # V-15: forced zero — gold (not VP) below the lowest price of every other combo
         others = [p for p in range(1, WHEEL) if self.wheel[p] is not None]
@@ -362,56 +384,19 @@ class VikingsGame(Game):
 
     def _sail_targets(self, seat: int) -> list[tuple[int, int]]:
         """Cells the next viking of the current trip (or of a new trip) may sail to."""
-        h = self.homelands[seat]
-        trip = self.trip
-        if trip is None:
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
-        elif trip["mode"] == "all":  # all of one kind: only that kind
-            kinds = [trip["kinds"][0]] if h.base[trip["kinds"][0]] > 0 else []
-        elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0 and k not in trip["kinds"]]
-        else:  # one viking moved: the same kind again (all) or another kind (each)
-            kinds = [k for k in KINDS if k != SAILOR and h.base[k] > 0]
-        out = []
-        for k in kinds:
-            out += h.empty_tiles(k)
-        out.sort()
-        return out
+        return sail_targets(self.homelands[seat], self.trip)
 
     def _trip_single(self, boat: bool) -> bool:
         return self.options["single_sailor"] and not boat  # V-44: exactly one viking
 
     def _sail_actions(self, seat: int) -> list[Action]:
-        h = self.homelands[seat]
-        out: list[Action] = []
-        if self.trip is None:
-            if h.base[SAILOR] > 0:
-                cells = self._sail_targets(seat)
-                out += [A.Sail(r, c) for r, c in cells]
-                if self.options["single_sailor"] and "boat" in h.specials:
-                    out += [A.Sail(r, c, True) for r, c in cells]
-            if not self._must_sail(seat):
-                out.append(A.SailEnd())
-        else:
-            targets = self._sail_targets(seat)
-            out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
-            if self._may_stop_trip(seat, targets):
-                out.append(A.SailDone())
-        return out
+        return sail_actions(self.homelands[seat], self.trip, self.options["single_sailor"], self.round == ROUNDS)
 
     def _may_stop_trip(self, seat: int, targets: list[tuple[int, int]] | None = None) -> bool:
-        """May the sailor under way stop now (``sail done``)?
-
-        V-34: all of one kind goes on until every viking of that kind that fits has sailed; one of
-        each kind may stop early. V-35 [D-12]: in the last major scoring a trip may not stop while
-        it could carry one more viking (one of every kind left that has an empty tile, or all that
-        fit); the trip ends by itself when nothing more fits.
-        """
-        if _present(self.trip, "sailor trip")["mode"] == "all":
-            return False
-        if self.round == ROUNDS and SAILING["last_major_trips_full"]:  # [D-12]
-            return not (self._sail_targets(seat) if targets is None else targets)
-        return True
+        """May the sailor under way stop now (``sail done``)? (:func:`may_stop_trip`)"""
+        trip = _present(self.trip, "sailor trip")
+        last = self.round == ROUNDS
+        return may_stop_trip(trip, last, self._sail_targets(seat) if targets is None and last else targets)
 
     def _must_sail(self, seat: int) -> bool:
         """V-35: in the last major scoring, go on while a sailor can still move someone."""
@@ -446,6 +431,21 @@ class VikingsGame(Game):
         events: list[Event] = []
         self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
         handler(self, seat, action, events)
+        return events
+
+    def step(self, seat: int, action: Action, quiet: bool = False) -> list[Event]:
+        """:meth:`apply` without its checks, for the players' own simulations (issue 30): ``action``
+        must be one of ``legal_actions(seat)`` as they stand (never a plan, never an exchange).
+        The same change and events as :meth:`apply`; anything else is undefined (tests check both
+        agree, ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, the events
+        dropped (``[]``) and the scorings' lines not written out, for the playouts that never
+        read them."""
+        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        if quiet:
+            _HANDLERS[type(action)](self, seat, action, _QUIET)
+            return []
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, seat, action, events)
         return events
 
     def _is_legal(self, seat: int, action: Action) -> bool:
@@ -615,22 +615,26 @@ class VikingsGame(Game):
 
     def _do_buy(self, seat: int, action: A.Buy, events: list[Event]) -> None:
         p = action.pos
-        tile, viking = _present(self.wheel[p], "combo at the position bought")  # legal: it holds one (no f-string per buy)
+        combo = self.wheel[p]
+        if combo is None:  # legal: it holds one
+            raise RuntimeError("no combo at the position bought in phase state")
+        tile, viking = combo
         if p > self.gold[seat]:  # V-16: exchange the shortfall first
             short = p - self.gold[seat]
             self.vp[seat] -= short
             self.gold[seat] += short
-            events.append(Event("exchange", seat, {"vp": short}))
+            if events is not _QUIET:
+                events.append(Event("exchange", seat, {"vp": short}))
         self.gold[seat] -= p  # V-13
-        most_expensive = all(self.wheel[q] is None for q in range(p + 1, WHEEL))
+        specials = self.options["specials"]  # V-46 asks whether this was the dearest combo
+        most_expensive = specials and all(self.wheel[q] is None for q in range(p + 1, WHEEL))
         self.wheel[p] = None
-        events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
+        if events is not _QUIET:
+            events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
         self._turn_wheel(events)
         self.pending = {"tile": tile, "viking": viking, "placed": False, "pos": p}
         # V-46: the currently most expensive combo, not from position 0, lets the buyer take a special
-        take_special = (
-            self.options["specials"] and most_expensive and p != 0 and any(self.special_display)
-        )
+        take_special = specials and most_expensive and p != 0 and any(self.special_display)
         if take_special:
             self.phase = "special"
             return
@@ -643,7 +647,8 @@ class VikingsGame(Game):
         for k in range(1, WHEEL):
             if self.wheel[k] is not None:
                 self.wheel = self.wheel[k:] + [None] * k
-                events.append(Event("wheel", None, {"turned": k}))
+                if events is not _QUIET:
+                    events.append(Event("wheel", None, {"turned": k}))
                 return
 
     def _enter_place(self, seat: int, events: list[Event]) -> None:
@@ -663,7 +668,8 @@ class VikingsGame(Game):
             return
         self.out_tiles.append(pend["tile"])
         h.base[pend["viking"]] += 1
-        events.append(Event("discarded", seat, {"tile": pend["tile"], "viking": pend["viking"]}))
+        if events is not _QUIET:
+            events.append(Event("discarded", seat, {"tile": pend["tile"], "viking": pend["viking"]}))
         self._finish_purchase(seat, events)
 
     def _do_place(self, seat: int, action: A.Place, events: list[Event]) -> None:
@@ -675,13 +681,9 @@ class VikingsGame(Game):
         if not on_tile:
             h.base[viking] += 1  # V-27
         pend["placed"] = True
-        events.append(
-            Event(
-                "placed",
-                seat,
-                {"tile": tile, "cell": cell_name(action.row, action.col), "viking": viking, "on_tile": on_tile},
-            )
-        )
+        if events is not _QUIET:
+            events.append(Event("placed", seat, {"tile": tile, "cell": cell_name(action.row, action.col),
+                                                 "viking": viking, "on_tile": on_tile}))
         if self.options["specials"] and tile[0] == "M":
             self._swap_waiting_building(seat, action.row, action.col, events)
         if not h.start_pending:
@@ -691,7 +693,8 @@ class VikingsGame(Game):
         h = self.homelands[seat]
         h.set(action.row, 1, START_TILE)
         h.start_pending = False
-        events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
+        if events is not _QUIET:
+            events.append(Event("start_tile", seat, {"cell": cell_name(action.row, 1)}))
         if self._purchase["placed"]:
             self._finish_purchase(seat, events)
         else:
@@ -715,7 +718,8 @@ class VikingsGame(Game):
                 purse = Purse(self.gold[seat], self.vp[seat])
                 res = small_scoring(self.homelands[seat], purse)
                 self.gold[seat], self.vp[seat] = purse.gold, purse.vp
-                events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
+                if events is not _QUIET:
+                    events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
             self._end_of_round(events)
         else:  # V-33: per player, sailors first
             self.sail_queue = self.turn_order()
@@ -737,27 +741,23 @@ class VikingsGame(Game):
         purse = Purse(self.gold[seat], self.vp[seat])
         res = major_scoring(self.homelands[seat], purse)
         self.gold[seat], self.vp[seat] = purse.gold, purse.vp
-        events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
+        if events is not _QUIET:
+            events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
 
     def _do_sail(self, seat: int, action: A.Sail, events: list[Event]) -> None:
         h = self.homelands[seat]
-        kind = ROW_KIND[action.row]
-        if self.trip is None:  # a new sailor (and boat) sets out
-            h.base[SAILOR] -= 1
+        new = self.trip is None
+        trip, ends = sail_move(h, self.trip, action, self.options["single_sailor"])
+        if new:  # a new sailor (and boat) set out
             self.out_vikings.append(SAILOR)  # V-34: a used sailor leaves the game
             if action.boat:
-                h.specials.remove("boat")  # V-49: boat and sailor leave the game
-                self.out_specials.append("boat")
-            self.trip = {"kinds": [], "mode": None, "boat": action.boat}
-            events.append(Event("sailor", seat, {"boat": action.boat}))
-        trip = self.trip
-        if trip["kinds"]:
-            trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
-        trip["kinds"].append(kind)
-        h.base[kind] -= 1
-        h.set(action.row, action.col, h.get(action.row, action.col) + "*")
-        events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": kind}))
-        if self._trip_single(trip["boat"]) or not self._sail_targets(seat):
+                self.out_specials.append("boat")  # V-49: boat and sailor leave the game
+            self.trip = trip
+            if events is not _QUIET:
+                events.append(Event("sailor", seat, {"boat": action.boat}))
+        if events is not _QUIET:
+            events.append(Event("sailed", seat, {"cell": cell_name(action.row, action.col), "kind": ROW_KIND[action.row]}))
+        if ends:
             self._close_trip(seat, events)
 
     def _do_sail_done(self, seat: int, action: A.SailDone, events: list[Event]) -> None:
@@ -825,14 +825,16 @@ class VikingsGame(Game):
         # V-12: the start player marker passes to the left, unless the auction decides it [D-8]
         if not self.options["auction"] or AUCTION["start_player_passes_left"]:
             self.start_player = self.seat_after(self.start_player)
-            events.append(Event("start_player", self.start_player, {}))
+            if events is not _QUIET:
+                events.append(Event("start_player", self.start_player, {}))
         self._begin_round(events)
 
     def _final(self, events: list[Event]) -> None:
         purses = [Purse(g, v) for g, v in zip(self.gold, self.vp)]
         results = final_scoring(self.homelands, purses)
         for seat, res in enumerate(results):
-            events.append(Event("score", seat, {"scoring": "final", **res.to_json()}))
+            if events is not _QUIET:
+                events.append(Event("score", seat, {"scoring": "final", **res.to_json()}))
         self.gold = [p.gold for p in purses]
         self.vp = [p.vp for p in purses]
         # V-38: most VP, then most gold, then shared
@@ -846,7 +848,8 @@ class VikingsGame(Game):
         }
         self.phase = "over"
         self.sail_queue = []
-        events.append(Event("game_over", None, {"winners": winners, "vp": list(self.vp), "gold": list(self.gold)}))
+        if events is not _QUIET:
+            events.append(Event("game_over", None, {"winners": winners, "vp": list(self.vp), "gold": list(self.gold)}))
 
     # -- rounds
 
@@ -870,7 +873,8 @@ class VikingsGame(Game):
         else:
             self.wheel = [[t, k] for t, k in zip(self._lay_out_tiles(), drawn)]
             self.phase = "buy"
-        events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
+        if events is not _QUIET:
+            events.append(Event("round", None, {"round": self.round, "start_player": self.start_player}))
 
     def _lay_out_tiles(self) -> list[str]:
         """V-9, V-10: the next stack's tiles, islands from position 0 up, ships from 11 down."""
@@ -894,14 +898,16 @@ class VikingsGame(Game):
                 if stack is None:
                     break
                 self.special_display[i] = stack.pop()
-        events.append(Event("specials", None, {"display": list(self.special_display)}))
+        if events is not _QUIET:
+            events.append(Event("specials", None, {"display": list(self.special_display)}))
 
     # -- auction (V-41 … V-43)
 
     def _do_bid(self, seat: int, action: A.Bid, events: list[Event]) -> None:
         self._auction["high"] = action.amount
         self._auction["leader"] = seat
-        events.append(Event("bid", seat, {"amount": action.amount}))
+        if events is not _QUIET:
+            events.append(Event("bid", seat, {"amount": action.amount}))
         self._next_bidder(seat, events)
 
     def _do_pass(self, seat: int, action: A.Pass, events: list[Event]) -> None:
@@ -912,7 +918,8 @@ class VikingsGame(Game):
         # the other reading takes the opening pass as "bid nothing" and asks them again
         if not opening or AUCTION["opening_pass_drops_out"]:
             b["active"].remove(seat)
-        events.append(Event("pass", seat, {}))
+        if events is not _QUIET:
+            events.append(Event("pass", seat, {}))
         self._next_bidder(seat, events)
 
     def _next_bidder(self, seat: int, events: list[Event]) -> None:
@@ -923,7 +930,8 @@ class VikingsGame(Game):
             return
         if not active or (b["leader"] is None and active == [self.start_player] and seat != self.start_player):
             # nobody bid: the start player stays, free (V-41 [D-8])
-            events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
+            if events is not _QUIET:
+                events.append(Event("auction", self.start_player, {"price": 0, "nobody": True}))
             self._after_auction(events)
             return
         order = b["order"]
@@ -940,10 +948,12 @@ class VikingsGame(Game):
             short = price - self.gold[seat]
             self.vp[seat] -= short
             self.gold[seat] += short
-            events.append(Event("exchange", seat, {"vp": short}))
+            if events is not _QUIET:
+                events.append(Event("exchange", seat, {"vp": short}))
         self.gold[seat] -= price
         self.start_player = seat
-        events.append(Event("auction", seat, {"price": price, "nobody": False}))
+        if events is not _QUIET:
+            events.append(Event("auction", seat, {"price": price, "nobody": False}))
         self._after_auction(events)
 
     def _after_auction(self, events: list[Event]) -> None:
@@ -959,7 +969,8 @@ class VikingsGame(Game):
         else:
             self.bag.insert(self.rng.randbelow(len(self.bag) + 1), action.kind)
         lay_out = all(c is None for c in self.wheel)  # V-42: now the start player lays out the tiles
-        events.append(Event("removed", seat, {"kind": action.kind, "tiles_laid_out": lay_out}))
+        if events is not _QUIET:
+            events.append(Event("removed", seat, {"kind": action.kind, "tiles_laid_out": lay_out}))
         if lay_out:
             self.wheel = [[t, ""] for t in self._lay_out_tiles()]  # vikings follow, kind by kind
         self.phase = "lay"
@@ -976,7 +987,8 @@ class VikingsGame(Game):
             if combo[1] == "":
                 combo[1] = action.kind
                 placed += 1
-        events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
+        if events is not _QUIET:
+            events.append(Event("laid", seat, {"kind": action.kind, "count": count}))
         if self.drawn:
             self.turn = self.seat_after(seat)
             return
@@ -990,7 +1002,8 @@ class VikingsGame(Game):
         if action.name != "none":
             i = self.special_display.index(action.name)
             self.special_display[i] = None  # stays empty until the next round (V-45)
-            events.append(Event("special", seat, {"name": action.name}))
+            if events is not _QUIET:
+                events.append(Event("special", seat, {"name": action.name}))
             if action.name == "gold5":  # V-49: +5 gold, the tile leaves the game
                 self.gold[seat] += SPECIAL_TILES["gold5"]["gold"]
                 self.out_specials.append("gold5")
@@ -1023,7 +1036,8 @@ class VikingsGame(Game):
         h.set(row, col, name + star)  # a viking on it stays, now on the special tile
         h.specials.remove(name)
         self.out_tiles.append(old.rstrip("*"))
-        events.append(Event("swapped", seat, {"name": name, "cell": cell_name(row, col), "tile": old.rstrip("*")}))
+        if events is not _QUIET:
+            events.append(Event("swapped", seat, {"name": name, "cell": cell_name(row, col), "tile": old.rstrip("*")}))
 
     def _swap_waiting_building(self, seat: int, row: int, col: int, events: list[Event]) -> None:
         """V-49: a waiting building tile is swapped, at once, for the next such tile placed."""
@@ -1068,7 +1082,7 @@ class VikingsGame(Game):
                     "rows": [list(r) for r in h.rows],
                     "base": dict(h.base),
                     "threatened": self.threatened(s),
-                    "defended": [f"^{col}" for col, _sail, d in h.ships() if d],
+                    "defended": h.defended_ships(),
                     "start_tile_pending": h.start_pending,
                     "specials": list(h.specials),
                 }
@@ -1138,6 +1152,83 @@ class VikingsGame(Game):
         return table_from_game(self)
 
 
+# -- sailors on a homeland alone (V-34, V-35, V-44, V-49): the game's rules, also for the players'
+# own look-ahead, which plays a trip out on a copy of one homeland instead of a copy of the game
+
+
+def sail_targets(h: Homeland, trip: dict[str, Any] | None) -> list[tuple[int, int]]:
+    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted."""
+    base = h.base
+    if trip is None:
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    elif trip["mode"] == "all":  # all of one kind: only that kind
+        kinds = [trip["kinds"][0]] if base[trip["kinds"][0]] > 0 else []
+    elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0 and k not in trip["kinds"]]
+    else:  # one viking moved: the same kind again (all) or another kind (each)
+        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    out = []
+    for k in kinds:
+        out += h.empty_tiles(k)
+    out.sort()
+    return out
+
+
+def may_stop_trip(trip: dict[str, Any], last_round: bool, targets: list[tuple[int, int]] | None) -> bool:
+    """May the sailor under way stop now (``sail done``)?
+
+    V-34: all of one kind goes on until every viking of that kind that fits has sailed; one of
+    each kind may stop early. V-35 [D-12]: in the last major scoring a trip may not stop while
+    it could carry one more viking (one of every kind left that has an empty tile, or all that
+    fit); the trip ends by itself when nothing more fits. ``targets``: :func:`sail_targets`.
+    """
+    if trip["mode"] == "all":
+        return False
+    if last_round and SAILING["last_major_trips_full"]:  # [D-12]
+        return not targets
+    return True
+
+
+def sail_actions(h: Homeland, trip: dict[str, Any] | None, single_sailor: bool, last_round: bool) -> list[Action]:
+    """The legal sailing actions of the homeland's owner (its turn in the phase ``sail``)."""
+    out: list[Action] = []
+    if trip is None:
+        if h.base[SAILOR] > 0:
+            cells = sail_targets(h, None)
+            out += [A.Sail(r, c) for r, c in cells]
+            if single_sailor and "boat" in h.specials:
+                out += [A.Sail(r, c, True) for r, c in cells]
+        if not (last_round and h.can_sail()):  # V-35: in the last major scoring, sail while one can
+            out.append(A.SailEnd())
+    else:
+        targets = sail_targets(h, trip)
+        out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
+        if may_stop_trip(trip, last_round, targets):
+            out.append(A.SailDone())
+    return out
+
+
+def sail_move(h: Homeland, trip: dict[str, Any] | None, action: A.Sail,
+              single_sailor: bool) -> tuple[dict[str, Any], bool]:
+    """Play a legal ``sail CELL`` on the homeland (V-34): a new sailor (and boat, V-49) leaves the
+    base when no ``trip`` is under way. Returns the trip (``trip`` itself, changed, or the new one)
+    and whether it ends by itself (V-44 single sailor, or nothing more fits). Unchecked: the
+    caller knows the action is legal (the game's ``apply`` has checked it)."""
+    kind = ROW_KIND[action.row]
+    if trip is None:
+        h.base[SAILOR] -= 1
+        if action.boat:
+            h.specials.remove("boat")
+        trip = {"kinds": [], "mode": None, "boat": action.boat}
+    if trip["kinds"]:
+        trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
+    trip["kinds"].append(kind)
+    h.base[kind] -= 1
+    h.set(action.row, action.col, h.get(action.row, action.col) + "*")
+    ends = (single_sailor and not trip["boat"]) or not sail_targets(h, trip)  # V-44: exactly one viking
+    return trip, ends
+
+
 def _present(state: T | None, what: str) -> T:
     """``state`` where the phase guarantees it is there (a typed narrowing, never bad input)."""
     if state is None:
@@ -1146,6 +1237,11 @@ def _present(state: T | None, what: str) -> T:
 
 
 def _cells_of(action: Action) -> list[str]:
+    kind = type(action)
+    if kind is A.Buy:  # the most frequent: no cell
+        return []
+    if kind is A.Place or kind is A.Sail:
+        return [cell_name(action.row, action.col)]  # type: ignore[attr-defined]
     if isinstance(action, A.SailPlan):
         return [cell_name(r, c) for _boat, cells in action.trips for r, c in cells]
     if isinstance(action, (A.Place, A.Swap, A.Sail)):

@@ -66,7 +66,36 @@ class Homeland:
 
     def copy(self) -> Homeland:
         """An independent copy (no cache carried over)."""
-        return Homeland([list(r) for r in self.rows], dict(self.base), list(self.specials), self.start_pending)
+        h = Homeland.__new__(Homeland)  # the same fields as __init__ builds, without rebuilding the base
+        h.rows = [list(r) for r in self.rows]
+        h.base = dict(self.base)
+        h.specials = list(self.specials)
+        h.start_pending = self.start_pending
+        h._fits = {}
+        h._frontier = None
+        return h
+
+    def variant(self, row: int, col: int, token: str, base: dict[str, int] | None = None) -> Homeland:
+        """A homeland like this one with ``token`` put at an empty cell (and ``base`` instead of
+        this base), for reading only: it shares the unchanged rows, the base (unless given) and
+        the specials with this one, so neither may be changed afterwards (the players' valuations
+        look at many placements of one tile, issue 30). ``row`` 0 or ``col`` 0: no cell changes."""
+        h = Homeland.__new__(Homeland)
+        rows = self.rows
+        if col:
+            rows = list(rows)
+            r = list(rows[row])
+            while len(r) < col:
+                r.append(EMPTY)
+            r[col - 1] = token
+            rows[row] = r
+        h.rows = rows
+        h.base = self.base if base is None else base
+        h.specials = self.specials
+        h.start_pending = self.start_pending
+        h._fits = {}
+        h._frontier = None
+        return h
 
     # ------------------------------------------------------------------ cells
 
@@ -240,6 +269,12 @@ class Homeland:
                 col = i + 1
                 yield col, tok[1], self.has_viking(1, col)
 
+    def defended_ships(self) -> list[str]:
+        """``^col`` of every defended ship, left to right (V-30: a warrior below it in the W row)."""
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
+        return [f"^{i + 1}" for i, tok in enumerate(ships) if tok != EMPTY and i < n and warriors[i][-1] == "*"]
+
     def threat_zone(self) -> Cells:
         """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
         zone: Cells = set()
@@ -264,28 +299,25 @@ class Homeland:
         return safe, hit
 
     def threatened_cells(self) -> list[tuple[int, int]]:
-        zone = self.threat_zone()
-        return sorted((r, c) for (r, c) in zone if self.has_viking(r, c))
+        """Cells of the threat zone (V-31) where a viking stands, sorted."""
+        rows = self.rows
+        ships, warriors = rows[SHIP_ROW], rows[1]
+        out = []
+        for i, tok in enumerate(ships):
+            if tok == EMPTY or (i < len(warriors) and warriors[i][-1] == "*"):  # no ship, or defended (V-30)
+                continue
+            for row in range(1, SHIP_DEPTH[tok[1]] + 1):
+                r = rows[row]
+                if i < len(r) and r[i][-1] == "*":
+                    out.append((row, i + 1))
+        out.sort()
+        return out
 
     # ------------------------------------------------------------------ islands (V-25)
 
     def completed_islands(self) -> list[int]:
         """Lengths of completed islands: L, any number of middles, R, side by side, per row."""
-        out = []
-        for row in ISLAND_ROWS:
-            r = self.rows[row]
-            start = None
-            for i, tok in enumerate(r):
-                t = tok[0]
-                if t == "L":
-                    start = i
-                elif t == "R":
-                    if start is not None:
-                        out.append(i - start + 1)
-                    start = None
-                elif t not in "MX":  # an empty cell breaks the island; middles continue it
-                    start = None
-        return out
+        return completed_islands(self.rows)
 
     # ------------------------------------------------------------------ counts
 
@@ -308,4 +340,28 @@ class Homeland:
         return False
 
 
-__all__ = ["Homeland", "EMPTY", "ROW_KIND"]
+def completed_islands(rows: list[list[str]]) -> list[int]:
+    """Lengths of the completed islands of a homeland's ``rows`` (:meth:`Homeland.completed_islands`):
+    L, any number of middles, R, side by side, per row (V-25)."""
+    out = []
+    for row in ISLAND_ROWS:
+        r = rows[row]
+        if "R" not in r and "R*" not in r:  # no right end in the row: no completed island
+            continue
+        start = -1
+        i = 0
+        for tok in r:
+            t = tok[0]
+            if t == "L":
+                start = i
+            elif t == "R":
+                if start >= 0:
+                    out.append(i - start + 1)
+                start = -1
+            elif t != "M" and t != "X":  # an empty cell breaks the island; middles continue it
+                start = -1
+            i += 1
+    return out
+
+
+__all__ = ["Homeland", "EMPTY", "ROW_KIND", "completed_islands"]
