@@ -11,6 +11,11 @@ JSON keyed by level::
 A shared win counts as a win for each winner; ``games`` counts the games a level took part in (once
 per game, however many seats it held); ``mean_vp`` is over the seats the level held. Every player
 sees only ``game.view(seat)`` and that seat's legal actions.
+
+``--ladder GAME`` plays the levels' ladder instead (:mod:`engine.players.ladder`: openskill ratings
+and pairwise win rates with 95 % intervals)::
+
+    python -m engine.players.arena --ladder vikings --games 40 --seed 1 [--budget 0.25] [--levels …]
 """
 
 from __future__ import annotations
@@ -162,13 +167,23 @@ def run_arena(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="meadhall arena", description="computer players against each other")
-    ap.add_argument("--game", required=True, choices=["vikings", "brian-boru"])
-    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random,heuristic,search")
+    ap.add_argument("--game", choices=["vikings", "brian-boru"])
+    ap.add_argument("--players", help="comma-separated levels, one per seat: random,easy,normal,hard "
+                    "(with --ladder: the number of seats)")
+    ap.add_argument("--ladder", choices=["vikings", "brian-boru"], default=None,
+                    help="play the levels' ladder in this game (openskill ratings, pairwise win rates)")
+    ap.add_argument("--levels", default=None, help="with --ladder: the levels (default: random,easy,normal,hard,"
+                    "montecarlo)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=None, help="seconds per search decision (default 1.0)")
     ap.add_argument("--option", action="append", default=[], help="Vikings table option, e.g. advanced")
     args = ap.parse_args(argv)
+    if args.ladder is not None:
+        return _ladder(args)
+    if args.game is None or args.players is None:
+        print("arena: --game and --players are needed (or --ladder GAME)", file=sys.stderr)
+        return 2
     levels = [x.strip() for x in args.players.split(",") if x.strip()]
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
@@ -179,6 +194,28 @@ def main(argv: list[str] | None = None) -> int:
     options = {o: True for o in args.option} or None
     try:
         result = run_arena(args.game, levels, args.games, args.seed, args.budget, options)
+    except ValueError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from .ladder import LADDER, run_ladder
+
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()] if args.levels else list(LADDER)
+    if args.budget is not None and args.budget <= 0:
+        print("arena: --budget must be more than 0 seconds", file=sys.stderr)
+        return 2
+    try:
+        seats = int(args.players) if args.players else None
+    except ValueError:
+        print(f"arena: with --ladder, --players is a number of seats, not {args.players!r}", file=sys.stderr)
+        return 2
+    options = {o: True for o in args.option} or None
+    try:
+        result = run_ladder(args.ladder, args.games, args.seed, args.budget, levels, seats, options)
     except ValueError as e:
         print(f"arena: {e}", file=sys.stderr)
         return 2
