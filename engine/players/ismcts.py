@@ -210,11 +210,11 @@ class ISMCTSPlayer(Player):
                 break
         tried = [a for a in ranked if root.stats.get(a.text, [0.0])[0] > 0]
 
-        def key(a: Action) -> tuple[float, float, int]:
+        def order_key(a: Action) -> tuple[float, float, int]:
             st = root.stats[a.text]
             return (-st[0], -st[1] / st[0], rank[a.text])
 
-        tried.sort(key=key)
+        tried.sort(key=order_key)
         best = tried[0]
         cands_out = []
         for a in tried:

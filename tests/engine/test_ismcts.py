@@ -62,7 +62,7 @@ def test_the_draft_memory_is_the_seats_own_and_no_spectator_sees_it_B14():
 
 
 def test_the_rounds_plays_are_public_and_the_memory_ends_with_the_tricks_B17_B21():
-    for g, s in bb_decisions(4, 2, every=7):
+    for g, _s in bb_decisions(4, 2, every=7):
         view = g.view(None)
         if g.s["phase"] == "tricks":
             played = [(e["seat"], e["card"]) for e in view["played"]]
