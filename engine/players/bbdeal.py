@@ -105,8 +105,7 @@ def deal(view: Mapping[str, Any], rng: Rng) -> BrianBoruGame:
         "rng": rng.next64(),
     }
     if "played" in view:
-        s["memory"] = {"played": [[e["seat"], e["card"]] for e in view["played"]],
-                       "draft": _draft_memory(view, hands, piles)}
+        s["memory"] = memory_of(view)
     return BrianBoruGame.from_json(s)
 
 
@@ -327,9 +326,11 @@ def _chains(view: Mapping[str, Any], rng: Rng, played: Sequence[tuple[int, int]]
     return _finish(view, rng, hands, piles, pool, played)
 
 
-def _draft_memory(view: Mapping[str, Any], hands: list[list[int]], piles: list[list[int]]) -> list[list[Any]]:
-    """The engine's draft memory for the rebuilt game: the seat's own as it was; the others' are not
-    known, so they are left empty (no seat ever sees them: only its own view shows a seat's memory)."""
+def memory_of(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's round memory for a game rebuilt from ``view``: the plays (public) and the seat's own
+    draft as it was; the other seats' drafts are not known, so they are left empty (no seat ever sees
+    them: only its own view shows a seat's draft)."""
     me = view["seat"]
-    return [[[list(s["kept"]), list(s["passed"])] for s in view["you"].get("drafted", [])] if q == me else []
-            for q in range(len(view["players"]))]
+    return {"played": [[e["seat"], e["card"]] for e in view["played"]],
+            "draft": [[[list(s["kept"]), list(s["passed"])] for s in view["you"].get("drafted", [])] if q == me else []
+                      for q in range(len(view["players"]))]}
