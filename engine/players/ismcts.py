@@ -61,13 +61,16 @@ DEFAULTS: dict[str, dict[str, Any]] = {  # per game: rollout policy, horizon (de
 
 class _Node:
     """An information set of the searching seat: its moves' statistics, keyed by the action's text.
-    ``stats[text] = [visits, total value of the seat that moved, availability]``."""
+    ``stats[text] = [visits, total value of the seat that moved, availability]``; ``order``: the
+    heuristic's rank of the moves, from the node's first visit (progressive unpruning)."""
 
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "children", "order", "visits")
 
     def __init__(self) -> None:
         self.stats: dict[str, list[float]] = {}
         self.children: dict[str, _Node] = {}
+        self.order: dict[str, int] | None = None
+        self.visits = 0
 
 
 class _RootStats:
@@ -248,16 +251,27 @@ class ISMCTSPlayer(Player):
             s = world.acting_seats()[0]
             legal = world.legal_actions(s)
             if node is not None:
-                texts = [a.text for a in legal]
+                if len(legal) > 1:
+                    # progressive unpruning: the heuristic's best moves first, one more as visits grow
+                    if node.order is None:
+                        scores = self._scores(world, s, legal)
+                        node.order = {legal[i].text: r for r, i in
+                                      enumerate(sorted(range(len(legal)), key=lambda i: -scores[i]))}
+                        used += cost["heuristic"]
+                    order = node.order
+                    last = len(order)
+                    legal = sorted(legal, key=lambda a: order.get(a.text, last))
+                    legal = legal[: 1 + math.isqrt(node.visits) // 2]
+                node.visits += 1
                 stats = node.stats
-                for t in texts:
-                    st = stats.get(t)
+                for x in legal:
+                    st = stats.get(x.text)
                     if st is None:
-                        st = stats[t] = [0.0, 0.0, 0.0]
+                        st = stats[x.text] = [0.0, 0.0, 0.0]
                     st[2] += 1
-                untried = [a for a in legal if stats[a.text][0] == 0]
+                untried = [x for x in legal if stats[x.text][0] == 0]
                 if untried:
-                    a = untried[self.rng.randbelow(len(untried))] if len(untried) > 1 else untried[0]
+                    a = untried[0]
                     path.append((node, a.text, s))
                     node = None  # the new node: from here on, the rollout
                 else:
@@ -282,6 +296,14 @@ class ISMCTSPlayer(Player):
             new_round = _new_round(step(s, a))
             steps += 1
         return steps, used
+
+    def _scores(self, world: Game, seat: int, legal: Sequence[Action]) -> list[float]:
+        """The heuristic's scores of ``legal`` for ``seat`` in ``world`` (from that seat's view only)."""
+        view = world.view(seat)
+        if self.game_id == "brian-boru":
+            played = {e["card"] for e in view.get("played", [])}
+            return self.heuristic.score_actions(view, legal, played)
+        return self.heuristic.score_actions(view, legal)
 
     def _ucb(self, node: _Node, legal: Sequence[Action]) -> Action:
         """UCB1 with availability counts (Cowling et al. 2012, §5.2): ties go to the first."""
