@@ -53,9 +53,11 @@ COST_US: dict[str, dict[str, float]] = {
     "vikings": {"deal": 150.0, "heuristic": 470.0, "random": 26.0, "leaf": 210.0, "tree": 30.0},
     "brian-boru": {"deal": 150.0, "heuristic": 170.0, "random": 14.0, "leaf": 75.0, "tree": 20.0},
 }
-DEFAULTS: dict[str, dict[str, Any]] = {  # per game: rollout policy, horizon (decisions), UCB constant (VP)
-    "vikings": {"rollout": "random", "horizon": 16, "c": 3.0},
-    "brian-boru": {"rollout": "random", "horizon": 16, "c": 3.0},
+# per game: rollout policy, horizon, UCB constant (VP). Heuristic rollouts to the round's end played
+# stronger per CPU second than random ones (docs/performance-players.md, issue 30)
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "vikings": {"rollout": "heuristic", "horizon": "round", "c": 3.0},
+    "brian-boru": {"rollout": "heuristic", "horizon": "round", "c": 3.0},
 }
 
 
