@@ -29,10 +29,16 @@ it does (a deal, each decision of the rollout policy, the valuation: :data:`COST
 view and seed give the same choice; ``wall_limit × budget`` of wall-clock time is only a safety net
 (``None``: never, as ``/hint`` needs).
 
-**Rollouts.** ``rollout="random"`` (uniform over the legal actions, no view built: about 18× cheaper
-a decision than the heuristic) or ``"heuristic"`` (the ``normal`` level's choices), or a number ``p``
-between 0 and 1: the heuristic with probability ``p``, else random. Which plays stronger per CPU
-second is measured in ``docs/performance-players.md`` (issue 30).
+**Rollouts.** ``rollout="heuristic"`` (the ``normal`` level's choices, the default) or ``"random"``
+(uniform over the legal actions, no view built: about 18× cheaper a decision), or a number ``p``
+between 0 and 1: the heuristic with probability ``p``, else random; to the round's end by default
+(``horizon``). The heuristic's rollouts played stronger at the same budget in both games, though
+they make ten times fewer iterations (``docs/performance-players.md``, issue 30).
+
+**Progressive unpruning everywhere.** At a node's first visit the heuristic ranks the moves there
+(from the moving seat's view of that deal); the node offers its best move, then one more each time
+its visits pass the next square. Without it, the first visits of every reply were random moves —
+a bought Vikings tile placed anywhere — and the search lost to the heuristic it is built on.
 """
 
 from __future__ import annotations
