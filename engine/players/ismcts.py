@@ -48,7 +48,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Event, Game
+from engine.core import Action, Event, Game, Rng
 
 from .analysis import WIN_BONUS, Analysis, Candidate, static, why
 from .base import Player
@@ -186,9 +186,11 @@ class ISMCTSPlayer(Player):
         start = time.perf_counter()
         deadline = start + self.wall_limit * self.budget if self.wall_limit is not None else None
         cost = self.cost
+        # common random numbers: a root move's k-th visit plays in the k-th deal, the same for every root
+        # move, so moves are compared in the same worlds (their difference, not the deals', decides)
+        deals: list[Game] = []
+        base = self.rng.next64()
         while used < self.work and (self.max_rollouts is None or iterations < self.max_rollouts):
-            world = self._deal(view)
-            used += cost["deal"]
             # the root: progressive unpruning over the heuristic's order
             width = min(len(ranked), self.top_k + int(math.isqrt(iterations)) // 2)
             cands = ranked[:width]
@@ -199,6 +201,12 @@ class ISMCTSPlayer(Player):
                 st[2] += 1
             untried = [a for a in cands if root.stats[a.text][0] == 0]
             first = untried[0] if untried else self._ucb(root, cands)
+            k = int(root.stats[first.text][0])
+            if k == len(deals):
+                deals.append(self._deal(view, Rng(base + k)))
+                used += cost["deal"]
+            world = deals[k].copy()
+            used += cost["tree"]
             path: list[tuple[_Node, str, int]] = [(root, first.text, me)]
             events = world.apply(me, by_text[first.text])
             node: _Node | None = root.children.setdefault(first.text, _Node())
@@ -328,14 +336,14 @@ class ISMCTSPlayer(Player):
 
     # ------------------------------------------------------------------ per game
 
-    def _deal(self, view: Mapping[str, Any]) -> Game:
+    def _deal(self, view: Mapping[str, Any], rng: Rng) -> Game:
         if self.game_id == "vikings":
             from engine.vikings.determinize import determinize
 
-            return determinize(view, self.rng)
+            return determinize(view, rng)
         from .bbdeal import deal
 
-        return deal(view, self.rng)
+        return deal(view, rng)
 
     def _value(self, g: Game, me: int) -> tuple[list[float], float, float, dict[str, float]]:
         """(every seat's value, the seat's margin, the best rival's value, the seat's parts)."""

@@ -164,7 +164,7 @@ def test_deal_refuses_a_spectator_and_another_seats_decision():
 def test_hard_is_ismcts_and_its_analysis_matches_its_choice(game_id):
     cls = VikingsGame if game_id == "vikings" else BrianBoruGame
     g = cls.new(["a", "b", "c", "d"], seed=6)
-    p = make_player(game_id, "hard", 3, budget=0.05, wall_limit=None)
+    p = make_player(game_id, "hard", 3, budget=0.05, horizon=6, wall_limit=None)
     assert isinstance(p, ISMCTSPlayer) and p.level == "hard"
     for _ in range(30):
         s = g.acting_seats()[0]
@@ -174,10 +174,10 @@ def test_hard_is_ismcts_and_its_analysis_matches_its_choice(game_id):
         g.apply(s, legal[0])
     view = g.view(s)
     before = copy.deepcopy(view)
-    found = make_player(game_id, "hard", 3, budget=0.05, wall_limit=None).analyse(view, legal)
+    found = make_player(game_id, "hard", 3, budget=0.05, horizon=6, wall_limit=None).analyse(view, legal)
     assert view == before
     assert isinstance(found, Analysis) and found.searched and found.sweeps >= 2
-    assert found.best == make_player(game_id, "hard", 3, budget=0.05, wall_limit=None).choose(view, legal)
+    assert found.best == make_player(game_id, "hard", 3, budget=0.05, horizon=6, wall_limit=None).choose(view, legal)
     assert found.candidates[0].action == found.best and found.runner_up is not None
     visits = [c.rollouts for c in found.candidates]
     assert visits == sorted(visits, reverse=True) and sum(visits) == found.sweeps
@@ -207,7 +207,7 @@ def test_hard_is_a_fixed_amount_of_work_same_view_same_seed_same_choice(game_id)
     view, legal = g.view(s), g.legal_actions(s)
     runs = [ISMCTSPlayer(game_id, 4, budget=0.03, wall_limit=None).analyse(view, legal) for _ in range(2)]
     assert runs[0] == runs[1]
-    assert ISMCTSPlayer(game_id, 4, budget=0.03, max_rollouts=5, wall_limit=None).analyse(view, legal).sweeps == 5
+    assert ISMCTSPlayer(game_id, 4, budget=1.0, max_rollouts=5, horizon=4, wall_limit=None).analyse(view, legal).sweeps == 5
 
 
 @pytest.mark.parametrize("rollout", ["heuristic", 0.5])
