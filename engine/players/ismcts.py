@@ -238,9 +238,9 @@ class ISMCTSPlayer(Player):
         cands_out = []
         for a in tried:
             st, rs = root.stats[a.text], root_stats[a.text]
-            k = st[0]
-            cands_out.append(Candidate(a, st[1] / k, rs.margin / k, rs.rival / k,
-                                       {p: x / k for p, x in rs.parts.items()}, int(k)))
+            v = st[0]
+            cands_out.append(Candidate(a, st[1] / v, rs.margin / v, rs.rival / v,
+                                       {p: x / v for p, x in rs.parts.items()}, int(v)))
         bs = root_stats[best.text]
         n_best = int(root.stats[best.text][0])
         self.last_stats = {"iterations": iterations, "work_us": used, "tried": len(tried), "width": len(ranked)}
