@@ -70,3 +70,10 @@ def test_ladder_cli_prints_json_and_refuses_bad_input(capsys):
     ]:
         assert main(argv) == 2
         assert message in capsys.readouterr().err
+
+
+def test_meadhall_arena_ladder_runs_through_the_cli(capsys):
+    from bot.cli import main as meadhall
+
+    assert meadhall(["arena", "--ladder", "vikings", "--games", "1", "--levels", "random,easy", "--players", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["levels"]["easy"]["games"] == 1
