@@ -188,7 +188,7 @@ class ISMCTSPlayer(Player):
         cost = self.cost
         # common random numbers: a root move's k-th visit plays in the k-th deal, the same for every root
         # move, so moves are compared in the same worlds (their difference, not the deals', decides)
-        deals: list[Game] = []
+        deals: list[Any] = []  # the root's deals, by visit
         base = self.rng.next64()
         while used < self.work and (self.max_rollouts is None or iterations < self.max_rollouts):
             # the root: progressive unpruning over the heuristic's order
@@ -258,7 +258,7 @@ class ISMCTSPlayer(Player):
         steps = 0
         new_round = _new_round(events)
         players: dict[int, Any] = {}
-        step = getattr(world, "step", None) or world.apply  # the engines' unchecked apply, where there is one
+        step = world.apply
         while not world.is_over:
             if new_round and horizon != "game":
                 break
