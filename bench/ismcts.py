@@ -134,7 +134,7 @@ def costs(game_id: str) -> dict[str, float]:
     for g, s in games:
         values(game_id, g, s)
     out["leaf"] = (time.process_time() - t) / len(games)
-    for policy in ("heuristic", "random"):
+    for policy in ("heuristic", "random"):  # heuristic: the mean decision (COST_US fits it by legal actions)
         k = 0
         t = time.process_time()
         for g, _s in games:

@@ -54,10 +54,14 @@ from .analysis import WIN_BONUS, Analysis, Candidate, static, why
 from .base import Player
 
 # What an iteration's parts cost on one core of the development machine, in microseconds (measured
-# with bench/ismcts.py's --costs; a busy machine takes longer but does the same work).
+# with bench/ismcts.py's ``costs``; a busy machine takes longer but does the same work). A heuristic
+# decision costs ``heuristic`` plus ``per_action`` for each legal action (a least-squares fit over
+# three seeded games of each: a Vikings placement among many cells costs several times a bid).
 COST_US: dict[str, dict[str, float]] = {
-    "vikings": {"deal": 150.0, "heuristic": 470.0, "random": 26.0, "leaf": 210.0, "tree": 30.0},
-    "brian-boru": {"deal": 150.0, "heuristic": 170.0, "random": 14.0, "leaf": 75.0, "tree": 20.0},
+    "vikings": {"deal": 150.0, "heuristic": 150.0, "per_action": 56.0, "random": 26.0, "leaf": 210.0,
+                "tree": 30.0, "sail": 2500.0},  # the heuristic plays each sailing out (V-29 …)
+    "brian-boru": {"deal": 210.0, "heuristic": 42.0, "per_action": 29.0, "random": 20.0, "leaf": 105.0,
+                   "tree": 28.0},  # × 1.4 of the single measures: the median decision of 1 s stays under 1 s
 }
 # per game: rollout policy, horizon, UCB constant (VP). Heuristic rollouts to the round's end played
 # stronger per CPU second than random ones (docs/performance-players.md, issue 30)
@@ -273,7 +277,7 @@ class ISMCTSPlayer(Player):
                         scores = self._scores(world, s, legal)
                         node.order = {legal[i].text: r for r, i in
                                       enumerate(sorted(range(len(legal)), key=lambda i: -scores[i]))}
-                        used += cost["heuristic"]
+                        used += self._heuristic_cost(legal)
                     order = node.order
                     last = len(order)
                     legal = sorted(legal, key=lambda a: order.get(a.text, last))
@@ -305,13 +309,19 @@ class ISMCTSPlayer(Player):
 
                     p = players[s] = heuristic_player(self.game_id, self.rng.next64())
                 a = p.choose(world.view(s), legal)
-                used += cost["heuristic"]
+                used += self._heuristic_cost(legal)
             else:
                 a = legal[self.rng.randbelow(len(legal))]
                 used += cost["random"]
             new_round = _new_round(step(s, a))
             steps += 1
         return steps, used
+
+    def _heuristic_cost(self, legal: Sequence[Action]) -> float:
+        """What a heuristic decision among ``legal`` costs (:data:`COST_US`): by the number of actions,
+        and more for a kind it plays out (a Vikings sailing)."""
+        cost = self.cost
+        return cost["heuristic"] + cost["per_action"] * len(legal) + cost.get(legal[0].text.split(" ", 1)[0], 0.0)
 
     def _scores(self, world: Game, seat: int, legal: Sequence[Action]) -> list[float]:
         """The heuristic's scores of ``legal`` for ``seat`` in ``world`` (from that seat's view only)."""
