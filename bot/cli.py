@@ -7,6 +7,7 @@
     meadhall invite [--application-id ID]   # the URL that adds the bot with exactly its permissions
     meadhall demo --game vikings|brian-boru --out DIR [--seed N] [--players N]
     meadhall arena --game vikings|brian-boru --players normal,easy,random,… --games N --seed S
+    meadhall arena --ladder vikings|brian-boru --games N --seed S [--budget B]   # the levels, rated
     meadhall migrate-db --from sqlite:///meadhall.db --to postgresql://…   # copy every game, verify
 """
 

@@ -201,6 +201,10 @@ def _copy_state(s: dict[str, Any]) -> dict[str, Any]:
         d["pending"] = p
     if s["final"] is not None:
         d["final"] = json.loads(json.dumps(s["final"]))
+    m = s.get("memory")
+    if m is not None:  # this round's draft and trick memory (issue 30), from the deal to the upkeep
+        d["memory"] = {"played": [list(e) for e in m["played"]],
+                       "draft": [[[list(kept), list(passed)] for kept, passed in steps] for steps in m["draft"]]}
     return d
 
 
@@ -568,6 +572,9 @@ class BrianBoruGame(Game):
         s["discard"] = []
         s["hand"] = [[] for _ in range(n)]
         s["choice"] = [None] * n
+        # what every seat saw this round (issue 30): the cards played, with their seats (public), and each
+        # seat's own draft steps (what it kept, what it passed on) for its own view only
+        s["memory"] = {"played": [], "draft": [[] for _ in range(n)]}
         if self._events is not None:
             self._ev("dealt", None, cards=k)
         self._then(["draft"])
@@ -603,6 +610,8 @@ class BrianBoruGame(Game):
             s["hand"][q] = sorted(s["hand"][q] + c)
             rest.append([x for x in s["pile"][q] if x not in c])
             s["choice"][q] = None
+            if "memory" in s:
+                s["memory"]["draft"][q].append([sorted(c), sorted(rest[q])])
         s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
         if self._events is not None:
             self._ev("passed", None, cards=len(rest[0]))
@@ -657,6 +666,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"] = [[seat, v]]
+        if "memory" in s:
+            s["memory"]["played"].append([seat, v])
         if self._events is not None:
             self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=True)
 
@@ -668,6 +679,8 @@ class BrianBoruGame(Game):
         s = self.s
         s["hand"][seat].remove(v)
         s["trick"].append([seat, v])
+        if "memory" in s:
+            s["memory"]["played"].append([seat, v])
         if self._events is not None:
             self._ev("played", seat, card=v, colour=CARD_COLOURS[CARD_COLOUR[v]], lead=False)
 
@@ -734,6 +747,7 @@ class BrianBoruGame(Game):
                 s["discard"].extend(h)  # the last cards are discarded unseen
                 h.clear()
             s["phase"] = "upkeep"
+            s.pop("memory", None)  # no card is hidden any more this round
             if self._events is not None:
                 self._ev("upkeep", None)
             self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
@@ -1164,6 +1178,8 @@ class BrianBoruGame(Game):
                 pend["card"] = p["card"]
             if "region" in p:
                 pend["region"] = D.region_ids[p["region"]]
+            if p.get("hold"):
+                pend["hold"] = True
         princess = s["princess"]
         mr = s["marriage_revealed"]
         out: BrianBoruView = {
@@ -1207,7 +1223,13 @@ class BrianBoruGame(Game):
             ],
             "pending": pend,
             "final": s["final"],
+            # the engine's queued steps, next last (issue 30): public, as they follow from the public play,
+            # so that a search can rebuild the game at any decision
+            "tasks": [list(t) for t in s["tasks"]],
         }
+        memory = s.get("memory")
+        if memory is not None:
+            out["played"] = [{"seat": q, "card": v} for q, v in memory["played"]]
         if seat is not None:
             out["you"] = {
                 "hand": sorted(s["hand"][seat]),
@@ -1215,6 +1237,9 @@ class BrianBoruGame(Game):
                 "choice": s["choice"][seat],
                 "legal": [a.text for a in self.legal_actions(seat)] if seat in self.acting_seats() else [],
             }
+            if memory is not None:  # the seat's own draft: only it knows what it passed (B-14)
+                out["you"]["drafted"] = [{"kept": list(kept), "passed": list(passed), "to": (seat + 1) % n}
+                                         for kept, passed in memory["draft"][seat]]
         return out
 
     def _towns_view(self) -> list[TownView]:

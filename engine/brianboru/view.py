@@ -88,15 +88,32 @@ class PendingView(TypedDict):
     base: NotRequired[int]
     card: NotRequired[int]
     region: NotRequired[str]
+    hold: NotRequired[bool]  # an extra marriage step whose drop waits for the action's last marriage symbol
+
+
+class DraftStepView(TypedDict):
+    """One step of the seat's own draft this round (B-14): the two cards it kept, the cards it passed
+    on, and the seat it passed them to."""
+
+    kept: list[int]
+    passed: list[int]
+    to: int
+
+
+class PlayedView(TypedDict):
+    seat: int
+    card: int
 
 
 class YouView(TypedDict):
-    """The viewing seat's hidden cards (only in its own view)."""
+    """The viewing seat's hidden cards (only in its own view). ``drafted``: its draft steps this round
+    (from the deal to the upkeep; what it passed is known to it alone)."""
 
     hand: list[int]
     draft: list[int]
     choice: list[int] | None
     legal: list[str]
+    drafted: NotRequired[list[DraftStepView]]
 
 
 class BrianBoruView(TypedDict):
@@ -122,4 +139,8 @@ class BrianBoruView(TypedDict):
     players: list[PlayerView]
     pending: PendingView | None
     final: dict[str, Any] | None
+    # the engine's queued steps, next last (public: they follow from the public play; issue 30)
+    tasks: list[list[Any]]
+    # every card played this round with its seat (public; from the deal to the upkeep; issue 30)
+    played: NotRequired[list[PlayedView]]
     you: NotRequired[YouView]

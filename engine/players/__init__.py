@@ -9,7 +9,8 @@ Levels offered to players (:data:`LEVELS`, weakest first):
 * ``easy`` — plausible moves chosen as a hurried person would: the heuristic's values, chosen by
   chance weighted towards the better ones (:mod:`engine.players.easy`);
 * ``normal`` — the heuristic: plays like a sensible person, instantly;
-* ``hard`` — the full search (``budget`` seconds of fixed work per decision).
+* ``hard`` — information-set Monte Carlo tree search (:mod:`engine.players.ismcts`; ``budget``
+  seconds of fixed work per decision).
 
 The names of issue 8 stay accepted (:data:`ALIASES`: ``heuristic`` is ``normal``, ``search`` is
 ``hard``), so stored tables and old commands keep working. :data:`INTERNAL` levels are for the
@@ -59,10 +60,13 @@ def make_player(game_id: str, level: str, seed: int = 0, **options: Any) -> Play
         player = EasyPlayer(game_id, seed)
     elif level == "normal":
         player = heuristic_player(game_id, seed)
+    elif level == "hard":
+        from .ismcts import ISMCTSPlayer
+
+        player = ISMCTSPlayer(game_id, seed, **options)
     else:
         from .search import SearchPlayer
 
-        # "hard" becomes the information-set search (issue 30); until then both are issue 8's search
         player = SearchPlayer(game_id, seed, **options)
     player.level = level  # the canonical name, whatever name was asked for
     return player

@@ -11,6 +11,11 @@ JSON keyed by level::
 A shared win counts as a win for each winner; ``games`` counts the games a level took part in (once
 per game, however many seats it held); ``mean_vp`` is over the seats the level held. Every player
 sees only ``game.view(seat)`` and that seat's legal actions.
+
+``--ladder GAME`` plays the levels' ladder instead (:mod:`engine.players.ladder`: openskill ratings
+and pairwise win rates with 95 % intervals)::
+
+    python -m engine.players.arena --ladder vikings --games 40 --seed 1 [--budget 0.25] [--levels …]
 """
 
 from __future__ import annotations
@@ -18,78 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Game
-
-from . import GAMES, SEARCHING, canonical_level, make_player
+from . import SEARCHING, canonical_level, make_player
 from .analysis import final_vp
-from .base import Player
-
-NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny", "Eira"]
-
-
-def game_class(game_id: str) -> type[Game]:
-    if game_id == "vikings":
-        from engine.vikings import VikingsGame
-
-        return VikingsGame
-    if game_id == "brian-boru":
-        from engine.brianboru import BrianBoruGame
-
-        return BrianBoruGame
-    raise ValueError(f"unknown game {game_id!r} (known: {', '.join(GAMES)})")
-
-
-@dataclass
-class GameRecord:
-    levels: list[str]
-    vp: list[int]
-    winners: list[int]
-    decisions: list[int] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
-
-
-class IllegalChoice(AssertionError):
-    """A computer player returned an action outside its seat's legal actions."""
-
-
-def play_game(
-    game_id: str,
-    players: Sequence[Player],
-    seed: int,
-    options: dict[str, Any] | None = None,
-    record_actions: bool = False,
-    max_steps: int = 20_000,
-) -> tuple[Game, GameRecord]:
-    """One game, seat ``i`` played by ``players[i]``; checks every choice is legal."""
-    cls = game_class(game_id)
-    game = cls.new(NAMES[: len(players)], seed=seed, options=options)
-    rec = GameRecord([p.level for p in players], [], [], [0] * len(players), [0.0] * len(players))
-    steps = 0
-    while not game.is_over:
-        seat = game.acting_seats()[0]
-        legal = game.legal_actions(seat)
-        view = game.view(seat)
-        t = time.perf_counter()
-        action = players[seat].choose(view, legal)
-        rec.seconds[seat] += time.perf_counter() - t
-        rec.decisions[seat] += 1
-        if action not in legal:
-            raise IllegalChoice(f"{players[seat]!r} chose {action} at seat {seat}, not among {[str(a) for a in legal]}")
-        if record_actions:
-            rec.actions.append(f"{seat}:{action}")
-        game.apply(seat, action)
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError("game did not end")
-    rec.vp = final_vp(game)
-    rec.winners = game.winners()
-    return game, rec
+from .match import NAMES, GameRecord, IllegalChoice, game_class, play_game
 
 
 def logged_game(game_id: str, names: Sequence[str], seed: int, level: str = "heuristic") -> list[tuple[int, str]]:
@@ -156,16 +95,25 @@ def run_arena(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="meadhall arena", description="computer players against each other")
-    ap.add_argument("--game", required=True, choices=["vikings", "brian-boru"])
-    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat: random, easy, "
-                    "normal, hard (heuristic and search, the old names, stay accepted), montecarlo (issue 8's "
-                    "search, for comparison)")
+    ap.add_argument("--game", choices=["vikings", "brian-boru"])
+    ap.add_argument("--players", help="comma-separated levels, one per seat: random, easy, normal, hard "
+                    "(heuristic and search, the old names, stay accepted), montecarlo (issue 8's search, for "
+                    "comparison); with --ladder: the number of seats")
+    ap.add_argument("--ladder", choices=["vikings", "brian-boru"], default=None,
+                    help="play the levels' ladder in this game (openskill ratings, pairwise win rates)")
+    ap.add_argument("--levels", default=None, help="with --ladder: the levels (default: random,easy,normal,hard,"
+                    "montecarlo)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=None, help="seconds per decision of a searching level "
                     "(hard, montecarlo; default 1.0)")
     ap.add_argument("--option", action="append", default=[], help="Vikings table option, e.g. advanced")
     args = ap.parse_args(argv)
+    if args.ladder is not None:
+        return _ladder(args)
+    if args.game is None or args.players is None:
+        print("arena: --game and --players are needed (or --ladder GAME)", file=sys.stderr)
+        return 2
     levels = [x.strip() for x in args.players.split(",") if x.strip()]
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
@@ -181,6 +129,32 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(json.dumps(result))
     return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from .ladder import LADDER, run_ladder
+
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()] if args.levels else list(LADDER)
+    if args.budget is not None and args.budget <= 0:
+        print("arena: --budget must be more than 0 seconds", file=sys.stderr)
+        return 2
+    try:
+        seats = int(args.players) if args.players else None
+    except ValueError:
+        print(f"arena: with --ladder, --players is a number of seats, not {args.players!r}", file=sys.stderr)
+        return 2
+    options = {o: True for o in args.option} or None
+    try:
+        result = run_ladder(args.ladder, args.games, args.seed, args.budget, levels, seats, options)
+    except ValueError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+__all__ = ["NAMES", "GameRecord", "IllegalChoice", "final_vp", "game_class", "play_game", "logged_game", "run_arena",
+           "main"]
 
 
 if __name__ == "__main__":

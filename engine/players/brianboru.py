@@ -700,6 +700,10 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
         s["pending"] = {"kind": "keep", "seats": list(pend["seats"]), "rule": "B-14"}
     else:
         s["pending"] = {"kind": kind, "seat": pend["seat"], "options": options, "rule": pend.get("rule")}
+    if "played" in view:  # the round's memory as the seat knows it (issue 30): its view stays the same
+        from .bbdeal import memory_of
+
+        s["memory"] = memory_of(view)
     return BrianBoruGame.from_json(s)
 
 

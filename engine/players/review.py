@@ -287,7 +287,7 @@ def curve(game_id: str, game: Game, moves: Sequence[tuple[int, str]]) -> Curve:
     """Every seat's expected final margin after every move (see :class:`Curve`): the position's margin
     as the search values it without playing on (:func:`~engine.players.analysis.static`), each seat
     from its own view; at the end, the real final margins."""
-    from .arena import final_vp
+    from .analysis import final_vp
 
     g = game.copy()
     n = len(g.names)

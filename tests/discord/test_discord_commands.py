@@ -35,7 +35,7 @@ from tests.toygame import ToyAdapter, ToyGame
 
 HOST = {"join", "leave", "start", "board", "rules", "help", "hand", "table", "move", "records", "hint"}  # hint: issue 25
 TABLE = {"abandon", "status", "export", "addbot", "undo", "replace", "settings", "resume"}  # under /table (settings: issue 25; resume: issue 29)
-RECORDS = {"leaderboard", "profile", "history", "replay", "recap"}  # under /records (issues 17, 25)
+RECORDS = {"leaderboard", "profile", "history", "replay", "recap", "analysis"}  # under /records (issues 17, 25, 31)
 
 
 async def offline_tree(tmp_path: Path, registry: GameRegistry) -> tuple[MeadhallBot, Storage]:

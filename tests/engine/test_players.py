@@ -27,8 +27,8 @@ TINY = {"max_rollouts": 1, "horizon": 0, "top_k": 2}
 
 
 def player(game_id: str, level: str, seed: int) -> Player:
-    if level == "search":
-        return SearchPlayer(game_id, seed, budget=0.01, **TINY)
+    if level in ("search", "hard", "montecarlo"):  # the searching levels, with a tiny budget
+        return make_player(game_id, level, seed, budget=0.01, **TINY)
     return make_player(game_id, level, seed)
 
 
