@@ -194,7 +194,10 @@ class ISMCTSPlayer(Player):
         # move, so moves are compared in the same worlds (their difference, not the deals', decides)
         deals: list[Any] = []  # the root's deals, by visit
         base = self.rng.next64()
-        while used < self.work and (self.max_rollouts is None or iterations < self.max_rollouts):
+        # every one of the first top_k moves is tried once, however small the budget: an analysis then
+        # values each of them (the game analysis asks for two: the best and the one played)
+        must = min(len(ranked), self.top_k)
+        while (used < self.work or iterations < must) and (self.max_rollouts is None or iterations < self.max_rollouts):
             # the root: progressive unpruning over the heuristic's order
             width = min(len(ranked), self.top_k + int(math.isqrt(iterations)) // 2)
             cands = ranked[:width]

@@ -219,8 +219,11 @@ def judge(game_id: str, game: Game, seat: int, chosen: Action | str, *, move: in
     pair = found
     if mine is None:  # the search's short list left it out: both valued again, in the same sampled deals
         pair = _analyse(game_id, seed, options, view, [found.best, action])
-        best = next(c for c in pair.candidates if c.action == found.best)
-        mine = next(c for c in pair.candidates if c.action == action)
+        valued = {c.action: c for c in pair.candidates}
+        if found.best not in valued or action not in valued:
+            # never a StopIteration here: raised in a worker thread it would never reach the caller
+            raise RuntimeError(f"move {move}: the search did not value both {found.best} and {action}")
+        best, mine = valued[found.best], valued[action]
     raw = _worth(pair, best) - _worth(pair, mine)
     cost = max(0.0, raw)
     return Decision(seat, move, rnd, str(action), str(found.best), _worth(pair, mine), _worth(pair, best),

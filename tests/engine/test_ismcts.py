@@ -185,6 +185,26 @@ def test_hard_is_ismcts_and_its_analysis_matches_its_choice(game_id):
     assert found.why is not None
 
 
+@pytest.mark.parametrize("game_id", ["vikings", "brian-boru"])
+def test_hard_tries_each_of_its_first_moves_however_small_the_budget(game_id):
+    """The game analysis (issue 31) asks hard to value two actions, the best and the one played, at a
+    small budget: each must come back valued (it once came back with one, and the review's lookup of
+    the other raised StopIteration in a worker thread, which hangs an awaiting task for ever)."""
+    cls = VikingsGame if game_id == "vikings" else BrianBoruGame
+    g = cls.new(["a", "b"] if game_id == "vikings" else ["a", "b", "c"], seed=5)
+    checked = 0
+    while not g.is_over and checked < 12:
+        s = g.acting_seats()[0]
+        legal = g.legal_actions(s)
+        if len(legal) > 1:
+            pair = [legal[-1], legal[0]]
+            found = make_player(game_id, "hard", 1, budget=0.0001, wall_limit=None).analyse(g.view(s), pair)
+            assert found.searched and {c.action for c in found.candidates} == set(pair)
+            checked += 1
+        g.apply(s, legal[0])
+    assert checked == 12
+
+
 def test_hard_searches_brian_borus_secondary_decisions_B20_B22():
     """Options, extras, expansions, monasteries …: searched, not left to the heuristic."""
     seen = set()
