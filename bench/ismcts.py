@@ -1,7 +1,7 @@
 """The ``hard`` level's figures (issue 30): head-to-head matches, rollout policies, decision time.
 
     python bench/ismcts.py match GAME --seats hard,hard,montecarlo,montecarlo --games N --seed S \\
-        [--budget 0.25] [--set hard.rollout=heuristic] [--set hard.horizon=8] [--jobs 2]
+        [--budget 0.25] [--set hard.rollout=heuristic] [--set hard.horizon=8] [--jobs 2] [--log games.jsonl]
     python bench/ismcts.py time GAME [--positions 24] [--budget 1.0] [--seed S]
     python bench/ismcts.py costs GAME
 
@@ -58,13 +58,15 @@ def _one(args: tuple[str, list[str], dict[str, dict[str, Any]], int, int, float]
 
 
 def match(game_id: str, seats: list[str], games: int, seed: int, budget: float, sets: dict[str, dict[str, Any]],
-          jobs: int) -> dict[str, Any]:
+          jobs: int, log: str | None = None) -> dict[str, Any]:
     work = [(game_id, seats, sets, seed, i, budget) for i in range(games)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as ex:
-            results = list(ex.map(_one, work))
-    else:
-        results = [_one(w) for w in work]
+    results: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(jobs) if jobs > 1 else _Serial() as ex:
+        for i, r in enumerate(ex.map(_one, work)):
+            results.append(r)
+            if log:  # one JSON line a game as it ends: a long match can be read before it finishes
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"game": i, **r}) + "\n")
     out: dict[str, Any] = {"game": game_id, "seats": seats, "games": games, "seed": seed, "budget": budget,
                            "sets": sets, "levels": {}}
     for name in dict.fromkeys(seats):
@@ -75,6 +77,19 @@ def match(game_id: str, seats: list[str], games: int, seed: int, budget: float, 
         out["levels"][name] = {"wins": won, "rate": round(won / games, 3), "low": round(lo, 3), "high": round(hi, 3),
                                "mean_vp": round(statistics.fmean(vps), 2), "mean_decision_ms": round(statistics.fmean(ms), 1)}
     return out
+
+
+class _Serial:
+    """``ProcessPoolExecutor``'s ``map`` in this process (``--jobs 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, work: list[Any]) -> Any:
+        return map(fn, work)
 
 
 def positions(game_id: str, count: int, seed: int) -> list[tuple[Any, Any]]:
@@ -163,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=24)
     ap.add_argument("--set", action="append", default=[], help="NAME.option=value, e.g. hard.rollout=heuristic")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--log", help="match: append each game's result to this file as one JSON line")
     args = ap.parse_args(argv)
     if args.what == "match":
         sets: dict[str, dict[str, Any]] = {}
@@ -171,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             key, value = rest.split("=", 1)
             sets.setdefault(name, {})[key] = _value(value)
         seats = [x.strip() for x in args.seats.split(",")]
-        print(json.dumps(match(args.game, seats, args.games, args.seed, args.budget, sets, args.jobs)))
+        print(json.dumps(match(args.game, seats, args.games, args.seed, args.budget, sets, args.jobs, args.log)))
     elif args.what == "time":
         print(json.dumps(timing(args.game, args.positions, args.budget, args.seed)))
     else:
