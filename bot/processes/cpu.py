@@ -19,9 +19,12 @@ API::
     cpu.close()
 
 **Priorities.** Moves, hints and pictures go to the workers at once. A game's analysis (issue 31)
-is background work, given in small pieces (a few decisions each): a piece is handed to a worker
-only while no other work is in flight, and one piece at a time, so a move that arrives waits at
-most for one piece on a one-worker pool, and not at all on a larger one (a worker stays free).
+is background work, given in small pieces (a few decisions each) to a worker of its own, started at
+the first piece with the operating system's lowest priority (``os.nice``, 19): a move's picture or
+search, in this process or a worker, takes the core from it at once, even when several bot
+processes analyse on every core (``bench/host.py --analyses 2``). A piece is handed over only while
+no other work is in flight, and one piece at a time. With ``size`` 0 the pieces run in a thread
+(a thread's priority is not portable).
 
 Work crosses to a worker as plain data: the adapter's class (instantiated once per worker), the
 game's JSON, the view and the legal actions (pickled), and comes back as PNG bytes or an action.
@@ -34,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -112,6 +116,17 @@ def _curve_in_worker(game_id: str, setup: tuple[Any, ...], moves: list[tuple[int
     return curve(game_id, _start(game_id, setup), moves).to_json()
 
 
+LOW_PRIORITY = 19  # os.nice increment of the background worker: the lowest priority there is
+
+
+def lower_priority() -> None:
+    """A background worker's initializer: the operating system runs it only when the cores have
+    nothing else to do (where ``os.nice`` exists)."""
+    nice = getattr(os, "nice", None)
+    if nice is not None:
+        nice(LOW_PRIORITY)
+
+
 def _start(game_id: str, setup: tuple[Any, ...]) -> Game:
     """A stored match's first position: ``setup`` is ``(names, seed, options, start_seat)``."""
     from bot.games import engine_options
@@ -147,6 +162,7 @@ class CpuPool:
         self._busy = 0  # foreground work in flight (moves, hints, pictures)
         self._idle: asyncio.Event | None = None  # set while nothing of the foreground is in flight
         self._background: asyncio.Lock | None = None  # one background piece at a time
+        self._low: ProcessPoolExecutor | None = None  # the background worker, at the lowest priority
         if size:
             self._pool = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("spawn"))
 
@@ -175,7 +191,10 @@ class CpuPool:
                 await self._idle.wait()
             if self._pool is None:
                 return await asyncio.to_thread(fn, *args)
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+            if self._low is None:
+                self._low = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=lower_priority)
+            return await asyncio.get_running_loop().run_in_executor(self._low, fn, *args)
 
     async def render(self, adapter: GameAdapter[Any], game: Game, seat: int | None = None) -> bytes | None:
         if self._pool is None:
@@ -224,9 +243,10 @@ class CpuPool:
         return await self._run(_analysis_picture_in_worker, review.to_json(), title, _language())
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._low):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = self._low = None
 
     def __enter__(self) -> CpuPool:
         return self

@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                     "comparison); with --ladder: the number of seats")
     ap.add_argument("--ladder", choices=["vikings", "brian-boru"], default=None,
                     help="play the levels' ladder in this game (openskill ratings, pairwise win rates)")
+    ap.add_argument("--progress", action="store_true", help="with --ladder: a line on stderr as each game ends")
     ap.add_argument("--levels", default=None, help="with --ladder: the levels (default: random,easy,normal,hard,"
                     "montecarlo)")
     ap.add_argument("--games", type=int, default=10)
@@ -131,6 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _progress(done: int, table: list[str], vp: list[int]) -> None:
+    """``--progress``: one line a finished game on stderr (a long ladder can be followed)."""
+    print(f"game {done}: " + ", ".join(f"{lv} {v}" for lv, v in zip(table, vp)), file=sys.stderr, flush=True)
+
+
 def _ladder(args: argparse.Namespace) -> int:
     from .ladder import LADDER, run_ladder
 
@@ -145,7 +151,8 @@ def _ladder(args: argparse.Namespace) -> int:
         return 2
     options = {o: True for o in args.option} or None
     try:
-        result = run_ladder(args.ladder, args.games, args.seed, args.budget, levels, seats, options)
+        result = run_ladder(args.ladder, args.games, args.seed, args.budget, levels, seats, options,
+                            progress=_progress if args.progress else None)
     except ValueError as e:
         print(f"arena: {e}", file=sys.stderr)
         return 2

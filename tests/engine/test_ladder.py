@@ -77,3 +77,13 @@ def test_meadhall_arena_ladder_runs_through_the_cli(capsys):
 
     assert meadhall(["arena", "--ladder", "vikings", "--games", "1", "--levels", "random,easy", "--players", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["levels"]["easy"]["games"] == 1
+
+
+def test_ladder_progress_prints_a_line_a_game_on_stderr_and_leaves_stdout_json(capsys):
+    assert main(["--ladder", "vikings", "--games", "2", "--seed", "1", "--levels", "random,normal", "--players", "2",
+                 "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 2
+    lines = err.splitlines()
+    assert [x.split(":")[0] for x in lines] == ["game 1", "game 2"]
+    assert all("random" in x and "normal" in x for x in lines)

@@ -111,3 +111,20 @@ async def test_size_zero_keeps_the_work_in_a_thread():
         assert await cpu.render(adapter, ToyGame.new(["a", "b"], seed=1, options={"pile": 5}), None) == \
             b"TOY pile=5 turn=" + str(ToyGame.new(["a", "b"], seed=1, options={"pile": 5}).turn).encode()
     assert adapter.renders == 1
+
+
+def _niceness() -> int:
+    import os
+
+    return os.nice(0)
+
+
+async def test_analysis_pieces_run_in_a_worker_of_the_lowest_priority_and_moves_do_not(pool):
+    """Issue 31: a game's analysis never slows a game, even with every core analysing: its pieces
+    run in a worker the operating system schedules last (nice 19), moves and pictures do not."""
+    import os
+
+    here = os.nice(0)
+    assert await pool._run(_niceness) == here
+    assert await pool._run_background(_niceness) == min(19, here + 19)
+    assert await pool._run(_niceness) == here  # the foreground workers were not touched
