@@ -120,10 +120,11 @@ async def analysing(stop: asyncio.Event, same_priority: bool, pieces: list[int])
 
     game_id, seed = "brian-boru", 3100
     moves = played(game_id, seed)
-    setup = (["Astrid", "Bjorn", "Cnut", "Dagny"], seed, {}, 0)
-    from bot.processes.cpu import _start
+    from engine.players.match import NAMES, game_class
 
-    todo = decisions(_start(game_id, setup), moves, range(4))
+    start = game_class(game_id).new(NAMES[:4], seed=seed)  # as analysis.played starts it
+    setup = (NAMES[:4], seed, None, None)  # the start seat drawn from the seed, as new() does
+    todo = decisions(start, moves, range(4))
     with CpuPool(1) as cpu:
         k = 0
         while not stop.is_set():
@@ -163,8 +164,10 @@ async def main() -> None:
         stop, pieces = asyncio.Event(), []
         loops = [asyncio.create_task(analysing(stop, args.same_priority, pieces)) for _ in range(args.analyses)]
         while len(pieces) < args.analyses:  # every analysis has its worker started and busy
+            if any(t.done() for t in loops):
+                await asyncio.gather(*loops)  # an analysis that failed says why
             await asyncio.sleep(0.2)
-        busy = await timed(args.games)["act"]
+        busy = (await timed(args.games))["act"]
         stop.set()
         await asyncio.gather(*loops)
         base = pct(act_ms, 95)
