@@ -59,9 +59,16 @@ def deal(view: Mapping[str, Any], rng: Rng) -> BrianBoruGame:
     pend = view["pending"]
     if pend is not None and pend["kind"] != "keep" and pend["seat"] != me:
         raise ValueError("deal() rebuilds the seat's own decisions only")
-    n = len(view["players"])
     hands, piles, choice, aside, discard = _cards(view, rng)
-    # the Viking deck and the marriage stack (B-7, B-11, B-12)
+    active = D.town_index[view["active_town"]] if view["active_town"] else -1
+    trick = [[c["seat"], c["card"]] for c in view["trick"]["cards"]]
+    return state(view, rng, (hands, piles, choice, aside, discard), free_lead=_free_lead(view, active, trick),
+                 tasks=[list(t) for t in view["tasks"]], pending=_pending(view), final=view["final"])
+
+
+def decks(view: Mapping[str, Any], rng: Rng) -> tuple[list[int], list[int], list[int], int | None]:
+    """(the Viking deck, the marriage stack, the marriages out of play, the one revealed) drawn again
+    from the cards the view does not show (B-7: the Princess at the stack's bottom; B-11, B-12)."""
     vik = list(D.viking_cards)
     for v in view["viking_cards_revealed"]:
         vik.remove(v)
@@ -77,14 +84,28 @@ def deal(view: Mapping[str, Any], rng: Rng) -> BrianBoruGame:
     out = ordinary[max(0, left - 1):]
     if gone_princess:  # refused (B-27.3) or lost with every disc on space 1 ([D-6])
         out.append(D.princess_id)
+    return vik, stack, out, rid
+
+
+Cards = tuple[list[list[int]], list[list[int]], list[Any], list[int], list[int]]  # hands, piles, choices, aside, discard
+
+
+def state(view: Mapping[str, Any], rng: Rng, cards: Cards, *, free_lead: bool, tasks: list[list[Any]],
+          pending: dict[str, Any] | None, final: Any) -> BrianBoruGame:
+    """The whole game: what ``view`` shows copied, the hidden ``cards`` as dealt, the decks drawn by
+    ``rng`` (:func:`decks`), the engine's continuation (``tasks``, ``pending``) as given. The deal of
+    the ``hard`` level (:func:`deal`) and of ``montecarlo``
+    (:func:`engine.players.brianboru.determinize`) both end here."""
+    hands, piles, choice, aside, discard = cards
+    n = len(view["players"])
+    vik, stack, out, rid = decks(view, rng)
     towns = view["towns"]
-    active = D.town_index[view["active_town"]] if view["active_town"] else -1
-    trick = [[c["seat"], c["card"]] for c in view["trick"]["cards"]]
     s: dict[str, Any] = {
         "game": "brian-boru", "names": [p["name"] for p in view["players"]], "n": n, "round": view["round"],
         "rounds": view["rounds"], "phase": view["phase"], "start": view["start_player"],
-        "marker": -1 if view["marker"] is None else view["marker"], "active": active, "leader": view["leader"],
-        "free_lead": _free_lead(view, active, trick),
+        "marker": -1 if view["marker"] is None else view["marker"],
+        "active": D.town_index[view["active_town"]] if view["active_town"] else -1, "leader": view["leader"],
+        "free_lead": free_lead,
         "owner": [-1 if t["owner"] is None else t["owner"] for t in towns],
         "viking": [t["viking"] for t in towns], "monastery": [t["monastery"] for t in towns],
         "claim_up": [c["face_up"] for c in view["claims"]],
@@ -98,13 +119,13 @@ def deal(view: Mapping[str, Any], rng: Rng) -> BrianBoruGame:
         "hand": hands, "pile": piles, "choice": choice,
         "marriages": [list(p["marriages"]) for p in view["players"]],
         "princess": next(([p["seat"], p["princess"]] for p in view["players"] if p["princess"]), None),
-        "trick": trick, "winner": -1 if view["trick"]["winner"] is None else view["trick"]["winner"],
-        "trick_no": view["trick"]["number"] - 1, "tasks": [list(t) for t in view["tasks"]],
-        "pending": _pending(view), "final": view["final"],
+        "trick": [[c["seat"], c["card"]] for c in view["trick"]["cards"]],
+        "winner": -1 if view["trick"]["winner"] is None else view["trick"]["winner"],
+        "trick_no": view["trick"]["number"] - 1, "tasks": tasks, "pending": pending, "final": final,
         "winners": [],
         "rng": rng.next64(),
     }
-    if "played" in view:
+    if "played" in view:  # the round's memory as the seat knows it: its view stays the same
         s["memory"] = memory_of(view)
     return BrianBoruGame.from_json(s)
 

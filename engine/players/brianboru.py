@@ -605,7 +605,6 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
         raise ValueError("determinize covers the draft and trick decisions only")
     me = view["seat"]
     n = len(view["players"])
-    names = [p["name"] for p in view["players"]]
     towns = view["towns"]
     trick = [[c["seat"], c["card"]] for c in view["trick"]["cards"]]
     hand_me = list(view["you"]["hand"])
@@ -634,20 +633,6 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
     aside_n = 25 - n * k
     aside = pool[:aside_n]
     discard = pool[aside_n:]
-    # Viking deck and marriage stack (B-7, B-11, B-12)
-    vik = list(D.viking_cards)
-    for v in view["viking_cards_revealed"]:
-        vik.remove(v)
-    rng.shuffle(vik)
-    taken = {m for p in view["players"] for m in p["marriages"]}
-    revealed = view["marriage"]["revealed"]
-    rid = revealed["id"] if revealed else None
-    ordinary = [m for m in D.ordinary_marriage if m not in taken and m != rid]
-    rng.shuffle(ordinary)
-    left = view["marriage"]["stack_left"]
-    stack = [D.princess_id, *ordinary[: left - 1]] if left > 0 else []
-    out = ordinary[max(0, left - 1):]
-    princess = next(([p["seat"], p["princess"]] for p in view["players"] if p["princess"]), None)
     active = D.town_index[view["active_town"]] if view["active_town"] else -1
     free_lead = False
     if view["phase"] == "tricks" and trick:
@@ -675,36 +660,14 @@ def determinize(view: Mapping[str, Any], rng: Rng, played: set[int] | frozenset[
             done = len(trick)
             tasks = [["trick"], *[["play", (leader + j) % n] for j in range(n - 1, done, -1)]]
             options = list(hand_me)
-    s: dict[str, Any] = {
-        "game": "brian-boru", "names": names, "n": n, "round": view["round"], "rounds": view["rounds"],
-        "phase": view["phase"], "start": view["start_player"],
-        "marker": -1 if view["marker"] is None else view["marker"], "active": active, "leader": view["leader"],
-        "free_lead": free_lead,
-        "owner": [-1 if t["owner"] is None else t["owner"] for t in towns],
-        "viking": [t["viking"] for t in towns], "monastery": [t["monastery"] for t in towns],
-        "claim_up": [c["face_up"] for c in view["claims"]],
-        "claim_owner": [-1 if c["owner"] is None else c["owner"] for c in view["claims"]],
-        "battle": view["battle"], "viking_deck": vik, "viking_revealed": list(view["viking_cards_revealed"]),
-        "marriage_stack": stack, "marriage_out": out, "marriage_revealed": rid,
-        "aside": aside, "discard": discard,
-        "coins": [p["coins"] for p in view["players"]], "vp": [p["vp"] for p in view["players"]],
-        "renown": [p["renown"] for p in view["players"]], "invaders": [p["invaders"] for p in view["players"]],
-        "church": [p["church"] for p in view["players"]], "track": [p["track"] for p in view["players"]],
-        "hand": hands, "pile": piles, "choice": choice,
-        "marriages": [list(p["marriages"]) for p in view["players"]], "princess": princess,
-        "trick": trick, "winner": -1 if view["trick"]["winner"] is None else view["trick"]["winner"],
-        "trick_no": view["trick"]["number"] - 1, "tasks": tasks, "pending": None, "final": None, "winners": [],
-        "rng": rng.next64(),
-    }
     if kind == "keep":
-        s["pending"] = {"kind": "keep", "seats": list(pend["seats"]), "rule": "B-14"}
+        pending = {"kind": "keep", "seats": list(pend["seats"]), "rule": "B-14"}
     else:
-        s["pending"] = {"kind": kind, "seat": pend["seat"], "options": options, "rule": pend.get("rule")}
-    if "played" in view:  # the round's memory as the seat knows it (issue 30): its view stays the same
-        from .bbdeal import memory_of
+        pending = {"kind": kind, "seat": pend["seat"], "options": options, "rule": pend.get("rule")}
+    from .bbdeal import state  # the public state from the view, as the hard level's deal builds it
 
-        s["memory"] = memory_of(view)
-    return BrianBoruGame.from_json(s)
+    return state(view, rng, (hands, piles, choice, aside, discard), free_lead=free_lead, tasks=tasks,
+                 pending=pending, final=None)
 
 
 def resample(game: BrianBoruGame, seat: int, rng: Rng) -> BrianBoruGame:
