@@ -99,6 +99,16 @@ def _position(game_id: str, view: Mapping[str, Any], seat: int,
               homeland: Callable[[int], Any] | None = None) -> tuple[float, float, float, dict[str, float]]:
     """Every seat's value from public information only (any seat's view, or the full view);
     ``homeland(q)``: a Vikings game's own homelands (else rebuilt from the view)."""
+    vals, parts = expected(game_id, view, seat, homeland)
+    rival = max(v for q, v in enumerate(vals) if q != seat)
+    return vals[seat] - rival, vals[seat] - rival, rival, parts
+
+
+def expected(game_id: str, view: Mapping[str, Any], seat: int,
+             homeland: Callable[[int], Any] | None = None) -> tuple[list[float], dict[str, float]]:
+    """(every seat's expected final VP, the parts of ``seat``'s own) of a position, from public
+    information only: the heuristic's valuation, which the ``hard`` level's leaves
+    (:func:`engine.players.ismcts.values`) and the review's margins share."""
     if game_id == "vikings":
         from .vikings import Context, _home, home_value, purse_value
 
@@ -120,8 +130,7 @@ def _position(game_id: str, view: Mapping[str, Any], seat: int,
         parts = {"vp": float(p["vp"] + p["renown"]), "coins": p["coins"] * COIN,
                  "regions": regions + board.regions_score(len(board.regions_of[seat])),
                  "races": p["church"] * 0.5 + p["invaders"] * 0.4 + 0.6 * len(p["marriages"])}
-    rival = max(v for q, v in enumerate(vals) if q != seat)
-    return vals[seat] - rival, vals[seat] - rival, rival, parts
+    return vals, parts
 
 
 # --------------------------------------------------------------------------- why

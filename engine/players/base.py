@@ -48,6 +48,22 @@ class RandomPlayer(Player):
         return self.rng.choice(list(legal))
 
 
+def check_search(budget: float, top_k: int, horizon: str | int, wall_limit: float | None,
+                 max_rollouts: int | None = None) -> None:
+    """The options both searches share (``montecarlo``'s :class:`~engine.players.search.SearchPlayer`
+    and ``hard``'s :class:`~engine.players.ismcts.ISMCTSPlayer`): ``ValueError`` naming the bad one."""
+    if budget <= 0:
+        raise ValueError("budget must be more than 0 seconds")
+    if top_k < 1:
+        raise ValueError("top_k must be at least 1")
+    if max_rollouts is not None and max_rollouts < 1:
+        raise ValueError("max_rollouts must be at least 1")
+    if not (horizon in ("round", "game") or (type(horizon) is int and horizon >= 0)):
+        raise ValueError("horizon is 'round', 'game' or a number of rollout decisions (0 or more)")
+    if wall_limit is not None and wall_limit <= 0:
+        raise ValueError("wall_limit is a positive multiple of the budget, or None (no limit)")
+
+
 def argmax(items: Sequence[Any], scores: Sequence[float]) -> Any:
     """The item with the highest score; the first one on a tie (so choices are deterministic)."""
     best = 0

@@ -50,8 +50,8 @@ from typing import Any
 
 from engine.core import Action, Event, Game, Rng
 
-from .analysis import WIN_BONUS, Analysis, Candidate, static, why
-from .base import Player
+from .analysis import WIN_BONUS, Analysis, Candidate, expected, static, why
+from .base import Player, check_search
 
 # What an iteration's parts cost on one core of the development machine, in microseconds (measured
 # with bench/ismcts.py's ``costs``; a busy machine takes longer but does the same work). A heuristic
@@ -116,16 +116,9 @@ class ISMCTSPlayer(Player):
         super().__init__(seed)
         if game_id not in COST_US:
             raise ValueError(f"unknown game {game_id!r}")
-        if budget <= 0:
-            raise ValueError("budget must be more than 0 seconds")
-        if top_k < 1:
-            raise ValueError("top_k must be at least 1")
-        if max_rollouts is not None and max_rollouts < 1:
-            raise ValueError("max_rollouts must be at least 1")
         defaults = DEFAULTS[game_id]
         horizon = defaults["horizon"] if horizon is None else horizon
-        if not (horizon in ("round", "game") or (type(horizon) is int and horizon >= 0)):
-            raise ValueError("horizon is 'round', 'game' or a number of rollout decisions (0 or more)")
+        check_search(budget, top_k, horizon, wall_limit, max_rollouts)
         rollout = defaults["rollout"] if rollout is None else rollout
         if isinstance(rollout, str):
             if rollout not in ("random", "heuristic"):
@@ -135,8 +128,6 @@ class ISMCTSPlayer(Player):
             share = float(rollout)
         else:
             raise ValueError("rollout is 'random', 'heuristic' or the heuristic's share (0 to 1)")
-        if wall_limit is not None and wall_limit <= 0:
-            raise ValueError("wall_limit is a positive multiple of the budget, or None (no limit)")
         self.game_id = game_id
         self.budget = budget
         self.max_rollouts = max_rollouts
@@ -375,29 +366,7 @@ def values(game_id: str, g: Any, me: int) -> tuple[list[float], float, float, di
         parts = {"vp": vp[me]}
         raw = vp
     else:
-        view = g.view(None)
-        if game_id == "vikings":
-            from .vikings import Context, home_value, purse_value
-
-            raw = []
-            parts = {}
-            for q in range(len(view["players"])):
-                ctx = Context(view, q)
-                p = view["players"][q]
-                home = home_value(g.homeland(q), ctx)
-                raw.append(purse_value(p["gold"], p["vp"], ctx) + home)
-                if q == me:
-                    parts = {"vp": float(p["vp"]), "gold": p["gold"] * ctx.gold_now, "homeland": home}
-        else:
-            from .brianboru import COIN, Board
-
-            board = Board(view)
-            raw = [board.projected(q) for q in range(board.n)]
-            p = board.players[me]
-            regions = sum(board.region_value(r, me) for r in range(len(board.counts)))
-            parts = {"vp": float(p["vp"] + p["renown"]), "coins": p["coins"] * COIN,
-                     "regions": regions + board.regions_score(len(board.regions_of[me])),
-                     "races": p["church"] * 0.5 + p["invaders"] * 0.4 + 0.6 * len(p["marriages"])}
+        raw, parts = expected(game_id, g.view(None), me, g.homeland if game_id == "vikings" else None)
         winners = set()
     n = len(raw)
     top = sorted(range(n), key=lambda q: -raw[q])[:2]

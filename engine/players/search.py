@@ -35,7 +35,7 @@ from typing import Any
 from engine.core import Action, Event, Game, Msg
 
 from .analysis import Analysis, Candidate, heuristic_why, leaf, static, why
-from .base import Player
+from .base import Player, check_search
 
 Leaf = tuple[float, float, float, dict[str, float]]  # analysis.leaf: value, margin, rival, own parts
 
@@ -58,19 +58,12 @@ class SearchPlayer(Player):
         wall_limit: float | None = 3.0,
     ) -> None:
         super().__init__(seed)
-        if budget <= 0:
-            raise ValueError("budget must be more than 0 seconds")
-        if not (horizon in ("round", "game") or (type(horizon) is int and horizon >= 0)):
-            raise ValueError("horizon is 'round', 'game' or a number of rollout decisions (0 or more)")
-        if top_k < 1:
-            raise ValueError("top_k must be at least 1")
+        check_search(budget, top_k, horizon, wall_limit, max_rollouts)
         self.game_id = game_id
         self.budget = budget
         self.max_rollouts = max_rollouts
         self.top_k = top_k
         self.horizon = horizon
-        if wall_limit is not None and wall_limit <= 0:
-            raise ValueError("wall_limit is a positive multiple of the budget, or None (no limit)")
         self.wall_limit = wall_limit
         self.work = max(1, int(budget * DECISIONS_PER_SECOND[game_id]))
         self.heuristic = _heuristic(game_id, self.rng.next64())

@@ -246,3 +246,15 @@ def test_hard_rollout_policies(rollout):
 def test_hard_refuses_bad_options(bad, message):
     with pytest.raises(ValueError, match=message):
         make_player("vikings", "hard", 1, **bad)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"budget": 0}, "budget must be more than 0"), ({"top_k": 0}, "top_k must be at least 1"),
+    ({"horizon": -1}, "horizon is 'round', 'game'"), ({"wall_limit": -2}, "wall_limit is a positive"),
+    ({"max_rollouts": 0}, "max_rollouts must be at least 1"),
+])
+def test_both_searches_refuse_a_bad_option_in_the_same_words(bad, message):
+    """montecarlo and hard share one check of their common options (engine.players.base)."""
+    for level in ("montecarlo", "hard"):
+        with pytest.raises(ValueError, match=message):
+            make_player("brian-boru", level, 1, **bad)
