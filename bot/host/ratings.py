@@ -76,6 +76,24 @@ def ratings_from_ladder(ladder: Mapping[str, Any], anchor: str = LADDER_ANCHOR,
             out[name] = (round(float(row["mu"]) + shift, 2), round(max(MIN_COMPUTER_SIGMA, float(row["sigma"])), 2))
     return out
 
+def ratings_from_ladders(ladders: Sequence[Mapping[str, Any]], anchor: str = LADDER_ANCHOR,
+                         current: Mapping[str, tuple[float, float]] = COMPUTER_RATINGS
+                         ) -> dict[str, tuple[float, float]]:
+    """One table from the ladders of several games (a level's rating serves every game): each ladder
+    taken over as :func:`ratings_from_ladder` does, then a level's mu is the mean over the ladders
+    that played it and its sigma the largest (the games disagree by that much at least)."""
+    if not ladders:
+        raise ValueError("no ladder to take the ratings from")
+    tables = [ratings_from_ladder(ladder, anchor, current) for ladder in ladders]
+    out = dict(current)
+    for level in out:
+        played = [t[level] for t, ladder in zip(tables, ladders, strict=True)
+                  if level in ladder["levels"] or any(ALIASES.get(x) == level for x in ladder["levels"])]
+        if played:
+            out[level] = (round(sum(mu for mu, _ in played) / len(played), 2), max(sg for _, sg in played))
+    return out
+
+
 ALL = "all"  # the scope of every server
 
 MODEL = PlackettLuce()  # openskill's defaults

@@ -356,3 +356,16 @@ async def test_a_computer_player_under_its_old_level_name_is_the_same_player_in_
         r = await svc.profile(who, guild="g1")
         assert r.ok and r.public[0] == "Profile of Ragnar (computer, normal)", (who, r)
         assert "Take-away: 2 games, 2 won" in r.public, (who, r)
+
+
+def test_the_ladders_of_both_games_make_one_table_mean_mu_largest_sigma():
+    def ladder(game, hard, easy_sigma):
+        return {"game": game, "levels": {"random": {"mu": 10.0, "sigma": 2.0}, "easy": {"mu": 20.0, "sigma": easy_sigma},
+                                         "normal": {"mu": 26.0, "sigma": 1.2}, "hard": {"mu": hard, "sigma": 1.1},
+                                         "montecarlo": {"mu": 30.0, "sigma": 1.0}}}
+
+    got = ratings.ratings_from_ladders([ladder("vikings", 27.0, 1.5), ladder("brian-boru", 33.0, 0.5)])
+    # each shifted so that normal stays at 25: hard 26.0 and 32.0 -> 29.0; easy's sigma the larger
+    assert got == {"random": (9.0, 2.0), "easy": (19.0, 1.5), "normal": (25.0, 1.2), "hard": (29.0, 1.1)}
+    with pytest.raises(ValueError, match="no ladder"):
+        ratings.ratings_from_ladders([])
