@@ -141,8 +141,15 @@ def draw_ladder(data: Mapping[str, Any], *, title: str | None = None, log: TextL
         # -- right: head to head, a's share of the games with its 95 % interval
         x2, x3 = SPLIT + 30, PICTURE_W - PAD - 6
         d.line((SPLIT + 15, top, SPLIT + 15, img.height - PAD - FRAME_W), fill=(220, 214, 204), width=2)
-        text(d, (x2, top), tr("head to head: games won, 95 % interval"), 22, fill=SOFT, max_width=x3 - x2)
-        name_w, figures_w = 250, 212
+        counts = {int(p.get("games", 0)) for p in pairs}
+        same = counts.pop() if len(counts) == 1 else None  # every pair played as often: said once, above
+        if same is None:
+            head = tr("head to head: games won, 95 % interval")
+        else:
+            head = ntr("head to head: share of {games} game won, 95 % interval",
+                       "head to head: share of {games} games won, 95 % interval", same, games=same)
+        text(d, (x2, top), head, 22, fill=SOFT, max_width=x3 - x2)
+        name_w, figures_w = 250, 236 if same is None else 184
         px0, px1 = x2 + name_w + 12, x3 - figures_w - 12
         if pairs:
             half = (px0 + px1) / 2
@@ -157,9 +164,12 @@ def draw_ladder(data: Mapping[str, Any], *, title: str | None = None, log: TextL
             rate, low, high = float(p["rate"]), float(p["low"]), float(p["high"])
             colour = OI_GREEN if low > 0.5 else OI_VERMILLION if high < 0.5 else MUTED
             _bar(d, px0 + low * (px1 - px0), px0 + high * (px1 - px0), px0 + rate * (px1 - px0), y + 16, colour)
-            text(d, (x3 - 4, y + 3), tr("{rate} % of {games} ({low}–{high})", rate=_pct(rate),
-                                         games=int(p.get("games", 0)), low=_pct(low), high=_pct(high)),
-                 22, bold=True, anchor="ra", max_width=figures_w)
+            if same is None:
+                figures = tr("{rate} % of {games} ({low}–{high})", rate=_pct(rate), games=int(p.get("games", 0)),
+                             low=_pct(low), high=_pct(high))
+            else:
+                figures = tr("{rate} % ({low}–{high})", rate=_pct(rate), low=_pct(low), high=_pct(high))
+            text(d, (x3 - 4, y + 3), figures, 22, bold=True, anchor="ra", max_width=figures_w)
         if not pairs:
             text(d, (x2 + 4, top + 40), tr("no pairs played"), 22, fill=SOFT, max_width=x3 - x2)
         return img

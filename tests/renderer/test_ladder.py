@@ -44,7 +44,29 @@ def test_the_ladder_picture_draws_every_level_and_pair_readable_inline():
     assert "won 10 of 128 · 20.0 VP · 0.0 ms a decision" in drawn
     # every pair with its share and interval
     assert sum(" - " in t for t in drawn) == 10  # "a – b" (the dash drawn plain)
-    assert drawn.count("62 % of 128 (54-70)") == 9 and "48 % of 128 (39-57)" in drawn
+    # every pair played 128 games: said once above the pairs, not in every row
+    assert "head to head: share of 128 games won, 95 % interval" in drawn
+    assert drawn.count("62 % (54-70)") == 9 and "48 % (39-57)" in drawn
+
+
+def test_pairs_of_different_game_counts_say_each_count_in_the_row():
+    data = ladder()
+    data["pairs"][0]["games"] = 60  # a Vikings ladder's window: pairs meet unequally when it is unbalanced
+    log = TextLog()
+    img = draw_ladder(data, log=log)
+    check_fits(log, img, MIN_TURN_TEXT)
+    drawn = [t.text for t in log.texts]
+    assert "head to head: games won, 95 % interval" in drawn
+    assert "62 % of 60 (54-70)" in drawn and drawn.count("62 % of 128 (54-70)") == 8
+
+
+def test_a_100_percent_pair_is_drawn_whole_beside_its_dot():
+    data = ladder()
+    data["pairs"][0].update(rate=1.0, low=0.94, high=1.0)
+    log = TextLog()
+    img = draw_ladder(data, log=log)
+    check_fits(log, img, MIN_TURN_TEXT)  # nothing cut short ("94-10..", as a 100 % row was before)
+    assert "100 % (94-100)" in [t.text for t in log.texts]
 
 
 def test_the_ladder_png_and_a_small_ladder_keep_the_picture_shape():
