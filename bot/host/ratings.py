@@ -43,14 +43,14 @@ COMPUTER_PREFIX = "bot:"  # the same as bot.host.service.COMPUTER_PREFIX (bot.ho
 # level, keyed by the canonical level (issue 30; an id stored with an old name, bot:heuristic:N or
 # bot:search:N, reads its new level's rating): a small sigma since they never learn; never updated
 # by a game. normal (the old heuristic) about a new person (25), hard (the old search) above.
-# Issue 30 re-measures these from the arena's ladder (``meadhall arena --ladder``): fill the table
-# with :func:`ratings_from_ladder` of the ladder's JSON. Until then easy and random are provisional
-# guesses (issue 30), normal and hard keep issue 17's values.
+# Issue 30 measured them: the 100-game ladders of both games at 0.25 s a decision
+# (docs/samples/ladder-vikings.json, ladder-brian-boru.json; docs/performance-players.md), taken over
+# by :func:`ratings_from_ladders` with normal anchored at 25. A test recomputes this table from them.
 COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (15.0, 1.0),
-    "easy": (20.0, 1.0),
-    "normal": (25.0, 1.0),
-    "hard": (30.0, 1.0),
+    "random": (-12.39, 5.12),
+    "easy": (10.43, 3.95),
+    "normal": (25.0, 3.62),
+    "hard": (40.99, 3.84),
 }
 DEFAULT_COMPUTER_RATING = COMPUTER_RATINGS["normal"]  # a level this table does not know yet
 LADDER_ANCHOR = "normal"  # the level whose rating stays put when the ladder's are taken over

@@ -369,3 +369,18 @@ def test_the_ladders_of_both_games_make_one_table_mean_mu_largest_sigma():
     assert got == {"random": (9.0, 2.0), "easy": (19.0, 1.5), "normal": (25.0, 1.2), "hard": (29.0, 1.1)}
     with pytest.raises(ValueError, match="no ladder"):
         ratings.ratings_from_ladders([])
+
+
+def test_the_computer_ratings_are_the_measured_ladders_of_both_games_issue30():
+    """COMPUTER_RATINGS is measured, not guessed: it is what the 100-game ladders kept in
+    docs/samples/ (``meadhall arena --ladder GAME``, docs/performance-players.md) give."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "docs" / "samples"
+    ladders = [json.loads((root / f"ladder-{game}.json").read_text(encoding="utf-8")) for game in ("vikings", "brian-boru")]
+    assert all(ladder["games"] >= 100 for ladder in ladders)
+    base = {level: (25.0, 1.0) for level in COMPUTER_RATINGS}  # the anchor only: nothing else is read
+    assert ratings.ratings_from_ladders(ladders, current=base) == COMPUTER_RATINGS
+    mus = [COMPUTER_RATINGS[level][0] for level in ("random", "easy", "normal", "hard")]
+    assert mus == sorted(mus)  # the levels' order, as players are told it
