@@ -38,6 +38,7 @@ import asyncio
 import functools
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -121,10 +122,9 @@ LOW_PRIORITY = 19  # os.nice increment of the background worker: the lowest prio
 
 def lower_priority() -> None:
     """A background worker's initializer: the operating system runs it only when the cores have
-    nothing else to do (where ``os.nice`` exists)."""
-    nice = getattr(os, "nice", None)
-    if nice is not None:
-        nice(LOW_PRIORITY)
+    nothing else to do (POSIX; Windows has no ``os.nice``)."""
+    if sys.platform != "win32":
+        os.nice(LOW_PRIORITY)
 
 
 def _start(game_id: str, setup: tuple[Any, ...]) -> Game:
