@@ -108,11 +108,12 @@ async def timed(games: int) -> dict[str, list[float]]:
     return {"act": act_ms, "render": render_ms, "commit": commit_ms, "live": live_ms}
 
 
-async def analysing(stop: asyncio.Event, same_priority: bool, pieces: list[int]) -> None:
+async def analysing(stop: asyncio.Event, same_priority: bool, pieces: list[int], me: int) -> None:
     """One bot process's analyses, without end until ``stop``: the review of a finished game in the
     host's pieces, through a CPU pool of its own (its background worker, or a plain worker)."""
     from bot.host.analysis import PIECE
-    from bot.processes.cpu import CpuPool, _review_in_worker
+    from bot.processes.cpu import CpuPool, _review_in_worker, _start
+    from engine.players.match import NAMES
     from engine.players.review import REVIEW_OPTIONS, decisions
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -120,11 +121,8 @@ async def analysing(stop: asyncio.Event, same_priority: bool, pieces: list[int])
 
     game_id, seed = "brian-boru", 3100
     moves = played(game_id, seed)
-    from engine.players.match import NAMES, game_class
-
-    start = game_class(game_id).new(NAMES[:4], seed=seed)  # as analysis.played starts it
-    setup = (NAMES[:4], seed, None, None)  # the start seat drawn from the seed, as new() does
-    todo = decisions(start, moves, range(4))
+    setup = (NAMES[:4], seed, None, None)  # as analysis.played starts it (start seat from the seed)
+    todo = decisions(_start(game_id, setup), moves, range(4))
     with CpuPool(1) as cpu:
         k = 0
         while not stop.is_set():
@@ -134,7 +132,7 @@ async def analysing(stop: asyncio.Event, same_priority: bool, pieces: list[int])
                 await cpu._run(_review_in_worker, game_id, setup, moves, piece, dict(REVIEW_OPTIONS))
             else:
                 await cpu.review(game_id, setup, moves, piece, dict(REVIEW_OPTIONS))
-            pieces.append(len(piece))
+            pieces[me] += len(piece)
 
 
 async def main() -> None:
@@ -161,9 +159,9 @@ async def main() -> None:
     out["mean_command_ms"] = round(statistics.mean(act_ms), 1)
     out["warm_up_ms"] = round(warm_ms, 1)
     if args.analyses:
-        stop, pieces = asyncio.Event(), []
-        loops = [asyncio.create_task(analysing(stop, args.same_priority, pieces)) for _ in range(args.analyses)]
-        while len(pieces) < args.analyses:  # every analysis has its worker started and busy
+        stop, pieces = asyncio.Event(), [0] * args.analyses  # decisions judged, per analysis
+        loops = [asyncio.create_task(analysing(stop, args.same_priority, pieces, i)) for i in range(args.analyses)]
+        while not all(pieces):  # every analysis has its worker started and busy
             if any(t.done() for t in loops):
                 await asyncio.gather(*loops)  # an analysis that failed says why
             await asyncio.sleep(0.2)
