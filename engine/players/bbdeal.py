@@ -186,8 +186,8 @@ def _cards(view: Mapping[str, Any], rng: Rng) -> tuple[list[list[int]], list[lis
     if "played" in view and "drafted" in view["you"]:
         try:
             return _chains(view, rng, played)
-        except Inconsistent:
-            pass
+        except Inconsistent:  # a view the draft chains cannot explain (a game saved before issue 30)
+            return _uniform(view, rng, played, me, n)
     return _uniform(view, rng, played, me, n)
 
 

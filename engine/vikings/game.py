@@ -68,7 +68,7 @@ class _Quiet(list):
     """The events of a quiet step (``VikingsGame.step``): whatever is appended is dropped."""
 
     def append(self, _event: Any) -> None:
-        pass
+        """Drop the event: a quiet step's caller reads the state, never the events."""
 
 
 _QUIET: list[Event] = _Quiet()
