@@ -716,7 +716,7 @@ class VikingsGame(Game):
         if kind == "small":  # V-32
             for seat in self.turn_order():
                 purse = Purse(self.gold[seat], self.vp[seat])
-                res = small_scoring(self.homelands[seat], purse)
+                res = small_scoring(self.homelands[seat], purse, events is not _QUIET)  # quiet: no lines
                 self.gold[seat], self.vp[seat] = purse.gold, purse.vp
                 if events is not _QUIET:
                     events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
@@ -739,7 +739,7 @@ class VikingsGame(Game):
     def _score_major(self, seat: int, events: list[Event]) -> None:
         self.sail_queue.pop(0)
         purse = Purse(self.gold[seat], self.vp[seat])
-        res = major_scoring(self.homelands[seat], purse)
+        res = major_scoring(self.homelands[seat], purse, events is not _QUIET)  # quiet: no lines
         self.gold[seat], self.vp[seat] = purse.gold, purse.vp
         if events is not _QUIET:
             events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
