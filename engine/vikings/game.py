@@ -140,7 +140,8 @@ class VikingsGame(Game):
         self.trip: dict[str, Any] | None = None  # the sailor trip under way (V-34)
         self.out_tiles: list[str] = []
         self.out_vikings: list[str] = []
-        self.last: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None  # see the property ``last``
+        self._last_step: tuple[int, Action] | None = None  # a quiet step's action, written out when read
         self.results: dict[str, Any] | None = None
         # progress variant
         self.drawn: list[str] = []  # auction: the 13 drawn vikings, sorted, not yet laid
@@ -198,6 +199,21 @@ class VikingsGame(Game):
     @property
     def n(self) -> int:
         return len(self._names)
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The last action (its seat, text and cells), as the state stores it. A quiet step keeps
+        only its seat and action and this record is written out when it is read (issue 30)."""
+        if self._last_step is not None:
+            seat, action = self._last_step
+            self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+            self._last_step = None
+        return self._last
+
+    @last.setter
+    def last(self, value: dict[str, Any] | None) -> None:
+        self._last = value
+        self._last_step = None
 
     @property
     def _purchase(self) -> dict[str, Any]:
@@ -429,7 +445,8 @@ class VikingsGame(Game):
         if type(action) is A.SailPlan:  # atomic: played on a copy first, refused naming the trip
             self.copy()._run_plan(seat, action, [])
         events: list[Event] = []
-        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}  # ``last``
+        self._last_step = None
         handler(self, seat, action, events)
         return events
 
@@ -440,10 +457,12 @@ class VikingsGame(Game):
         agree, ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, the events
         dropped (``[]``) and the scorings' lines not written out, for the playouts that never
         read them."""
-        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
         if quiet:
+            self._last_step = (seat, action)  # the record of ``last``, written out when read
             _HANDLERS[type(action)](self, seat, action, _QUIET)
             return []
+        self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}  # ``last``
+        self._last_step = None
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         return events
