@@ -254,6 +254,18 @@ def place(row: int, col: int, to_base: bool = False) -> Place:
     return p
 
 
+_SAILS: dict[tuple[int, int, bool], Sail] = {}
+
+
+def sail(row: int, col: int, boat: bool = False) -> Sail:
+    """The shared ``Sail`` for a cell (as :func:`place`; the sailing actions are listed often)."""
+    key = (row, col, boat)
+    s = _SAILS.get(key)
+    if s is None:
+        s = _SAILS[key] = Sail(row, col, boat)
+    return s
+
+
 def _cell(raw: str, word: str) -> tuple[int, int]:
     cell = parse_cell(word)
     if cell is None:

@@ -37,6 +37,7 @@ from .data import (
     AUCTION,
     BUILDING_TILES,
     ISLAND_COUNTS,
+    ISLAND_ROWS,
     KIND_ROW,
     KIND_WORD,
     KIND_WORDS,
@@ -1176,20 +1177,31 @@ class VikingsGame(Game):
 
 
 def sail_targets(h: Homeland, trip: dict[str, Any] | None) -> list[tuple[int, int]]:
-    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted."""
+    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted: the
+    empty island tiles of the rows whose kind may go now and waits in the base (V-34)."""
     base = h.base
-    if trip is None:
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
-    elif trip["mode"] == "all":  # all of one kind: only that kind
-        kinds = [trip["kinds"][0]] if base[trip["kinds"][0]] > 0 else []
-    elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0 and k not in trip["kinds"]]
-    else:  # one viking moved: the same kind again (all) or another kind (each)
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    rows = h.rows
+    mode: str | None = None
+    moved: list[str] = []  # the kinds this trip has moved
+    if trip is not None:
+        mode, moved = trip["mode"], trip["kinds"]
     out = []
-    for k in kinds:
-        out += h.empty_tiles(k)
-    out.sort()
+    for row in ISLAND_ROWS:  # top row first, each left to right: already in sort order
+        kind = ROW_KIND[row]  # never a sailor
+        if base[kind] <= 0:
+            continue
+        if mode == "all":  # all of one kind: only that kind
+            if kind != moved[0]:
+                continue
+        elif mode == "each":  # one of each kind: kinds not yet moved
+            if kind in moved:
+                continue
+        # no trip, or one viking moved: the same kind again (all) or another kind (each)
+        col = 0
+        for t in rows[row]:
+            col += 1
+            if t != EMPTY and t[-1] != "*":
+                out.append((row, col))
     return out
 
 
@@ -1214,14 +1226,14 @@ def sail_actions(h: Homeland, trip: dict[str, Any] | None, single_sailor: bool, 
     if trip is None:
         if h.base[SAILOR] > 0:
             cells = sail_targets(h, None)
-            out += [A.Sail(r, c) for r, c in cells]
+            out += [A.sail(r, c) for r, c in cells]
             if single_sailor and "boat" in h.specials:
-                out += [A.Sail(r, c, True) for r, c in cells]
+                out += [A.sail(r, c, True) for r, c in cells]
         if not (last_round and h.can_sail()):  # V-35: in the last major scoring, sail while one can
             out.append(A.SailEnd())
     else:
         targets = sail_targets(h, trip)
-        out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
+        out += [A.sail(r, c) for r, c in targets]  # the same sailor goes on
         if may_stop_trip(trip, last_round, targets):
             out.append(A.SailDone())
     return out
@@ -1243,7 +1255,7 @@ def sail_move(h: Homeland, trip: dict[str, Any] | None, action: A.Sail,
         trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
     trip["kinds"].append(kind)
     h.base[kind] -= 1
-    h.set(action.row, action.col, h.get(action.row, action.col) + "*")
+    h.add_viking(action.row, action.col)
     ends = (single_sailor and not trip["boat"]) or not sail_targets(h, trip)  # V-44: exactly one viking
     return trip, ends
 

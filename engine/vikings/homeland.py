@@ -125,6 +125,11 @@ class Homeland:
         while r and r[-1] == EMPTY:
             r.pop()
 
+    def add_viking(self, row: int, col: int) -> None:
+        """Stand a viking on the island tile at the cell (a sailor's trip, V-34). The tiles stay
+        as they are, so what :meth:`island_cells_for` remembers holds (it reads no vikings)."""
+        self.rows[row][col - 1] += "*"
+
     def width(self) -> int:
         return max(len(r) for r in self.rows)
 
@@ -332,11 +337,15 @@ class Homeland:
 
     def can_sail(self) -> bool:
         """V-35: has a sailor and some base viking has an empty tile in its row."""
-        if self.base[SAILOR] <= 0:
+        base = self.base
+        if base[SAILOR] <= 0:
             return False
-        for kind in KINDS:
-            if kind != SAILOR and self.base[kind] > 0 and self.empty_tiles(kind):
-                return True
+        rows = self.rows
+        for row in ISLAND_ROWS:
+            if base[ROW_KIND[row]] > 0:
+                for t in rows[row]:
+                    if t != EMPTY and t[-1] != "*":
+                        return True
         return False
 
 
