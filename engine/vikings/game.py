@@ -332,7 +332,7 @@ class VikingsGame(Game):
             return []
         phase = self.phase
         if phase == "buy":
-            return [A.BUYS[p] for p in self._buyable(seat)]
+            return self._buy_actions(seat)
         if phase == "place":
             return self._place_actions(seat)
         if phase == "sail":
@@ -356,13 +356,14 @@ class VikingsGame(Game):
             return []
         return [A.Exchange(k) for k in range(1, self.vp[seat] + 1)]
 
-    def _buyable(self, seat: int) -> list[int]:
-        """V-13 … V-15: affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
+    def _buy_actions(self, seat: int) -> list[Action]:
+        """V-13 … V-15: the affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
         wheel = self.wheel
-        top = min(self.gold[seat] + self.vp[seat], WHEEL - 1)
-        out = [p for p in range(1, top + 1) if wheel[p] is not None]
+        buys = A.BUYS
+        out: list[Action] = [buys[p] for p in range(1, min(self.gold[seat] + self.vp[seat], WHEEL - 1) + 1)
+                             if wheel[p] is not None]
         if wheel[0] is not None and self._zero_allowed(seat):
-            out.insert(0, 0)
+            out.insert(0, buys[0])
         return out
 
     def _zero_allowed(self, seat: int) -> bool:
@@ -371,16 +372,16 @@ class VikingsGame(Game):
         if zero is None:  # only asked when position 0 holds one
             raise RuntimeError("no combo at position 0 in phase state")
         kind = zero[1]
-        # V-14: only the last viking of its kind still on the wheel
+        cheapest = 0  # the lowest price of the other combos
         for p in range(1, WHEEL):
             c = wheel[p]
-            if c is not None and c[1] == kind:
-                break
-        else:
-            return True
-        # V-15: forced zero — gold (not VP) below the lowest price of every other combo
-        others = [p for p in range(1, WHEEL) if self.wheel[p] is not None]
-        return self.gold[seat] < min(others)
+            if c is None:
+                continue
+            if not cheapest:
+                cheapest = p
+            if c[1] == kind:  # not the last of its kind (V-14), so only a forced zero:
+                return self.gold[seat] < cheapest  # V-15: gold (not VP) below every other price
+        return True  # V-14: the last viking of its kind still on the wheel
 
     def _place_actions(self, seat: int) -> list[Action]:
         h = self.homelands[seat]
@@ -472,7 +473,7 @@ class VikingsGame(Game):
         """Direct checks for the frequent actions; the rest by membership in the (short) list."""
         phase = self.phase
         if type(action) is A.Buy:
-            return phase == "buy" and action.pos in self._buyable(seat)
+            return phase == "buy" and action in self._buy_actions(seat)
         if type(action) is A.Place:
             if phase != "place":
                 return False
@@ -682,9 +683,8 @@ class VikingsGame(Game):
         """
         pend = self._purchase
         h = self.homelands[seat]
-        if pend["placed"] or h.start_pending or pend["tile"][0] == "^":
-            return
-        if h.island_fits_somewhere(pend["tile"]):
+        tile = pend["tile"]
+        if pend["placed"] or h.start_pending or tile[0] == "^" or h.island_cells_for(tile):
             return
         self.out_tiles.append(pend["tile"])
         h.base[pend["viking"]] += 1
@@ -726,7 +726,7 @@ class VikingsGame(Game):
         if self.purchases == WHEEL:
             self._end_of_buying(events)
         else:
-            self.turn = self.seat_after(seat)
+            self.turn = (seat + 1) % len(self._names)  # seat_after (V-8)
             self.phase = "buy"
 
     # -- scoring

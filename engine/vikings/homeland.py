@@ -105,20 +105,26 @@ class Homeland:
 
     def set(self, row: int, col: int, token: str) -> None:
         self._fits.clear()
-        if self._frontier is not None and row != SHIP_ROW and token != EMPTY:
-            f = self._frontier
+        rows = self.rows
+        r = rows[row]
+        f = self._frontier
+        if f is not None and row != SHIP_ROW and token != EMPTY:
+            # the empty neighbours join the frontier (``get`` written out: once per placement)
             f.discard((row, col))
-            if col > 1 and self.get(row, col - 1) == EMPTY:
+            if col > 1 and (col - 1 > len(r) or r[col - 2] == EMPTY):
                 f.add((row, col - 1))
-            if self.get(row, col + 1) == EMPTY:
+            if col >= len(r) or r[col] == EMPTY:
                 f.add((row, col + 1))
-            if row > 1 and self.get(row - 1, col) == EMPTY:
-                f.add((row - 1, col))
-            if row < 5 and self.get(row + 1, col) == EMPTY:
-                f.add((row + 1, col))
+            if row > 1:
+                up = rows[row - 1]
+                if col > len(up) or up[col - 1] == EMPTY:
+                    f.add((row - 1, col))
+            if row < 5:
+                down = rows[row + 1]
+                if col > len(down) or down[col - 1] == EMPTY:
+                    f.add((row + 1, col))
         elif token == EMPTY:
             self._frontier = None
-        r = self.rows[row]
         while len(r) < col:
             r.append(EMPTY)
         r[col - 1] = token
