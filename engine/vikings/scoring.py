@@ -15,6 +15,7 @@ from engine.core import Msg, msg, msgn, score_line
 from .data import (
     BUILDING_TILES,
     COLOUR_WORD,
+    ISLAND_ROWS,
     KIND_ROW,
     SAILOR,
     SCORING,
@@ -201,22 +202,26 @@ def major_scoring(h: Homeland, purse: Purse, lines: bool = True) -> ScoreResult:
 
 def _building_vp(h: Homeland, zone) -> list[tuple[Msg, int]]:
     """V-49 building tiles on the grid: if not threatened, 1 VP per viking on it and the 8 around."""
-    out = []
-    for row, col, tok in h.island_cells():
-        if tok.rstrip("*") not in BUILDING_TILES:
-            continue
-        if (row, col) in zone:
-            out.append((msg("building tile {tile} at {cell} is threatened", tile=tok.rstrip("*"),
-                            cell=cell_name(row, col)), 0))
-            continue
-        count = 0
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                r, c = row + dr, col + dc
-                if 1 <= r <= 5 and c >= 1 and h.has_viking(r, c):
-                    count += 1
-        count = min(count, SPECIALS["building_max_vp"])
-        out.append((msg("building tile {tile} at {cell}", tile=tok.rstrip("*"), cell=cell_name(row, col)), count))
+    out: list[tuple[Msg, int]] = []
+    for row in ISLAND_ROWS:  # Homeland.island_cells written out, the building tiles only (X…)
+        col = 0
+        for tok in h.rows[row]:
+            col += 1
+            if tok[0] != "X" or tok.rstrip("*") not in BUILDING_TILES:
+                continue
+            if (row, col) in zone:
+                out.append((msg("building tile {tile} at {cell} is threatened", tile=tok.rstrip("*"),
+                                cell=cell_name(row, col)), 0))
+                continue
+            count = 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    r, c = row + dr, col + dc
+                    if 1 <= r <= 5 and c >= 1 and h.has_viking(r, c):
+                        count += 1
+            count = min(count, SPECIALS["building_max_vp"])
+            out.append((msg("building tile {tile} at {cell}", tile=tok.rstrip("*"), cell=cell_name(row, col)),
+                        count))
     return out
 
 
@@ -285,15 +290,19 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
 
 def _food(homelands, zones, purses, results) -> None:
     """V-37.6 food (V-47: vikings on special tiles are left out)."""
+    frow = KIND_ROW["F"]
     for h, z, p, res in zip(homelands, zones, purses, results):
         eaters = 0
         fishers = 0
-        for row, col, tok in h.island_cells():
-            if not tok.endswith("*") or tok[0] == "X":
-                continue
-            eaters += 1
-            if row == KIND_ROW["F"] and (row, col) not in z:
-                fishers += 1
+        for row in ISLAND_ROWS:  # the vikings on island tiles (Homeland.island_cells written out)
+            col = 0
+            for tok in h.rows[row]:
+                col += 1
+                if tok[-1] != "*" or tok[0] == "X":  # no viking (an empty cell is "."), or on a special tile
+                    continue
+                eaters += 1
+                if row == frow and (row, col) not in z:
+                    fishers += 1
         eaters += sum(h.base.values())
         fed = fishers * SCORING["fisher_feeds"]
         surplus_vp = SPECIAL_TILES["feast"]["surplus_vp"] if "feast" in h.specials else SCORING["food_surplus_vp"]
