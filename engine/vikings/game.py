@@ -652,14 +652,15 @@ class VikingsGame(Game):
         self.wheel[p] = None
         if events is not _QUIET:
             events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
-        self._turn_wheel(events)
+        if self.wheel[0] is None:  # the wheel turns (_turn_wheel's own test, asked here first)
+            self._turn_wheel(events)
         self.pending = {"tile": tile, "viking": viking, "placed": False, "pos": p}
         # V-46: the currently most expensive combo, not from position 0, lets the buyer take a special
-        take_special = specials and most_expensive and p != 0 and any(self.special_display)
-        if take_special:
+        if specials and most_expensive and p != 0 and any(self.special_display):
             self.phase = "special"
             return
-        self._enter_place(seat, events)
+        self.phase = "place"  # _enter_place written out
+        self._maybe_discard(seat, events)
 
     def _turn_wheel(self, events: list[Event]) -> None:
         """V-18: while position 0 is empty, the wheel turns until the lowest combo stands at 0."""

@@ -275,10 +275,11 @@ class Homeland:
 
     def ships(self):
         """Yield ``(col, sail, defended)`` for every ship (V-30: a warrior in the W row defends)."""
-        for i, tok in enumerate(self.rows[SHIP_ROW]):
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
+        for i, tok in enumerate(ships):
             if tok != EMPTY:
-                col = i + 1
-                yield col, tok[1], self.has_viking(1, col)
+                yield i + 1, tok[1], i < n and warriors[i][-1] == "*"  # has_viking(1, col) written out
 
     def defended_ships(self) -> list[str]:
         """``^col`` of every defended ship, left to right (V-30: a warrior below it in the W row)."""
@@ -288,11 +289,15 @@ class Homeland:
 
     def threat_zone(self) -> Cells:
         """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
         zone: Cells = set()
-        for col, sail, defended in self.ships():
-            if not defended:
-                for row in range(1, SHIP_DEPTH[sail] + 1):
-                    zone.add((row, col))
+        for i, tok in enumerate(ships):  # as ships(), written out (every scoring asks)
+            if tok == EMPTY or (i < n and warriors[i][-1] == "*"):  # no ship, or defended (V-30)
+                continue
+            col = i + 1
+            for row in range(1, SHIP_DEPTH[tok[1]] + 1):
+                zone.add((row, col))
         return zone
 
     def vikings_on_islands(self, kind: str, zone: Cells | None = None) -> tuple[int, int]:
