@@ -254,6 +254,18 @@ def place(row: int, col: int, to_base: bool = False) -> Place:
     return p
 
 
+_PLACES_AT: dict[tuple[int, int], tuple[Place, Place]] = {}
+
+
+def places_at(cell: tuple[int, int]) -> tuple[Place, Place]:
+    """The shared ``place CELL`` and ``place CELL base`` for a ``(row, col)`` cell: looked up by
+    the cell itself, the lists of legal places are built with one lookup a cell (issue 30)."""
+    pair = _PLACES_AT.get(cell)
+    if pair is None:
+        pair = _PLACES_AT[cell] = (place(*cell), place(*cell, True))
+    return pair
+
+
 _SAILS: dict[tuple[int, int, bool], Sail] = {}
 
 

@@ -390,10 +390,12 @@ class VikingsGame(Game):
         if not pend["placed"]:
             tile, viking = pend["tile"], pend["viking"]
             vrow = KIND_ROW.get(viking)
-            for r, c in h.cells_for(tile, self.options["ships_any_order"]):
-                out.append(A.place(r, c))
-                if r == vrow:  # V-26: may stand on it, or go to base
-                    out.append(A.place(r, c, True))
+            places_at = A.places_at
+            for cell in h.cells_for(tile, self.options["ships_any_order"]):
+                on_tile, to_base = places_at(cell)
+                out.append(on_tile)
+                if cell[0] == vrow:  # V-26: may stand on it, or go to base
+                    out.append(to_base)
         if h.start_pending:
             out += [A.Start(r) for r, _c in h.start_cells()]
         return out  # already in sort order: places by cell, then start cells
