@@ -266,6 +266,8 @@ def places_at(cell: tuple[int, int]) -> tuple[Place, Place]:
     return pair
 
 
+SAIL_DONE = SailDone()  # shared, as the sailing actions are listed at every sailing step
+SAIL_END = SailEnd()
 _SAILS: dict[tuple[int, int, bool], Sail] = {}
 
 

@@ -1233,12 +1233,12 @@ def sail_actions(h: Homeland, trip: dict[str, Any] | None, single_sailor: bool, 
             if single_sailor and "boat" in h.specials:
                 out += [A.sail(r, c, True) for r, c in cells]
         if not (last_round and h.can_sail()):  # V-35: in the last major scoring, sail while one can
-            out.append(A.SailEnd())
+            out.append(A.SAIL_END)
     else:
         targets = sail_targets(h, trip)
         out += [A.sail(r, c) for r, c in targets]  # the same sailor goes on
         if may_stop_trip(trip, last_round, targets):
-            out.append(A.SailDone())
+            out.append(A.SAIL_DONE)
     return out
 
 
