@@ -240,7 +240,8 @@ class Homeland:
         right_sea = cls == "R"
         rows = self.rows
         cells = []
-        for row, col in self._frontier:
+        for cell in self._frontier:
+            row, col = cell
             r = rows[row]
             n = len(r)
             if col == 1:
@@ -254,7 +255,7 @@ class Homeland:
                 right = r[col]
                 if right != EMPTY and (right[0] == "L") != right_sea:
                     continue
-            cells.append((row, col))
+            cells.append(cell)
         cells.sort()
         self._fits[cls] = cells
         return cells
