@@ -254,6 +254,32 @@ def place(row: int, col: int, to_base: bool = False) -> Place:
     return p
 
 
+_PLACES_AT: dict[tuple[int, int], tuple[Place, Place]] = {}
+
+
+def places_at(cell: tuple[int, int]) -> tuple[Place, Place]:
+    """The shared ``place CELL`` and ``place CELL base`` for a ``(row, col)`` cell: looked up by
+    the cell itself, the lists of legal places are built with one lookup a cell (issue 30)."""
+    pair = _PLACES_AT.get(cell)
+    if pair is None:
+        pair = _PLACES_AT[cell] = (place(*cell), place(*cell, True))
+    return pair
+
+
+SAIL_DONE = SailDone()  # shared, as the sailing actions are listed at every sailing step
+SAIL_END = SailEnd()
+_SAILS: dict[tuple[int, int, bool], Sail] = {}
+
+
+def sail(row: int, col: int, boat: bool = False) -> Sail:
+    """The shared ``Sail`` for a cell (as :func:`place`; the sailing actions are listed often)."""
+    key = (row, col, boat)
+    s = _SAILS.get(key)
+    if s is None:
+        s = _SAILS[key] = Sail(row, col, boat)
+    return s
+
+
 def _cell(raw: str, word: str) -> tuple[int, int]:
     cell = parse_cell(word)
     if cell is None:

@@ -37,6 +37,7 @@ from .data import (
     AUCTION,
     BUILDING_TILES,
     ISLAND_COUNTS,
+    ISLAND_ROWS,
     KIND_ROW,
     KIND_WORD,
     KIND_WORDS,
@@ -140,7 +141,8 @@ class VikingsGame(Game):
         self.trip: dict[str, Any] | None = None  # the sailor trip under way (V-34)
         self.out_tiles: list[str] = []
         self.out_vikings: list[str] = []
-        self.last: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None  # see the property ``last``
+        self._last_step: tuple[int, Action] | None = None  # a quiet step's action, written out when read
         self.results: dict[str, Any] | None = None
         # progress variant
         self.drawn: list[str] = []  # auction: the 13 drawn vikings, sorted, not yet laid
@@ -198,6 +200,21 @@ class VikingsGame(Game):
     @property
     def n(self) -> int:
         return len(self._names)
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The last action (its seat, text and cells), as the state stores it. A quiet step keeps
+        only its seat and action and this record is written out when it is read (issue 30)."""
+        if self._last_step is not None:
+            seat, action = self._last_step
+            self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+            self._last_step = None
+        return self._last
+
+    @last.setter
+    def last(self, value: dict[str, Any] | None) -> None:
+        self._last = value
+        self._last_step = None
 
     @property
     def _purchase(self) -> dict[str, Any]:
@@ -315,7 +332,7 @@ class VikingsGame(Game):
             return []
         phase = self.phase
         if phase == "buy":
-            return [A.BUYS[p] for p in self._buyable(seat)]
+            return self._buy_actions(seat)
         if phase == "place":
             return self._place_actions(seat)
         if phase == "sail":
@@ -339,13 +356,14 @@ class VikingsGame(Game):
             return []
         return [A.Exchange(k) for k in range(1, self.vp[seat] + 1)]
 
-    def _buyable(self, seat: int) -> list[int]:
-        """V-13 … V-15: affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
+    def _buy_actions(self, seat: int) -> list[Action]:
+        """V-13 … V-15: the affordable positions (gold + VP, V-16); position 0 only by V-14/V-15."""
         wheel = self.wheel
-        top = min(self.gold[seat] + self.vp[seat], WHEEL - 1)
-        out = [p for p in range(1, top + 1) if wheel[p] is not None]
+        buys = A.BUYS
+        out: list[Action] = [buys[p] for p in range(1, min(self.gold[seat] + self.vp[seat], WHEEL - 1) + 1)
+                             if wheel[p] is not None]
         if wheel[0] is not None and self._zero_allowed(seat):
-            out.insert(0, 0)
+            out.insert(0, buys[0])
         return out
 
     def _zero_allowed(self, seat: int) -> bool:
@@ -354,16 +372,16 @@ class VikingsGame(Game):
         if zero is None:  # only asked when position 0 holds one
             raise RuntimeError("no combo at position 0 in phase state")
         kind = zero[1]
-        # V-14: only the last viking of its kind still on the wheel
+        cheapest = 0  # the lowest price of the other combos
         for p in range(1, WHEEL):
             c = wheel[p]
-            if c is not None and c[1] == kind:
-                break
-        else:
-            return True
-        # V-15: forced zero — gold (not VP) below the lowest price of every other combo
-        others = [p for p in range(1, WHEEL) if self.wheel[p] is not None]
-        return self.gold[seat] < min(others)
+            if c is None:
+                continue
+            if not cheapest:
+                cheapest = p
+            if c[1] == kind:  # not the last of its kind (V-14), so only a forced zero:
+                return self.gold[seat] < cheapest  # V-15: gold (not VP) below every other price
+        return True  # V-14: the last viking of its kind still on the wheel
 
     def _place_actions(self, seat: int) -> list[Action]:
         h = self.homelands[seat]
@@ -372,10 +390,12 @@ class VikingsGame(Game):
         if not pend["placed"]:
             tile, viking = pend["tile"], pend["viking"]
             vrow = KIND_ROW.get(viking)
-            for r, c in h.cells_for(tile, self.options["ships_any_order"]):
-                out.append(A.place(r, c))
-                if r == vrow:  # V-26: may stand on it, or go to base
-                    out.append(A.place(r, c, True))
+            places_at = A.places_at
+            for cell in h.cells_for(tile, self.options["ships_any_order"]):
+                on_tile, to_base = places_at(cell)
+                out.append(on_tile)
+                if cell[0] == vrow:  # V-26: may stand on it, or go to base
+                    out.append(to_base)
         if h.start_pending:
             out += [A.Start(r) for r, _c in h.start_cells()]
         return out  # already in sort order: places by cell, then start cells
@@ -429,7 +449,8 @@ class VikingsGame(Game):
         if type(action) is A.SailPlan:  # atomic: played on a copy first, refused naming the trip
             self.copy()._run_plan(seat, action, [])
         events: list[Event] = []
-        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
+        self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}  # ``last``
+        self._last_step = None
         handler(self, seat, action, events)
         return events
 
@@ -440,10 +461,12 @@ class VikingsGame(Game):
         agree, ``tests/engine/test_fast_paths.py``). ``quiet``: the same change, the events
         dropped (``[]``) and the scorings' lines not written out, for the playouts that never
         read them."""
-        self.last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}
         if quiet:
+            self._last_step = (seat, action)  # the record of ``last``, written out when read
             _HANDLERS[type(action)](self, seat, action, _QUIET)
             return []
+        self._last = {"seat": seat, "action": action.text, "cells": _cells_of(action)}  # ``last``
+        self._last_step = None
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         return events
@@ -452,7 +475,7 @@ class VikingsGame(Game):
         """Direct checks for the frequent actions; the rest by membership in the (short) list."""
         phase = self.phase
         if type(action) is A.Buy:
-            return phase == "buy" and action.pos in self._buyable(seat)
+            return phase == "buy" and action in self._buy_actions(seat)
         if type(action) is A.Place:
             if phase != "place":
                 return False
@@ -631,14 +654,15 @@ class VikingsGame(Game):
         self.wheel[p] = None
         if events is not _QUIET:
             events.append(Event("bought", seat, {"pos": p, "price": p, "tile": tile, "viking": viking}))
-        self._turn_wheel(events)
+        if self.wheel[0] is None:  # the wheel turns (_turn_wheel's own test, asked here first)
+            self._turn_wheel(events)
         self.pending = {"tile": tile, "viking": viking, "placed": False, "pos": p}
         # V-46: the currently most expensive combo, not from position 0, lets the buyer take a special
-        take_special = specials and most_expensive and p != 0 and any(self.special_display)
-        if take_special:
+        if specials and most_expensive and p != 0 and any(self.special_display):
             self.phase = "special"
             return
-        self._enter_place(seat, events)
+        self.phase = "place"  # _enter_place written out
+        self._maybe_discard(seat, events)
 
     def _turn_wheel(self, events: list[Event]) -> None:
         """V-18: while position 0 is empty, the wheel turns until the lowest combo stands at 0."""
@@ -662,9 +686,8 @@ class VikingsGame(Game):
         """
         pend = self._purchase
         h = self.homelands[seat]
-        if pend["placed"] or h.start_pending or pend["tile"][0] == "^":
-            return
-        if h.island_fits_somewhere(pend["tile"]):
+        tile = pend["tile"]
+        if pend["placed"] or h.start_pending or tile[0] == "^" or h.island_cells_for(tile):
             return
         self.out_tiles.append(pend["tile"])
         h.base[pend["viking"]] += 1
@@ -706,7 +729,7 @@ class VikingsGame(Game):
         if self.purchases == WHEEL:
             self._end_of_buying(events)
         else:
-            self.turn = self.seat_after(seat)
+            self.turn = (seat + 1) % len(self._names)  # seat_after (V-8)
             self.phase = "buy"
 
     # -- scoring
@@ -716,7 +739,7 @@ class VikingsGame(Game):
         if kind == "small":  # V-32
             for seat in self.turn_order():
                 purse = Purse(self.gold[seat], self.vp[seat])
-                res = small_scoring(self.homelands[seat], purse)
+                res = small_scoring(self.homelands[seat], purse, events is not _QUIET)  # quiet: no lines
                 self.gold[seat], self.vp[seat] = purse.gold, purse.vp
                 if events is not _QUIET:
                     events.append(Event("score", seat, {"scoring": "small", **res.to_json()}))
@@ -739,7 +762,7 @@ class VikingsGame(Game):
     def _score_major(self, seat: int, events: list[Event]) -> None:
         self.sail_queue.pop(0)
         purse = Purse(self.gold[seat], self.vp[seat])
-        res = major_scoring(self.homelands[seat], purse)
+        res = major_scoring(self.homelands[seat], purse, events is not _QUIET)  # quiet: no lines
         self.gold[seat], self.vp[seat] = purse.gold, purse.vp
         if events is not _QUIET:
             events.append(Event("score", seat, {"scoring": "major", **res.to_json()}))
@@ -1157,20 +1180,31 @@ class VikingsGame(Game):
 
 
 def sail_targets(h: Homeland, trip: dict[str, Any] | None) -> list[tuple[int, int]]:
-    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted."""
+    """Cells the next viking of ``trip`` (or of a new trip, ``None``) may sail to, sorted: the
+    empty island tiles of the rows whose kind may go now and waits in the base (V-34)."""
     base = h.base
-    if trip is None:
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
-    elif trip["mode"] == "all":  # all of one kind: only that kind
-        kinds = [trip["kinds"][0]] if base[trip["kinds"][0]] > 0 else []
-    elif trip["mode"] == "each":  # one of each kind: kinds not yet moved
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0 and k not in trip["kinds"]]
-    else:  # one viking moved: the same kind again (all) or another kind (each)
-        kinds = [k for k in KINDS if k != SAILOR and base[k] > 0]
+    rows = h.rows
+    mode: str | None = None
+    moved: list[str] = []  # the kinds this trip has moved
+    if trip is not None:
+        mode, moved = trip["mode"], trip["kinds"]
     out = []
-    for k in kinds:
-        out += h.empty_tiles(k)
-    out.sort()
+    for row in ISLAND_ROWS:  # top row first, each left to right: already in sort order
+        kind = ROW_KIND[row]  # never a sailor
+        if base[kind] <= 0:
+            continue
+        if mode == "all":  # all of one kind: only that kind
+            if kind != moved[0]:
+                continue
+        elif mode == "each":  # one of each kind: kinds not yet moved
+            if kind in moved:
+                continue
+        # no trip, or one viking moved: the same kind again (all) or another kind (each)
+        col = 0
+        for t in rows[row]:
+            col += 1
+            if t != EMPTY and t[-1] != "*":
+                out.append((row, col))
     return out
 
 
@@ -1195,16 +1229,16 @@ def sail_actions(h: Homeland, trip: dict[str, Any] | None, single_sailor: bool, 
     if trip is None:
         if h.base[SAILOR] > 0:
             cells = sail_targets(h, None)
-            out += [A.Sail(r, c) for r, c in cells]
+            out += [A.sail(r, c) for r, c in cells]
             if single_sailor and "boat" in h.specials:
-                out += [A.Sail(r, c, True) for r, c in cells]
+                out += [A.sail(r, c, True) for r, c in cells]
         if not (last_round and h.can_sail()):  # V-35: in the last major scoring, sail while one can
-            out.append(A.SailEnd())
+            out.append(A.SAIL_END)
     else:
         targets = sail_targets(h, trip)
-        out += [A.Sail(r, c) for r, c in targets]  # the same sailor goes on
+        out += [A.sail(r, c) for r, c in targets]  # the same sailor goes on
         if may_stop_trip(trip, last_round, targets):
-            out.append(A.SailDone())
+            out.append(A.SAIL_DONE)
     return out
 
 
@@ -1224,7 +1258,7 @@ def sail_move(h: Homeland, trip: dict[str, Any] | None, action: A.Sail,
         trip["mode"] = "all" if kind == trip["kinds"][0] else "each"
     trip["kinds"].append(kind)
     h.base[kind] -= 1
-    h.set(action.row, action.col, h.get(action.row, action.col) + "*")
+    h.add_viking(action.row, action.col)
     ends = (single_sailor and not trip["boat"]) or not sail_targets(h, trip)  # V-44: exactly one viking
     return trip, ends
 

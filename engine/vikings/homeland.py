@@ -105,25 +105,36 @@ class Homeland:
 
     def set(self, row: int, col: int, token: str) -> None:
         self._fits.clear()
-        if self._frontier is not None and row != SHIP_ROW and token != EMPTY:
-            f = self._frontier
+        rows = self.rows
+        r = rows[row]
+        f = self._frontier
+        if f is not None and row != SHIP_ROW and token != EMPTY:
+            # the empty neighbours join the frontier (``get`` written out: once per placement)
             f.discard((row, col))
-            if col > 1 and self.get(row, col - 1) == EMPTY:
+            if col > 1 and (col - 1 > len(r) or r[col - 2] == EMPTY):
                 f.add((row, col - 1))
-            if self.get(row, col + 1) == EMPTY:
+            if col >= len(r) or r[col] == EMPTY:
                 f.add((row, col + 1))
-            if row > 1 and self.get(row - 1, col) == EMPTY:
-                f.add((row - 1, col))
-            if row < 5 and self.get(row + 1, col) == EMPTY:
-                f.add((row + 1, col))
+            if row > 1:
+                up = rows[row - 1]
+                if col > len(up) or up[col - 1] == EMPTY:
+                    f.add((row - 1, col))
+            if row < 5:
+                down = rows[row + 1]
+                if col > len(down) or down[col - 1] == EMPTY:
+                    f.add((row + 1, col))
         elif token == EMPTY:
             self._frontier = None
-        r = self.rows[row]
         while len(r) < col:
             r.append(EMPTY)
         r[col - 1] = token
         while r and r[-1] == EMPTY:
             r.pop()
+
+    def add_viking(self, row: int, col: int) -> None:
+        """Stand a viking on the island tile at the cell (a sailor's trip, V-34). The tiles stay
+        as they are, so what :meth:`island_cells_for` remembers holds (it reads no vikings)."""
+        self.rows[row][col - 1] += "*"
 
     def width(self) -> int:
         return max(len(r) for r in self.rows)
@@ -229,7 +240,8 @@ class Homeland:
         right_sea = cls == "R"
         rows = self.rows
         cells = []
-        for row, col in self._frontier:
+        for cell in self._frontier:
+            row, col = cell
             r = rows[row]
             n = len(r)
             if col == 1:
@@ -243,7 +255,7 @@ class Homeland:
                 right = r[col]
                 if right != EMPTY and (right[0] == "L") != right_sea:
                     continue
-            cells.append((row, col))
+            cells.append(cell)
         cells.sort()
         self._fits[cls] = cells
         return cells
@@ -264,10 +276,11 @@ class Homeland:
 
     def ships(self):
         """Yield ``(col, sail, defended)`` for every ship (V-30: a warrior in the W row defends)."""
-        for i, tok in enumerate(self.rows[SHIP_ROW]):
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
+        for i, tok in enumerate(ships):
             if tok != EMPTY:
-                col = i + 1
-                yield col, tok[1], self.has_viking(1, col)
+                yield i + 1, tok[1], i < n and warriors[i][-1] == "*"  # has_viking(1, col) written out
 
     def defended_ships(self) -> list[str]:
         """``^col`` of every defended ship, left to right (V-30: a warrior below it in the W row)."""
@@ -277,11 +290,15 @@ class Homeland:
 
     def threat_zone(self) -> Cells:
         """V-31: cells reached by an undefended ship: its column, row W down to its sail's depth."""
+        ships, warriors = self.rows[SHIP_ROW], self.rows[1]
+        n = len(warriors)
         zone: Cells = set()
-        for col, sail, defended in self.ships():
-            if not defended:
-                for row in range(1, SHIP_DEPTH[sail] + 1):
-                    zone.add((row, col))
+        for i, tok in enumerate(ships):  # as ships(), written out (every scoring asks)
+            if tok == EMPTY or (i < n and warriors[i][-1] == "*"):  # no ship, or defended (V-30)
+                continue
+            col = i + 1
+            for row in range(1, SHIP_DEPTH[tok[1]] + 1):
+                zone.add((row, col))
         return zone
 
     def vikings_on_islands(self, kind: str, zone: Cells | None = None) -> tuple[int, int]:
@@ -332,11 +349,15 @@ class Homeland:
 
     def can_sail(self) -> bool:
         """V-35: has a sailor and some base viking has an empty tile in its row."""
-        if self.base[SAILOR] <= 0:
+        base = self.base
+        if base[SAILOR] <= 0:
             return False
-        for kind in KINDS:
-            if kind != SAILOR and self.base[kind] > 0 and self.empty_tiles(kind):
-                return True
+        rows = self.rows
+        for row in ISLAND_ROWS:
+            if base[ROW_KIND[row]] > 0:
+                for t in rows[row]:
+                    if t != EMPTY and t[-1] != "*":
+                        return True
         return False
 
 

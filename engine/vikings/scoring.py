@@ -15,6 +15,7 @@ from engine.core import Msg, msg, msgn, score_line
 from .data import (
     BUILDING_TILES,
     COLOUR_WORD,
+    ISLAND_ROWS,
     KIND_ROW,
     SAILOR,
     SCORING,
@@ -77,52 +78,62 @@ def _special_count(h: Homeland, name: str) -> int:
     return h.specials.count(name)
 
 
-def _goldsmiths(h: Homeland, zone, res: ScoreResult, purse: Purse) -> None:
+def _goldsmiths(h: Homeland, zone, res: ScoreResult, purse: Purse, lines: bool = True) -> None:
     safe, hit = h.vikings_on_islands("G", zone)
     per = SCORING["goldsmith_gold"]
     if safe:
         g = purse.add_gold(safe * per)
         res.gold += g
-        res.add(msgn("{n} unthreatened goldsmith × {per} gold", "{n} unthreatened goldsmiths × {per} gold", safe,
-                     per=per), _gain_gold(g), gold=g)
-    if hit:
+        if lines:
+            res.add(msgn("{n} unthreatened goldsmith × {per} gold", "{n} unthreatened goldsmiths × {per} gold", safe,
+                         per=per), _gain_gold(g), gold=g)
+    if hit and lines:
         res.add(msgn("{n} threatened goldsmith", "{n} threatened goldsmiths", hit), NOTHING)
     # V-49: goldsmith special tiles act in small and major scorings (V-48: they add up)
+    if not safe or not h.specials:
+        return
     for name in ("goldsmith1", "goldsmith2"):
         n = _special_count(h, name)
-        if n and safe:
+        if n:
             extra = SPECIAL_TILES[name]["gold"] * n * safe
             g = purse.add_gold(extra)
             res.gold += g
-            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD[name], count=n),
-                    msgn("+{gold} gold for {n} goldsmith", "+{gold} gold for {n} goldsmiths", safe, gold=g), gold=g)
+            if lines:
+                res.add(msg("special {name} ×{count}", name=SPECIAL_WORD[name], count=n),
+                        msgn("+{gold} gold for {n} goldsmith", "+{gold} gold for {n} goldsmiths", safe, gold=g),
+                        gold=g)
 
 
-def small_scoring(h: Homeland, purse: Purse) -> ScoreResult:
-    """V-32: 3 gold per unthreatened goldsmith on an island."""
+def small_scoring(h: Homeland, purse: Purse, lines: bool = True) -> ScoreResult:
+    """V-32: 3 gold per unthreatened goldsmith on an island. ``lines=False``: the same purse and
+    totals, no lines written (the game's quiet step, whose caller never reads them, issue 30)."""
     res = ScoreResult()
-    _goldsmiths(h, h.threat_zone(), res, purse)
-    if not res.messages:
+    _goldsmiths(h, h.threat_zone(), res, purse, lines)
+    if lines and not res.messages:
         res.add(msg("no goldsmith on an island"), NOTHING)
     return res
 
 
-def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
-    """V-33 steps 1–5 (the sailors of V-34 have moved before this is called)."""
+def major_scoring(h: Homeland, purse: Purse, lines: bool = True) -> ScoreResult:
+    """V-33 steps 1–5 (the sailors of V-34 have moved before this is called). ``lines=False``:
+    the same purse and totals, no lines written (as :func:`small_scoring`)."""
     res = ScoreResult()
     zone = h.threat_zone()
     # 1. ships and warriors
     for col, sail, defended in h.ships():
+        if not defended:
+            continue
         ship = SHIPS[sail]
-        if defended:
-            if ship["reward"] == "gold":
-                g = purse.add_gold(ship["amount"])
-                res.gold += g
+        if ship["reward"] == "gold":
+            g = purse.add_gold(ship["amount"])
+            res.gold += g
+            if lines:
                 res.add(msg("{colour} ship in column {col}, defended", colour=COLOUR_WORD[ship["colour"]], col=col),
                         _gain_gold(g), gold=g)
-            else:
-                v = purse.add_vp(ship["amount"])
-                res.vp += v
+        else:
+            v = purse.add_vp(ship["amount"])
+            res.vp += v
+            if lines:
                 res.add(msg("{colour} ship in column {col}, defended", colour=COLOUR_WORD[ship["colour"]], col=col),
                         _gain_vp(v), vp=v)
     # 2. nobles
@@ -130,16 +141,18 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
     if safe:
         v = purse.add_vp(safe * SCORING["noble_vp"])
         res.vp += v
-        res.add(msgn("{n} unthreatened noble × {per} VP", "{n} unthreatened nobles × {per} VP", safe,
-                     per=SCORING["noble_vp"]), _gain_vp(v), vp=v)
-    if hit:
+        if lines:
+            res.add(msgn("{n} unthreatened noble × {per} VP", "{n} unthreatened nobles × {per} VP", safe,
+                         per=SCORING["noble_vp"]), _gain_vp(v), vp=v)
+    if hit and lines:
         res.add(msgn("{n} threatened noble", "{n} threatened nobles", hit), NOTHING)
     n = _special_count(h, "noble1")
     if n and safe:
         v = purse.add_vp(SPECIAL_TILES["noble1"]["vp"] * n * safe)
         res.vp += v
-        res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["noble1"], count=n),
-                msgn("+{vp} VP for {n} noble", "+{vp} VP for {n} nobles", safe, vp=v), vp=v)
+        if lines:
+            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["noble1"], count=n),
+                    msgn("+{vp} VP for {n} noble", "+{vp} VP for {n} nobles", safe, vp=v), vp=v)
     # 3. scouts, with the goldsmith and fisher below them
     srow, grow, frow = KIND_ROW["S"], KIND_ROW["G"], KIND_ROW["F"]
     scouts = 0
@@ -149,7 +162,8 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
         if not tok.endswith("*"):
             continue
         if (srow, col) in zone:
-            res.add(msg("threatened scout in column {col}", col=col), msg("nothing, nor for those below it"))
+            if lines:
+                res.add(msg("threatened scout in column {col}", col=col), msg("nothing, nor for those below it"))
             continue
         scouts += 1
         gain = SCORING["scout_vp"]
@@ -159,16 +173,18 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
             gain += SCORING["scout_column_bonus"]
         v = purse.add_vp(gain)
         scout_vp += v
-        res.add(msg("scout in column {col}", col=col), _gain_vp(v), vp=v)
+        if lines:
+            res.add(msg("scout in column {col}", col=col), _gain_vp(v), vp=v)
     res.vp += scout_vp
     n = _special_count(h, "scout1")
     if n and scouts:
         v = purse.add_vp(SPECIAL_TILES["scout1"]["vp"] * n * scouts)
         res.vp += v
-        res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["scout1"], count=n),
-                msgn("+{vp} VP for {n} scout", "+{vp} VP for {n} scouts", scouts, vp=v), vp=v)
+        if lines:
+            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["scout1"], count=n),
+                    msgn("+{vp} VP for {n} scout", "+{vp} VP for {n} scouts", scouts, vp=v), vp=v)
     # 4. goldsmiths
-    _goldsmiths(h, zone, res, purse)
+    _goldsmiths(h, zone, res, purse, lines)
     # 5. fishers: nothing now, except the fisher special tile (V-49)
     n = _special_count(h, "fisher1")
     if n:
@@ -176,31 +192,36 @@ def major_scoring(h: Homeland, purse: Purse) -> ScoreResult:
         if safe:
             v = purse.add_vp(SPECIAL_TILES["fisher1"]["vp"] * n * safe)
             res.vp += v
-            res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["fisher1"], count=n),
-                    msgn("+{vp} VP for {n} fisher", "+{vp} VP for {n} fishers", safe, vp=v), vp=v)
-    if not res.messages:
+            if lines:
+                res.add(msg("special {name} ×{count}", name=SPECIAL_WORD["fisher1"], count=n),
+                        msgn("+{vp} VP for {n} fisher", "+{vp} VP for {n} fishers", safe, vp=v), vp=v)
+    if lines and not res.messages:
         res.messages.append(msg("nothing scores"))
     return res
 
 
 def _building_vp(h: Homeland, zone) -> list[tuple[Msg, int]]:
     """V-49 building tiles on the grid: if not threatened, 1 VP per viking on it and the 8 around."""
-    out = []
-    for row, col, tok in h.island_cells():
-        if tok.rstrip("*") not in BUILDING_TILES:
-            continue
-        if (row, col) in zone:
-            out.append((msg("building tile {tile} at {cell} is threatened", tile=tok.rstrip("*"),
-                            cell=cell_name(row, col)), 0))
-            continue
-        count = 0
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                r, c = row + dr, col + dc
-                if 1 <= r <= 5 and c >= 1 and h.has_viking(r, c):
-                    count += 1
-        count = min(count, SPECIALS["building_max_vp"])
-        out.append((msg("building tile {tile} at {cell}", tile=tok.rstrip("*"), cell=cell_name(row, col)), count))
+    out: list[tuple[Msg, int]] = []
+    for row in ISLAND_ROWS:  # Homeland.island_cells written out, the building tiles only (X…)
+        col = 0
+        for tok in h.rows[row]:
+            col += 1
+            if tok[0] != "X" or tok.rstrip("*") not in BUILDING_TILES:
+                continue
+            if (row, col) in zone:
+                out.append((msg("building tile {tile} at {cell} is threatened", tile=tok.rstrip("*"),
+                                cell=cell_name(row, col)), 0))
+                continue
+            count = 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    r, c = row + dr, col + dc
+                    if 1 <= r <= 5 and c >= 1 and h.has_viking(r, c):
+                        count += 1
+            count = min(count, SPECIALS["building_max_vp"])
+            out.append((msg("building tile {tile} at {cell}", tile=tok.rstrip("*"), cell=cell_name(row, col)),
+                        count))
     return out
 
 
@@ -269,15 +290,19 @@ def final_scoring(homelands: Sequence[Homeland], purses: Sequence[Purse]) -> lis
 
 def _food(homelands, zones, purses, results) -> None:
     """V-37.6 food (V-47: vikings on special tiles are left out)."""
+    frow = KIND_ROW["F"]
     for h, z, p, res in zip(homelands, zones, purses, results):
         eaters = 0
         fishers = 0
-        for row, col, tok in h.island_cells():
-            if not tok.endswith("*") or tok[0] == "X":
-                continue
-            eaters += 1
-            if row == KIND_ROW["F"] and (row, col) not in z:
-                fishers += 1
+        for row in ISLAND_ROWS:  # the vikings on island tiles (Homeland.island_cells written out)
+            col = 0
+            for tok in h.rows[row]:
+                col += 1
+                if tok[-1] != "*" or tok[0] == "X":  # no viking (an empty cell is "."), or on a special tile
+                    continue
+                eaters += 1
+                if row == frow and (row, col) not in z:
+                    fishers += 1
         eaters += sum(h.base.values())
         fed = fishers * SCORING["fisher_feeds"]
         surplus_vp = SPECIAL_TILES["feast"]["surplus_vp"] if "feast" in h.specials else SCORING["food_surplus_vp"]
