@@ -25,6 +25,7 @@ from engine.vikings.data import (
     ISLAND_ROWS,
     KIND_ROW,
     ROUNDS,
+    ROW_KIND,
     SAILOR,
     SCORING,
     SCORING_AFTER,
@@ -307,6 +308,292 @@ def price_cost(price: int, gold: int, ctx: Context) -> float:
     return from_gold * ctx.gold_now + (price - from_gold)
 
 
+# --------------------------------------------------------------------------- cheap values for choose
+
+# How far _Frame's values may lie from home_value's: both add the same terms, in another order, so
+# they differ by float rounding only (under 1e-12 for values of a few hundred VP); an action is taken
+# on them only when every other one is more than this below it (see VikingsHeuristic.choose).
+_TOL = 1e-6
+
+
+class _Frame:
+    """``home_value``'s terms of one homeland ``h`` split into those of each column and the rest, to
+    value cheaply the homelands that differ from it in a few cells and the base (a placement, a
+    sailor's trip) for :meth:`VikingsHeuristic.choose` (issue 30).
+
+    A column's terms (its tiles' yields and empty tiles, its threat, its ship) depend on that
+    column's six cells only; the others (food, sailing, the majorities, open islands) on counts
+    kept here. :meth:`placed` and :meth:`sailed` add up the terms of the changed columns (less
+    what ``h`` had there) and all the others: home_value less a constant of the frame (``h``'s
+    unchanged columns), up to float rounding as the terms are added in another order (``_TOL``).
+    Only for comparing candidates on one homeland, never as a score."""
+
+    __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
+                 "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
+                 "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
+                 "opp_islands", "opp_longest", "sharp", "isl_v")
+
+    def __init__(self, h: Homeland, ctx: Context) -> None:
+        rows = self.rows = h.rows
+        specials = h.specials
+        major = self.major = ctx.major_left
+        last_round = self.sharp = ctx.last_round
+        keep = self.keep = THREAT_LEFT if not last_round else 0.0
+        gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
+        scout1 = self.scout1 = specials.count("scout1")
+        g_yield = self.g_yield = gold_bonus * (ctx.small_left + major) * GOLD_LATER
+        noble_yield = self.yn = (2 + specials.count("noble1")) * major
+        self.yn_hit = keep * noble_yield
+        self.ys = major
+        self.yg_hit = keep * g_yield
+        self.w_guard = 0.3 * major
+        self.ship_def = {s: amount * major * (GOLD_LATER if gold else 1.0) for s, (_d, amount, gold) in _SHIP.items()}
+        self.ship_open = {s: (d, -amount * (0.2 if gold else 1.0)) for s, (d, amount, gold) in _SHIP.items()}
+        self.sail_y = [0.0, 0.6 * (0.3 * major), 0.6 * noble_yield, 0.6 * (major * (1.5 + scout1)), 0.6 * g_yield, 0.0]
+        self.specials_sailors = specials.count("sailor")
+        self.surplus = _FEAST_SURPLUS if "feast" in specials else _SURPLUS
+        self.buys_left = ctx.buys_left
+        self.open_v = 0.0 if last_round else 0.6
+        self.opp_sailors, self.opp_islands, self.opp_longest = ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest
+        self.cols: dict[int, tuple[float, int]] = {}  # h's column terms by column index, as asked for
+        eaters = 0
+        rooms = [0] * 6
+        for row in ISLAND_ROWS:
+            n = 0
+            for tok in rows[row]:
+                if tok[-1] == "*":
+                    if tok[0] != "X":
+                        eaters += 1
+                elif tok != EMPTY:
+                    n += 1
+            rooms[row] = n
+        self.eaters = eaters
+        self.rooms = rooms
+        ships, wrow = rows[SHIP_ROW], rows[_W]
+        nship, nw = len(ships), len(wrow)
+        fish = 0
+        for i, tok in enumerate(rows[_F]):
+            if tok[-1] == "*" and tok[0] != "X":
+                ship = ships[i] if i < nship else EMPTY
+                if ship == EMPTY or (i < nw and wrow[i][-1] == "*") or _SHIP[ship[1]][0] < _F:
+                    fish += 1
+        self.fish = fish
+        isl = self.isl = [_row_islands(rows[row]) if row else _NO_ISLANDS for row in range(6)]
+        n = longest = 0
+        for x in isl:
+            if x:
+                n += len(x)
+                longest = max(longest, max(x))
+        self.isl_n, self.longest = n, longest
+        self.isl_v = self._islands(isl)
+        opened = self.open = [row > 0 and bool(rows[row]) and rows[row][-1][0] in "LMX" for row in range(6)]
+        self.n_open = sum(opened)
+
+    def _delta(self, row: int, col: int, token: str) -> tuple[float, int]:
+        """What the terms and fed fishers of column ``col`` gain with ``token`` at (row, col)."""
+        i = col - 1
+        t = _tokens(self.rows, i)
+        old = self.cols.get(i)
+        if old is None:
+            old = self.cols[i] = _column(self, *t)
+        t[row] = token
+        nv, nf = _column(self, *t)
+        return nv - old[0], nf - old[1]
+
+    def based(self, base: Mapping[str, int]) -> tuple[Mapping[str, int], int, float, list[float]]:
+        """What :meth:`placed` needs of a base: the base, its eaters with the purchases to come, its
+        sailor majority and sailing with the frame's empty tiles, and what one more empty tile in a
+        row adds to sailing (by row; nothing without a sailor in the base or a major scoring left)."""
+        sailors = base[SAILOR]
+        fixed = _majority(sailors + self.specials_sailors, self.opp_sailors, _SAILOR_VP, self.sharp)
+        y = _NO_SAILING
+        if sailors and self.major:
+            y = self.sail_y
+            rooms = self.rooms
+            for row in (_G, _S, _N, _W):
+                waiting = base[ROW_KIND[row]]
+                if waiting:
+                    fixed += min(rooms[row], waiting) * y[row]
+        return base, sum(base.values()) + self.buys_left, fixed, y
+
+    def placed(self, row: int, col: int, token: str, b: tuple[Mapping[str, int], int, float, list[float]]) -> float:
+        """``home_value(h.variant(row, col, token, base))`` less the frame's constant, ``b`` =
+        :meth:`based` of ``base`` (``row`` 0 or ``col`` 0: no cell changes; else (row, col) is an
+        empty cell)."""
+        base, eat, v, y = b
+        eat += self.eaters
+        fish = self.fish
+        if not col:
+            row = 0
+        elif row and token[-1] != "*":  # a tile with no viking: +0.15, nothing else in its column changes
+            v += 0.15
+            if base[ROW_KIND[row]] > self.rooms[row]:  # room for one more sailing viking of the row
+                v += y[row]
+        else:
+            dv, df = self._delta(row, col, token)
+            v += dv
+            fish += df
+            if row and token[0] != "X":
+                eat += 1
+        fed = fish * _FEEDS
+        v += (fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL
+        if row:
+            rows = self.rows
+            r = rows[row]
+            n_open = self.n_open
+            if col >= len(r):  # the row's last tile: open islands (L, M, X)
+                n_open += (token[0] in "LMX") - self.open[row]
+            if token[0] == "R" or "R" in r or "R*" in r:  # islands can be completed in this row only
+                r = list(r)
+                while len(r) < col:
+                    r.append(EMPTY)
+                r[col - 1] = token
+                old = self.isl[row]
+                new = _row_islands(r)
+                if new != old:
+                    isl = list(self.isl)
+                    isl[row] = new
+                    return v + self._islands(isl) + n_open * self.open_v
+            return v + self.isl_v + n_open * self.open_v
+        return v + self.isl_v + self.n_open * self.open_v
+
+    def _islands(self, isl: list[list[int]]) -> float:
+        n = longest = 0
+        for x in isl:
+            if x:
+                n += len(x)
+                longest = max(longest, max(x))
+        if not n:
+            return 0.0
+        sharp = self.sharp
+        return (_majority(n, self.opp_islands, _ISLANDS_VP, sharp) + _majority(longest, self.opp_longest, _LONGEST_VP,
+                sharp)) + 0.8 * n
+
+    def sailed(self, cells: Sequence[tuple[int, int]], base: Mapping[str, int]) -> float:
+        """The value of ``h`` with a viking put on each of the empty tiles ``cells`` (distinct) and
+        ``base`` (a sailor's trip, V-34: no tile changes, so neither do the islands), less the
+        frame's constant."""
+        if not cells:
+            return self._rest(self.eaters, self.fish, self.rooms, base, self.isl_n, self.longest, self.n_open)
+        rows = self.rows
+        fish = self.fish
+        eaters = self.eaters
+        rooms = list(self.rooms)
+        by_col: dict[int, list[str]] = {}
+        for row, col in cells:
+            i = col - 1
+            t = by_col.get(i)
+            if t is None:
+                t = by_col[i] = _tokens(rows, i)
+            tok = t[row] = t[row] + "*"
+            if tok[0] != "X":
+                eaters += 1
+            rooms[row] -= 1
+        v = 0.0
+        cols = self.cols
+        for i, t in by_col.items():
+            old = cols.get(i)
+            if old is None:
+                old = cols[i] = _column(self, *_tokens(rows, i))
+            nv, nf = _column(self, *t)
+            v += nv - old[0]
+            fish += nf - old[1]
+        return v + self._rest(eaters, fish, rooms, base, self.isl_n, self.longest, self.n_open)
+
+    def _rest(self, eaters: int, fishers: int, rooms: list[int], base: Mapping[str, int], isl_n: int,
+              longest: int, n_open: int) -> float:
+        """home_value's terms outside the columns: food, sailing, majorities, open islands."""
+        eat = eaters + sum(base.values()) + self.buys_left
+        fed = fishers * _FEEDS
+        v = (fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL
+        sailors = base[SAILOR]
+        if sailors and self.major:
+            y = self.sail_y
+            waiting = base["G"]
+            if waiting:
+                v += min(rooms[_G], waiting) * y[_G]
+            waiting = base["S"]
+            if waiting:
+                v += min(rooms[_S], waiting) * y[_S]
+            waiting = base["N"]
+            if waiting:
+                v += min(rooms[_N], waiting) * y[_N]
+            waiting = base["W"]
+            if waiting:
+                v += min(rooms[_W], waiting) * y[_W]
+        sharp = self.sharp
+        v += _majority(sailors + self.specials_sailors, self.opp_sailors, _SAILOR_VP, sharp)
+        if isl_n:
+            v += _majority(isl_n, self.opp_islands, _ISLANDS_VP, sharp)
+            v += _majority(longest, self.opp_longest, _LONGEST_VP, sharp)
+            v += 0.8 * isl_n
+        return v + n_open * self.open_v
+
+
+_NO_ISLANDS: list[int] = []
+_NO_SAILING = [0.0] * 6
+
+
+def _row_islands(r: list[str]) -> list[int]:
+    """The lengths of the completed islands of one row (``completed_islands``, row by row)."""
+    if "R" not in r and "R*" not in r:
+        return _NO_ISLANDS
+    out = []
+    start = -1
+    i = 0
+    for tok in r:
+        t = tok[0]
+        if t == "L":
+            start = i
+        elif t == "R":
+            if start >= 0:
+                out.append(i - start + 1)
+            start = -1
+        elif t != "M" and t != "X":
+            start = -1
+        i += 1
+    return out
+
+
+def _tokens(rows: list[list[str]], i: int) -> list[str]:
+    """The six cells of column index ``i`` (``EMPTY`` beyond a row's end)."""
+    return [r[i] if i < len(r) else EMPTY for r in rows]
+
+
+def _column(fr: _Frame, ship: str, w: str, n: str, s: str, g: str, f: str) -> tuple[float, int]:
+    """home_value's terms of one column (its threat, ship, tiles and vikings) and its fed fishers."""
+    if w[-1] == "*":  # V-30: a warrior defends the ship above (or guards against one to come)
+        v = fr.w_guard if ship == EMPTY else fr.ship_def[ship[1]]
+        d = 0
+    else:
+        v = 0.15 if w != EMPTY else 0.0
+        if ship == EMPTY:
+            d = 0
+        else:
+            d, sv = fr.ship_open[ship[1]]
+            v += sv
+    if n[-1] == "*":
+        v += fr.yn_hit if d >= _N else fr.yn
+    elif n != EMPTY:
+        v += 0.15
+    if s[-1] == "*":
+        per = 1 + (1 if g[-1] == "*" else 0) + (1 if f[-1] == "*" else 0)
+        v += (fr.keep if d >= _S else 1.0) * fr.ys * (per + fr.scout1)
+    elif s != EMPTY:
+        v += 0.15
+    if g[-1] == "*":
+        v += fr.yg_hit if d >= _G else fr.g_yield
+    elif g != EMPTY:
+        v += 0.15
+    fish = 0
+    if f[-1] == "*":
+        if f[0] != "X" and d < _F:
+            fish = 1
+    elif f != EMPTY:
+        v += 0.15
+    return v, fish
+
+
 # --------------------------------------------------------------------------- the heuristic player
 
 
@@ -315,10 +602,108 @@ class VikingsHeuristic(Player):
     game_id = "vikings"
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """``argmax(legal, score_actions(view, legal))``, the same action (the first of the best).
+
+        Issue 30: for a purchase and a placement every candidate is first valued by a
+        :class:`_Frame` of the homeland (home_value's terms by column: a few columns redone per
+        candidate instead of a whole pass); only those within ``_TOL`` of the best of those values
+        — usually one, then none — get their exact ``score_actions`` value, and the first of the
+        best of these is taken. Any other is more than ``_TOL`` - 2 × the rounding below one of
+        them, so it could not have been chosen."""
         if len(legal) == 1:
             return legal[0]
+        phase = view["phase"]
+        if phase == "buy":
+            return self._choose_buy(view, legal)
+        if phase == "place":
+            return self._choose_place(view, legal)
         scores = self.score_actions(view, legal)
         return argmax(list(legal), scores)
+
+    def _choose_buy(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        seat = view["seat"]
+        me = view["players"][seat]
+        h = _home(me)
+        if h.start_pending:
+            return argmax(list(legal), self.score_actions(view, legal))
+        ctx = Context(view, seat)
+        any_order = view["options"]["ships_any_order"]
+        fr = _Frame(h, ctx)
+        wheel = view["wheel"]
+        gold = me["gold"]
+        hbase = h.base
+        b_here = fr.based(hbase)  # the viking on its tile: the base as it is
+        approx: dict[tuple[str, str], float] = {}  # by combo: about its best placement's value
+        scores = []
+        for a in cast("Sequence[A.Buy]", legal):
+            combo = wheel[a.pos]
+            key = (combo["tile"], combo["viking"])
+            val = approx.get(key)
+            if val is None:
+                tile, viking = key
+                vrow = KIND_ROW.get(viking)
+                based = dict(hbase)
+                based[viking] += 1
+                b = fr.based(based)
+                cells = h.cells_for(tile, any_order)
+                if not cells:
+                    val = fr.placed(0, 0, "", b)
+                else:
+                    on_tile = tile + "*"
+                    val = -math.inf
+                    for r, c in cells:
+                        x = fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)
+                        if x > val:
+                            val = x
+                approx[key] = val
+            scores.append(val - price_cost(a.pos, gold, ctx))
+        top = max(scores) - _TOL
+        near = [i for i, x in enumerate(scores) if x >= top]
+        if len(near) == 1:
+            return legal[near[0]]
+        exact: dict[tuple[str, str], float] = {}
+        best_i, best = -1, 0.0
+        for i in near:
+            a = cast("A.Buy", legal[i])
+            combo = wheel[a.pos]
+            key = (combo["tile"], combo["viking"])
+            val = exact.get(key)
+            if val is None:
+                val = exact[key] = best_placement_value(h, key[0], key[1], ctx, any_order)
+            val -= price_cost(a.pos, gold, ctx)
+            if best_i < 0 or val > best:
+                best_i, best = i, val
+        return legal[best_i]
+
+    def _choose_place(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        seat = view["seat"]
+        me = view["players"][seat]
+        h = _home(me)
+        if h.start_pending:  # the start tile too (rare): the plain way
+            return argmax(list(legal), self.score_actions(view, legal))
+        ctx = Context(view, seat)
+        fr = _Frame(h, ctx)
+        pend = view["pending"]
+        tile, viking = pend["tile"], pend["viking"]
+        vrow = KIND_ROW.get(viking)
+        on_tile = tile + "*"
+        hbase = h.base
+        based = dict(hbase)
+        based[viking] += 1
+        b_here, b_based = fr.based(hbase), fr.based(based)
+        scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
+                  else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
+        top = max(scores) - _TOL
+        near = [i for i, x in enumerate(scores) if x >= top]
+        if len(near) == 1:
+            return legal[near[0]]
+        any_order = view["options"]["ships_any_order"]
+        best_i, best = -1, 0.0
+        for i in near:
+            val = self._place_score(h, pend, cast("A.Place", legal[i]), ctx, any_order)
+            if best_i < 0 or val > best:
+                best_i, best = i, val
+        return legal[best_i]
 
     # one score per legal action, higher is better (also used by the search player to prune)
     def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[float]:

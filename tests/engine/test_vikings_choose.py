@@ -1,0 +1,103 @@
+"""The Vikings heuristic's ``choose`` takes the action ``score_actions`` ranks first (issue 30, item 3).
+
+``choose`` values the candidates of a purchase, a placement and a sailor's trip with a ``_Frame``
+(home_value's terms by column, so a candidate costs a few columns instead of a whole pass) and
+computes exact scores only for those within ``_TOL`` of the best; ``score_actions`` stays the exact
+list (the pinned games compare it bit for bit). Here, at every decision of seeded games (2 to 4
+players, the rule options, heuristic and random seats), ``choose`` must give the first of the best
+of ``score_actions`` and move the player's RNG alike; and the frame's values must be home_value's
+less one constant per frame, up to rounding, for every placement and trip state met.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from engine.players.base import RandomPlayer, argmax
+from engine.players.vikings import (
+    Context,
+    VikingsHeuristic,
+    _column,
+    _Frame,
+    _home,
+    _tokens,
+    home_value,
+)
+from engine.vikings import VikingsGame
+from engine.vikings.data import KIND_ROW
+
+NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny"]
+OPTIONS: list[dict[str, Any] | None] = [None, {"advanced": True}, {"ships_any_order": False},
+                                        {"single_sailor": True}, {"advanced": True, "single_sailor": True}]
+# (players, seed, options, seats: "h" heuristic / "r" random)
+CASES = [(2 + k % 3, 7100 + k, OPTIONS[k % len(OPTIONS)], ("hhhh", "hrhh", "hhrh")[k % 3][: 2 + k % 3])
+         for k in range(15)]
+
+
+def _game(case: tuple[int, int, dict[str, Any] | None, str]) -> tuple[VikingsGame, list[Any]]:
+    n, seed, options, seats = case
+    g = VikingsGame.new(NAMES[:n], seed=seed, options=options)
+    players = [VikingsHeuristic(seed * 10 + s) if seats[s] == "h" else RandomPlayer(seed * 10 + s, "vikings")
+               for s in range(n)]
+    return g, players
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p-seed{c[1]}-{c[3]}")
+def test_choose_is_the_first_best_of_score_actions(case) -> None:
+    g, players = _game(case)
+    decisions = 0
+    while not g.is_over:
+        s = g.acting_seats()[0]
+        legal = g.legal_actions(s)
+        p = players[s]
+        if isinstance(p, VikingsHeuristic) and len(legal) > 1:
+            view = g.view(s)
+            twin = copy.deepcopy(p)
+            want = argmax(list(legal), twin.score_actions(view, legal))
+            got = p.choose(view, legal)
+            assert got == want, (view["phase"], view["round"], got, want)
+            assert p.rng.state == twin.rng.state
+            decisions += 1
+        else:
+            got = p.choose(g.view(s), legal)
+        g.step(s, got)
+    assert decisions > 50
+
+
+def _constant(fr: _Frame, rows: list[list[str]]) -> float:
+    """The frame's constant: the column terms of its homeland."""
+    return sum(_column(fr, *_tokens(rows, i))[0] for i in range(max(len(r) for r in rows)))
+
+
+@pytest.mark.parametrize("case", CASES[:6], ids=lambda c: f"{c[0]}p-seed{c[1]}-{c[3]}")
+def test_frame_values_are_home_values_less_a_constant(case) -> None:
+    g, players = _game(case)
+    checked = 0
+    while not g.is_over:
+        s = g.acting_seats()[0]
+        legal = g.legal_actions(s)
+        view = g.view(s)
+        h = _home(view["players"][s])
+        if view["phase"] in ("buy", "place") and not h.start_pending:
+            ctx = Context(view, s)
+            fr = _Frame(h, ctx)
+            k = _constant(fr, h.rows)
+            if view["phase"] == "buy":
+                combos = {(view["wheel"][a.pos]["tile"], view["wheel"][a.pos]["viking"]) for a in legal}
+            else:
+                combos = {(view["pending"]["tile"], view["pending"]["viking"])}
+            for tile, viking in sorted(combos):
+                based = dict(h.base)
+                based[viking] += 1
+                for r, c in h.cells_for(tile, view["options"]["ships_any_order"]) or [(0, 0)]:
+                    ways = [(tile, based)] + ([(tile + "*", h.base)] if r == KIND_ROW.get(viking) else [])
+                    for tok, base in ways:
+                        want = home_value(h.variant(r, c, tok if c else "", base), ctx)
+                        assert fr.placed(r, c, tok, fr.based(base)) + k == pytest.approx(want, rel=0, abs=1e-9)
+                        checked += 1
+        a = legal[0] if len(legal) == 1 else players[s].choose(view, legal)
+        g.step(s, a)
+    assert checked > 100
