@@ -389,6 +389,18 @@ class _Frame:
         opened = self.open = [row > 0 and bool(rows[row]) and rows[row][-1][0] in "LMX" for row in range(6)]
         self.n_open = sum(opened)
 
+    def constant(self) -> float:
+        """The frame's constant: its homeland's column terms (then ``placed`` + this is about home_value)."""
+        rows = self.rows
+        cols = self.cols
+        v = 0.0
+        for i in range(max(len(r) for r in rows)):
+            old = cols.get(i)
+            if old is None:
+                old = cols[i] = _column(self, *_tokens(rows, i))
+            v += old[0]
+        return v
+
     def _delta(self, row: int, col: int, token: str) -> tuple[float, int]:
         """What the terms and fed fishers of column ``col`` gain with ``token`` at (row, col)."""
         i = col - 1
@@ -617,6 +629,8 @@ class VikingsHeuristic(Player):
             return self._choose_buy(view, legal)
         if phase == "place":
             return self._choose_place(view, legal)
+        if phase == "sail":
+            return self._choose_sail(view, legal)
         scores = self.score_actions(view, legal)
         return argmax(list(legal), scores)
 
@@ -624,15 +638,17 @@ class VikingsHeuristic(Player):
         seat = view["seat"]
         me = view["players"][seat]
         h = _home(me)
-        if h.start_pending:
-            return argmax(list(legal), self.score_actions(view, legal))
         ctx = Context(view, seat)
         any_order = view["options"]["ships_any_order"]
-        fr = _Frame(h, ctx)
+        if h.start_pending:  # the start tile first (V-24): one frame per start cell, whole values
+            starts = [_with_start(h, r) for r, _c in h.start_cells()]
+            frames = [(s, _Frame(s, ctx)) for s in starts]
+            consts = [fr.constant() for _s, fr in frames]
+        else:
+            frames = [(h, _Frame(h, ctx))]
+            consts = [0.0]
         wheel = view["wheel"]
         gold = me["gold"]
-        hbase = h.base
-        b_here = fr.based(hbase)  # the viking on its tile: the base as it is
         approx: dict[tuple[str, str], float] = {}  # by combo: about its best placement's value
         scores = []
         for a in cast("Sequence[A.Buy]", legal):
@@ -642,17 +658,21 @@ class VikingsHeuristic(Player):
             if val is None:
                 tile, viking = key
                 vrow = KIND_ROW.get(viking)
-                based = dict(hbase)
-                based[viking] += 1
-                b = fr.based(based)
-                cells = h.cells_for(tile, any_order)
-                if not cells:
-                    val = fr.placed(0, 0, "", b)
-                else:
-                    on_tile = tile + "*"
-                    val = -math.inf
+                on_tile = tile + "*"
+                val = -math.inf
+                for (s, fr), k in zip(frames, consts, strict=True):
+                    based = dict(s.base)
+                    based[viking] += 1
+                    b = fr.based(based)
+                    cells = s.cells_for(tile, any_order)
+                    if not cells:
+                        x = fr.placed(0, 0, "", b) + k
+                        if x > val:
+                            val = x
+                        continue
+                    b_here = fr.based(s.base) if vrow is not None else b  # the viking on its tile
                     for r, c in cells:
-                        x = fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)
+                        x = (fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)) + k
                         if x > val:
                             val = x
                 approx[key] = val
@@ -671,6 +691,85 @@ class VikingsHeuristic(Player):
             if val is None:
                 val = exact[key] = best_placement_value(h, key[0], key[1], ctx, any_order)
             val -= price_cost(a.pos, gold, ctx)
+            if best_i < 0 or val > best:
+                best_i, best = i, val
+        return legal[best_i]
+
+    def _choose_sail(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """``_sail_scores``' trips, each step of them and the trip chosen taken on the frame's values
+        of the seat's homeland (exact values only near the best, as in :meth:`choose`)."""
+        seat = view["seat"]
+        ctx = Context(view, seat)
+        self.rng.fork()  # as _sail_scores
+        home = _home(view["players"][seat])
+        fr = _Frame(home, ctx)
+        trip0 = view["trip"]
+        single = bool(view["options"].get("single_sailor"))
+        last = view["round"] == ROUNDS
+        finals = []
+        scores = []
+        for a in legal:
+            h = home.copy()
+            trip = _trip_copy(trip0)
+            moved: list[tuple[int, int]] = []  # the cells the trip has put a viking on
+            if type(a) is A.Sail:
+                trip, ends = sail_move(h, trip, a, single)
+                moved.append((a.row, a.col))
+                if ends:
+                    trip = None
+            else:
+                trip = None
+            steps = 0
+            while trip is not None and steps < 30:
+                nxt = sail_actions(h, trip, single, last)
+                if len(nxt) == 1:
+                    b = nxt[0]
+                else:
+                    vals = []
+                    here = None
+                    for b in nxt:
+                        if type(b) is A.Sail:
+                            base = dict(h.base)
+                            base[ROW_KIND[b.row]] -= 1
+                            vals.append(fr.sailed(moved + [(b.row, b.col)], base))
+                        else:
+                            if here is None:
+                                here = fr.sailed(moved, h.base)
+                            vals.append(here)
+                    top = max(vals) - _TOL
+                    near = [i for i, x in enumerate(vals) if x >= top]
+                    if len(near) == 1:
+                        b = nxt[near[0]]
+                    else:
+                        best_i, best = -1, 0.0
+                        for i in near:
+                            b = nxt[i]
+                            if type(b) is A.Sail:
+                                h2 = h.copy()
+                                sail_move(h2, _trip_copy(trip), b, single)
+                                val = home_value(h2, ctx)
+                            else:
+                                val = home_value(h, ctx)
+                            if best_i < 0 or val > best:
+                                best_i, best = i, val
+                        b = nxt[best_i]
+                if type(b) is A.Sail:
+                    trip, ends = sail_move(h, trip, b, single)
+                    moved.append((b.row, b.col))
+                    if ends:
+                        trip = None
+                else:
+                    trip = None
+                steps += 1
+            finals.append(h)
+            scores.append(fr.sailed(moved, h.base))
+        top = max(scores) - _TOL
+        near = [i for i, x in enumerate(scores) if x >= top]
+        if len(near) == 1:
+            return legal[near[0]]
+        best_i, best = -1, 0.0
+        for i in near:
+            val = home_value(finals[i], ctx)
             if best_i < 0 or val > best:
                 best_i, best = i, val
         return legal[best_i]

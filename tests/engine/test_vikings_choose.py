@@ -27,7 +27,9 @@ from engine.players.vikings import (
     home_value,
 )
 from engine.vikings import VikingsGame
-from engine.vikings.data import KIND_ROW
+from engine.vikings import actions as A
+from engine.vikings.data import KIND_ROW, ROUNDS
+from engine.vikings.game import sail_actions, sail_move
 
 NAMES = ["Astrid", "Bjorn", "Cnut", "Dagny"]
 OPTIONS: list[dict[str, Any] | None] = [None, {"advanced": True}, {"ships_any_order": False},
@@ -75,7 +77,7 @@ def _constant(fr: _Frame, rows: list[list[str]]) -> float:
 @pytest.mark.parametrize("case", CASES[:6], ids=lambda c: f"{c[0]}p-seed{c[1]}-{c[3]}")
 def test_frame_values_are_home_values_less_a_constant(case) -> None:
     g, players = _game(case)
-    checked = 0
+    checked = sailed = 0
     while not g.is_over:
         s = g.acting_seats()[0]
         legal = g.legal_actions(s)
@@ -98,6 +100,30 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
                         want = home_value(h.variant(r, c, tok if c else "", base), ctx)
                         assert fr.placed(r, c, tok, fr.based(base)) + k == pytest.approx(want, rel=0, abs=1e-9)
                         checked += 1
+        if view["phase"] == "sail":  # every first and second step of a trip from here
+            ctx = Context(view, s)
+            fr = _Frame(h, ctx)
+            k = _constant(fr, h.rows)
+            single = bool(view["options"].get("single_sailor"))
+            for a in legal:
+                if type(a) is not A.Sail:
+                    assert fr.sailed([], h.base) + k == pytest.approx(home_value(h, ctx), rel=0, abs=1e-9)
+                    continue
+                h1 = h.copy()
+                trip = view["trip"] and {"kinds": list(view["trip"]["kinds"]), "mode": view["trip"]["mode"],
+                                         "boat": view["trip"]["boat"]}
+                trip, _ends = sail_move(h1, trip, a, single)
+                assert fr.sailed([(a.row, a.col)], h1.base) + k == pytest.approx(home_value(h1, ctx), rel=0, abs=1e-9)
+                for b in sail_actions(h1, trip, single, view["round"] == ROUNDS):
+                    if type(b) is A.Sail:
+                        h2 = h1.copy()
+                        sail_move(h2, {"kinds": list(trip["kinds"]), "mode": trip["mode"], "boat": trip["boat"]}, b,
+                                  single)
+                        want = home_value(h2, ctx)
+                        assert fr.sailed([(a.row, a.col), (b.row, b.col)], h2.base) + k == pytest.approx(
+                            want, rel=0, abs=1e-9)
+                        sailed += 1
         a = legal[0] if len(legal) == 1 else players[s].choose(view, legal)
         g.step(s, a)
     assert checked > 100
+    assert sailed > 0
