@@ -59,15 +59,15 @@ class Context:
     def __init__(self, view: Mapping[str, Any], seat: int) -> None:
         r = max(1, view["round"])
         self.round = r
-        left = SCORING_AFTER[r - 1:]
-        self.small_left = left.count("small")
-        self.major_left = left.count("major")
+        self.small_left, self.major_left = _LEFT[r]
         players = view["players"]
         n = len(players)
         # purchases this seat still makes after the current decision (food eaters to come)
-        wheel_left = sum(1 for c in view["wheel"] if c is not None)
         if view["phase"] in ("bid", "remove"):  # V-42: the round's 12 tiles are still face down
             wheel_left = WHEEL
+        else:
+            wheel = view["wheel"]
+            wheel_left = len(wheel) - wheel.count(None)
         this_round = wheel_left // n
         self.buys_left = this_round + (ROUNDS - r) * (WHEEL // n)
         # the rivals' majorities, read straight from the view (no homeland rebuilt)
@@ -75,7 +75,10 @@ class Context:
         for p in players:
             if p["seat"] == seat:
                 continue
-            sailors = max(sailors, p["base"][SAILOR] + p["specials"].count("sailor"))
+            specials = p["specials"]
+            x = p["base"][SAILOR] + specials.count("sailor") if specials else p["base"][SAILOR]
+            if x > sailors:
+                sailors = x
             isl = completed_islands(p["rows"])
             if isl:
                 islands = max(islands, len(isl))
@@ -88,8 +91,18 @@ class Context:
         self.single_sailor = bool(view["options"].get("single_sailor"))
 
 
+# the small and major scorings left from each round on (by round, 1-based)
+_LEFT = {r: (SCORING_AFTER[r - 1:].count("small"), SCORING_AFTER[r - 1:].count("major")) for r in range(1, ROUNDS + 1)}
+
+
 def _home(p: Mapping[str, Any]) -> Homeland:
     return homeland_of(p)
+
+
+def _reader(p: Mapping[str, Any]) -> Homeland:
+    """The homeland of a view's player over the view's own rows and specials, for reading only
+    (``choose`` changes none: it copies, or makes variants, as ``score_actions`` does)."""
+    return Homeland(p["rows"], p["base"], p["specials"], p["start_tile_pending"])
 
 
 def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
@@ -331,44 +344,49 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v")
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
-        specials = h.specials
-        major = self.major = ctx.major_left
-        last_round = self.sharp = ctx.last_round
-        keep = self.keep = THREAT_LEFT if not last_round else 0.0
-        gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
-        scout1 = self.scout1 = specials.count("scout1")
-        g_yield = self.g_yield = gold_bonus * (ctx.small_left + major) * GOLD_LATER
-        noble_yield = self.yn = (2 + specials.count("noble1")) * major
-        self.yn_hit = keep * noble_yield
-        self.ys = major
-        self.yg_hit = keep * g_yield
-        self.w_guard = 0.3 * major
-        self.ship_def = {s: amount * major * (GOLD_LATER if gold else 1.0) for s, (_d, amount, gold) in _SHIP.items()}
-        self.ship_open = {s: (d, -amount * (0.2 if gold else 1.0)) for s, (d, amount, gold) in _SHIP.items()}
-        self.sail_y = [0.0, 0.6 * (0.3 * major), 0.6 * noble_yield, 0.6 * (major * (1.5 + scout1)), 0.6 * g_yield, 0.0]
-        self.specials_sailors = specials.count("sailor")
-        self.surplus = _FEAST_SURPLUS if "feast" in specials else _SURPLUS
+        major = ctx.major_left
+        last_round = ctx.last_round
+        key = (major, ctx.small_left, last_round, *h.specials)
+        consts = _FRAME_CONSTS.get(key)
+        if consts is None:
+            consts = _FRAME_CONSTS[key] = _frame_consts(major, ctx.small_left, last_round, h.specials)
+        (self.keep, self.scout1, self.g_yield, self.yn, self.yn_hit, self.ys, self.yg_hit, self.w_guard,
+         self.ship_def, self.ship_open, self.sail_y, self.specials_sailors, self.surplus, self.open_v) = consts
+        self.major = major
+        self.sharp = last_round
         self.buys_left = ctx.buys_left
-        self.open_v = 0.0 if last_round else 0.6
         self.opp_sailors, self.opp_islands, self.opp_longest = ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest
         self.cols: dict[int, tuple[float, int]] = {}  # h's column terms by column index, as asked for
-        eaters = 0
+        self.here: tuple[Mapping[str, int], int, float, list[float]] | None = None
+        eaters = n_open = 0
         rooms = [0] * 6
+        isl = [_NO_ISLANDS] * 6
+        opened = [False] * 6
         for row in ISLAND_ROWS:
+            r = rows[row]
+            if not r:
+                continue
             n = 0
-            for tok in rows[row]:
+            for tok in r:
                 if tok[-1] == "*":
                     if tok[0] != "X":
                         eaters += 1
                 elif tok != EMPTY:
                     n += 1
             rooms[row] = n
+            if r[-1][0] in "LMX":
+                opened[row] = True
+                n_open += 1
+            if "R" in r or "R*" in r:
+                isl[row] = _row_islands(r)
         self.eaters = eaters
         self.rooms = rooms
+        self.open = opened
+        self.n_open = n_open
         ships, wrow = rows[SHIP_ROW], rows[_W]
         nship, nw = len(ships), len(wrow)
         fish = 0
@@ -378,16 +396,14 @@ class _Frame:
                 if ship == EMPTY or (i < nw and wrow[i][-1] == "*") or _SHIP[ship[1]][0] < _F:
                     fish += 1
         self.fish = fish
-        isl = self.isl = [_row_islands(rows[row]) if row else _NO_ISLANDS for row in range(6)]
+        self.isl = isl
         n = longest = 0
         for x in isl:
             if x:
                 n += len(x)
                 longest = max(longest, max(x))
         self.isl_n, self.longest = n, longest
-        self.isl_v = self._islands(isl)
-        opened = self.open = [row > 0 and bool(rows[row]) and rows[row][-1][0] in "LMX" for row in range(6)]
-        self.n_open = sum(opened)
+        self.isl_v = self._islands(isl) if n else 0.0
 
     def constant(self) -> float:
         """The frame's constant: its homeland's column terms (then ``placed`` + this is about home_value)."""
@@ -427,6 +443,13 @@ class _Frame:
                 if waiting:
                     fixed += min(rooms[row], waiting) * y[row]
         return base, sum(base.values()) + self.buys_left, fixed, y
+
+    def based_here(self, base: Mapping[str, int]) -> tuple[Mapping[str, int], int, float, list[float]]:
+        """:meth:`based` of the homeland's own ``base`` (a viking on its tile), once per frame."""
+        b = self.here
+        if b is None:
+            b = self.here = self.based(base)
+        return b
 
     def placed(self, row: int, col: int, token: str, b: tuple[Mapping[str, int], int, float, list[float]]) -> float:
         """``home_value(h.variant(row, col, token, base))`` less the frame's constant, ``b`` =
@@ -542,6 +565,22 @@ class _Frame:
         return v + n_open * self.open_v
 
 
+def _frame_consts(major: int, small: int, last_round: bool, specials: list[str]) -> tuple[Any, ...]:
+    """What a :class:`_Frame` reads of the scorings left and the special tiles (home_value's factors)."""
+    keep = THREAT_LEFT if not last_round else 0.0
+    gold_bonus = 3 + specials.count("goldsmith1") + 2 * specials.count("goldsmith2")
+    scout1 = specials.count("scout1")
+    g_yield = gold_bonus * (small + major) * GOLD_LATER
+    noble_yield = (2 + specials.count("noble1")) * major
+    ship_def = {s: amount * major * (GOLD_LATER if gold else 1.0) for s, (_d, amount, gold) in _SHIP.items()}
+    ship_open = {s: (d, -amount * (0.2 if gold else 1.0)) for s, (d, amount, gold) in _SHIP.items()}
+    sail_y = [0.0, 0.6 * (0.3 * major), 0.6 * noble_yield, 0.6 * (major * (1.5 + scout1)), 0.6 * g_yield, 0.0]
+    return (keep, scout1, g_yield, noble_yield, keep * noble_yield, major, keep * g_yield, 0.3 * major, ship_def,
+            ship_open, sail_y, specials.count("sailor"), _FEAST_SURPLUS if "feast" in specials else _SURPLUS,
+            0.0 if last_round else 0.6)
+
+
+_FRAME_CONSTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # by (major, small, last round, *specials): a few dozen
 _NO_ISLANDS: list[int] = []
 _NO_SAILING = [0.0] * 6
 
@@ -637,7 +676,7 @@ class VikingsHeuristic(Player):
     def _choose_buy(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         me = view["players"][seat]
-        h = _home(me)
+        h = _reader(me)
         ctx = Context(view, seat)
         any_order = view["options"]["ships_any_order"]
         if h.start_pending:  # the start tile first (V-24): one frame per start cell, whole values
@@ -670,7 +709,7 @@ class VikingsHeuristic(Player):
                         if x > val:
                             val = x
                         continue
-                    b_here = fr.based(s.base) if vrow is not None else b  # the viking on its tile
+                    b_here = fr.based_here(s.base) if vrow is not None else b  # the viking on its tile
                     for r, c in cells:
                         x = (fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)) + k
                         if x > val:
@@ -701,7 +740,7 @@ class VikingsHeuristic(Player):
         seat = view["seat"]
         ctx = Context(view, seat)
         self.rng.fork()  # as _sail_scores
-        home = _home(view["players"][seat])
+        home = _reader(view["players"][seat])
         fr = _Frame(home, ctx)
         trip0 = view["trip"]
         single = bool(view["options"].get("single_sailor"))
@@ -777,7 +816,7 @@ class VikingsHeuristic(Player):
     def _choose_place(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         me = view["players"][seat]
-        h = _home(me)
+        h = _reader(me)
         if h.start_pending:  # the start tile too (rare): the plain way
             return argmax(list(legal), self.score_actions(view, legal))
         ctx = Context(view, seat)
@@ -810,7 +849,7 @@ class VikingsHeuristic(Player):
         phase = view["phase"]
         ctx = Context(view, seat)
         me = view["players"][seat]
-        h = _home(me)
+        h = _reader(me)
         any_order = view["options"]["ships_any_order"]
         # the engine offers one kind of action per phase (casts name it; no cost in the search's loop)
         if phase == "buy":
