@@ -79,7 +79,13 @@ class Context:
             x = p["base"][SAILOR] + specials.count("sailor") if specials else p["base"][SAILOR]
             if x > sailors:
                 sailors = x
-            isl = completed_islands(p["rows"])
+            rows = p["rows"]
+            seen = _RIVAL_ISLANDS.get(p["seat"])
+            if seen is not None and seen[0] == rows:
+                isl = seen[1]
+            else:
+                isl = completed_islands(rows)
+                _RIVAL_ISLANDS[p["seat"]] = ([list(r) for r in rows], isl)
             if isl:
                 islands = max(islands, len(isl))
                 longest = max(longest, max(isl))
@@ -90,6 +96,10 @@ class Context:
         self.last_round = r == ROUNDS
         self.single_sailor = bool(view["options"].get("single_sailor"))
 
+
+# the completed islands last computed for a rival's seat, with a copy of the rows they are of (a
+# homeland changes once in several decisions; the rows are compared, so any game may use it)
+_RIVAL_ISLANDS: dict[int, tuple[list[list[str]], list[int]]] = {}
 
 # the small and major scorings left from each round on (by round, 1-based)
 _LEFT = {r: (SCORING_AFTER[r - 1:].count("small"), SCORING_AFTER[r - 1:].count("major")) for r in range(1, ROUNDS + 1)}
@@ -344,7 +354,7 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v", "here")
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -362,6 +372,8 @@ class _Frame:
         self.opp_sailors, self.opp_islands, self.opp_longest = ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest
         self.cols: dict[int, tuple[float, int]] = {}  # h's column terms by column index, as asked for
         self.here: tuple[Mapping[str, int], int, float, list[float]] | None = None
+        self.base = h.base
+        self.plus: dict[str, tuple[Mapping[str, int], int, float, list[float]]] = {}
         eaters = n_open = 0
         rooms = [0] * 6
         isl = [_NO_ISLANDS] * 6
@@ -444,11 +456,20 @@ class _Frame:
                     fixed += min(rooms[row], waiting) * y[row]
         return base, sum(base.values()) + self.buys_left, fixed, y
 
-    def based_here(self, base: Mapping[str, int]) -> tuple[Mapping[str, int], int, float, list[float]]:
-        """:meth:`based` of the homeland's own ``base`` (a viking on its tile), once per frame."""
+    def based_here(self) -> tuple[Mapping[str, int], int, float, list[float]]:
+        """:meth:`based` of the homeland's own base (a viking on its tile), once per frame."""
         b = self.here
         if b is None:
-            b = self.here = self.based(base)
+            b = self.here = self.based(self.base)
+        return b
+
+    def based_plus(self, viking: str) -> tuple[Mapping[str, int], int, float, list[float]]:
+        """:meth:`based` of the homeland's base with one more ``viking`` (V-27), once per kind."""
+        b = self.plus.get(viking)
+        if b is None:
+            base = dict(self.base)
+            base[viking] += 1
+            b = self.plus[viking] = self.based(base)
         return b
 
     def placed(self, row: int, col: int, token: str, b: tuple[Mapping[str, int], int, float, list[float]]) -> float:
@@ -478,7 +499,11 @@ class _Frame:
             n_open = self.n_open
             if col >= len(r):  # the row's last tile: open islands (L, M, X)
                 n_open += (token[0] in "LMX") - self.open[row]
-            if token[0] == "R" or "R" in r or "R*" in r:  # islands can be completed in this row only
+            t = token[0]
+            i = col - 1
+            n = len(r)
+            if (t == "L" or (0 < i <= n and r[i - 1] != EMPTY)) and (t == "R" or (i + 1 < n and r[i + 1] != EMPTY)):
+                # a new island may close through this cell (V-25; the row's islands stay as they are)
                 r = list(r)
                 while len(r) < col:
                     r.append(EMPTY)
@@ -688,28 +713,28 @@ class VikingsHeuristic(Player):
             consts = [0.0]
         wheel = view["wheel"]
         gold = me["gold"]
-        approx: dict[tuple[str, str], float] = {}  # by combo: about its best placement's value
+        # by combo: about its best placement's value; island tiles of one letter are valued alike
+        # (home_value reads an island tile's letter only: its edges, islands, a building's X)
+        approx: dict[tuple[str, str], float] = {}
         scores = []
         for a in cast("Sequence[A.Buy]", legal):
             combo = wheel[a.pos]
-            key = (combo["tile"], combo["viking"])
+            tile, viking = combo["tile"], combo["viking"]
+            key = (tile if tile[0] == "^" else tile[0], viking)
             val = approx.get(key)
             if val is None:
-                tile, viking = key
                 vrow = KIND_ROW.get(viking)
                 on_tile = tile + "*"
                 val = -math.inf
                 for (s, fr), k in zip(frames, consts, strict=True):
-                    based = dict(s.base)
-                    based[viking] += 1
-                    b = fr.based(based)
+                    b = fr.based_plus(viking)
                     cells = s.cells_for(tile, any_order)
                     if not cells:
                         x = fr.placed(0, 0, "", b) + k
                         if x > val:
                             val = x
                         continue
-                    b_here = fr.based_here(s.base) if vrow is not None else b  # the viking on its tile
+                    b_here = fr.based_here() if vrow is not None else b  # the viking on its tile
                     for r, c in cells:
                         x = (fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)) + k
                         if x > val:
@@ -825,10 +850,7 @@ class VikingsHeuristic(Player):
         tile, viking = pend["tile"], pend["viking"]
         vrow = KIND_ROW.get(viking)
         on_tile = tile + "*"
-        hbase = h.base
-        based = dict(hbase)
-        based[viking] += 1
-        b_here, b_based = fr.based(hbase), fr.based(based)
+        b_here, b_based = fr.based_here(), fr.based_plus(viking)
         scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
                   else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
         top = max(scores) - _TOL
