@@ -517,6 +517,53 @@ class _Frame:
             return v + self.isl_v + n_open * self.open_v
         return v + self.isl_v + self.n_open * self.open_v
 
+    def best(self, cells: Sequence[tuple[int, int]], tile: str, vrow: int | None,
+             b: tuple[Mapping[str, int], int, float, list[float]],
+             b_here: tuple[Mapping[str, int], int, float, list[float]]) -> float:
+        """The best :meth:`placed` of ``tile`` and its viking over ``cells`` (V-26: on the tile in
+        the viking's row ``vrow``, base ``b_here``; elsewhere to the base, ``b``). A tile with no
+        viking changes nothing in its column but +0.15: those cells are valued here at once."""
+        base, eat, fixed, y = b
+        eat += self.eaters
+        fed = self.fish * _FEEDS
+        fixed += ((fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL) + 0.15
+        rows, rooms, opened = self.rows, self.rooms, self.open
+        isl_v, open_v, n_open0 = self.isl_v, self.open_v, self.n_open
+        t = tile[0]
+        t_open = t in "LMX"
+        best = -math.inf
+        for row, col in cells:
+            if row == vrow or not row:
+                v = self.placed(row, col, tile + "*" if row else tile, b_here if row else b)
+            else:
+                v = fixed
+                if base[ROW_KIND[row]] > rooms[row]:  # room for one more sailing viking of the row
+                    v += y[row]
+                r = rows[row]
+                n = len(r)
+                n_open = n_open0
+                if col >= n:
+                    n_open += t_open - opened[row]
+                i = col - 1
+                if (t == "L" or (0 < i <= n and r[i - 1] != EMPTY)) and (t == "R" or (i + 1 < n and r[i + 1] != EMPTY)):
+                    r = list(r)
+                    while len(r) < col:
+                        r.append(EMPTY)
+                    r[i] = tile
+                    new = _row_islands(r)
+                    if new != self.isl[row]:
+                        isl = list(self.isl)
+                        isl[row] = new
+                        v += self._islands(isl)
+                    else:
+                        v += isl_v
+                else:
+                    v += isl_v
+                v += n_open * open_v
+            if v > best:
+                best = v
+        return best
+
     def _islands(self, isl: list[list[int]]) -> float:
         n = longest = 0
         for x in isl:
@@ -528,37 +575,6 @@ class _Frame:
         sharp = self.sharp
         return (_majority(n, self.opp_islands, _ISLANDS_VP, sharp) + _majority(longest, self.opp_longest, _LONGEST_VP,
                 sharp)) + 0.8 * n
-
-    def sailed(self, cells: Sequence[tuple[int, int]], base: Mapping[str, int]) -> float:
-        """The value of ``h`` with a viking put on each of the empty tiles ``cells`` (distinct) and
-        ``base`` (a sailor's trip, V-34: no tile changes, so neither do the islands), less the
-        frame's constant."""
-        if not cells:
-            return self._rest(self.eaters, self.fish, self.rooms, base, self.isl_n, self.longest, self.n_open)
-        rows = self.rows
-        fish = self.fish
-        eaters = self.eaters
-        rooms = list(self.rooms)
-        by_col: dict[int, list[str]] = {}
-        for row, col in cells:
-            i = col - 1
-            t = by_col.get(i)
-            if t is None:
-                t = by_col[i] = _tokens(rows, i)
-            tok = t[row] = t[row] + "*"
-            if tok[0] != "X":
-                eaters += 1
-            rooms[row] -= 1
-        v = 0.0
-        cols = self.cols
-        for i, t in by_col.items():
-            old = cols.get(i)
-            if old is None:
-                old = cols[i] = _column(self, *_tokens(rows, i))
-            nv, nf = _column(self, *t)
-            v += nv - old[0]
-            fish += nf - old[1]
-        return v + self._rest(eaters, fish, rooms, base, self.isl_n, self.longest, self.n_open)
 
     def _rest(self, eaters: int, fishers: int, rooms: list[int], base: Mapping[str, int], isl_n: int,
               longest: int, n_open: int) -> float:
@@ -588,6 +604,66 @@ class _Frame:
             v += _majority(longest, self.opp_longest, _LONGEST_VP, sharp)
             v += 0.8 * isl_n
         return v + n_open * self.open_v
+
+
+class _Sailing:
+    """A sailor's trip under way on a :class:`_Frame` (V-34): the vikings moved so far onto empty
+    tiles of the frame's homeland, each changed column's terms kept, so that valuing one more step
+    redoes one column (no tile changes on a trip, so neither do the islands)."""
+
+    __slots__ = ("fr", "v", "fish", "eaters", "rooms", "toks", "colv")
+
+    def __init__(self, fr: _Frame) -> None:
+        self.fr = fr
+        self.v = 0.0
+        self.fish = fr.fish
+        self.eaters = fr.eaters
+        self.rooms = list(fr.rooms)
+        self.toks: dict[int, list[str]] = {}  # the changed columns' cells, by column index
+        self.colv: dict[int, tuple[float, int]] = {}  # and their terms
+
+    def _step(self, row: int, col: int) -> tuple[int, list[str], float, int, float, int]:
+        fr = self.fr
+        i = col - 1
+        t = self.toks.get(i)
+        if t is None:
+            t = _tokens(fr.rows, i)
+            old = fr.cols.get(i)
+            if old is None:
+                old = fr.cols[i] = _column(fr, *t)
+            t = list(t)
+        else:
+            old = self.colv[i]
+            t = list(t)
+        t[row] += "*"
+        nv, nf = _column(fr, *t)
+        return i, t, nv - old[0], nf - old[1], nv, nf
+
+    def value(self, base: Mapping[str, int], row: int = 0, col: int = 0) -> float:
+        """The trip's homeland with ``base`` (and one more viking put at (row, col), if ``col``),
+        less the frame's constant."""
+        fr = self.fr
+        v, fish, eaters, rooms = self.v, self.fish, self.eaters, self.rooms
+        if col:
+            _i, t, dv, df, _nv, _nf = self._step(row, col)
+            v += dv
+            fish += df
+            if t[row][0] != "X":
+                eaters += 1
+            rooms = list(rooms)
+            rooms[row] -= 1
+        return v + fr._rest(eaters, fish, rooms, base, fr.isl_n, fr.longest, fr.n_open)
+
+    def add(self, row: int, col: int) -> None:
+        """The trip puts a viking on the empty tile (row, col)."""
+        i, t, dv, df, nv, nf = self._step(row, col)
+        self.toks[i] = t
+        self.colv[i] = (nv, nf)
+        self.v += dv
+        self.fish += df
+        if t[row][0] != "X":
+            self.eaters += 1
+        self.rooms[row] -= 1
 
 
 def _frame_consts(major: int, small: int, last_round: bool, specials: list[str]) -> tuple[Any, ...]:
@@ -724,7 +800,6 @@ class VikingsHeuristic(Player):
             val = approx.get(key)
             if val is None:
                 vrow = KIND_ROW.get(viking)
-                on_tile = tile + "*"
                 val = -math.inf
                 for (s, fr), k in zip(frames, consts, strict=True):
                     b = fr.based_plus(viking)
@@ -734,11 +809,9 @@ class VikingsHeuristic(Player):
                         if x > val:
                             val = x
                         continue
-                    b_here = fr.based_here() if vrow is not None else b  # the viking on its tile
-                    for r, c in cells:
-                        x = (fr.placed(r, c, on_tile, b_here) if r == vrow else fr.placed(r, c, tile, b)) + k
-                        if x > val:
-                            val = x
+                    x = fr.best(cells, tile, vrow, b, fr.based_here() if vrow is not None else b) + k
+                    if x > val:
+                        val = x
                 approx[key] = val
             scores.append(val - price_cost(a.pos, gold, ctx))
         top = max(scores) - _TOL
@@ -775,10 +848,10 @@ class VikingsHeuristic(Player):
         for a in legal:
             h = home.copy()
             trip = _trip_copy(trip0)
-            moved: list[tuple[int, int]] = []  # the cells the trip has put a viking on
+            st = _Sailing(fr)  # the trip's vikings so far
             if type(a) is A.Sail:
                 trip, ends = sail_move(h, trip, a, single)
-                moved.append((a.row, a.col))
+                st.add(a.row, a.col)
                 if ends:
                     trip = None
             else:
@@ -795,10 +868,10 @@ class VikingsHeuristic(Player):
                         if type(b) is A.Sail:
                             base = dict(h.base)
                             base[ROW_KIND[b.row]] -= 1
-                            vals.append(fr.sailed(moved + [(b.row, b.col)], base))
+                            vals.append(st.value(base, b.row, b.col))
                         else:
                             if here is None:
-                                here = fr.sailed(moved, h.base)
+                                here = st.value(h.base)
                             vals.append(here)
                     top = max(vals) - _TOL
                     near = [i for i, x in enumerate(vals) if x >= top]
@@ -808,10 +881,10 @@ class VikingsHeuristic(Player):
                         best_i, best = -1, 0.0
                         for i in near:
                             b = nxt[i]
-                            if type(b) is A.Sail:
-                                h2 = h.copy()
-                                sail_move(h2, _trip_copy(trip), b, single)
-                                val = home_value(h2, ctx)
+                            if type(b) is A.Sail:  # as sail_move on a copy (a trip under way: no new sailor)
+                                base = dict(h.base)
+                                base[ROW_KIND[b.row]] -= 1
+                                val = home_value(h.variant(b.row, b.col, h.rows[b.row][b.col - 1] + "*", base), ctx)
                             else:
                                 val = home_value(h, ctx)
                             if best_i < 0 or val > best:
@@ -819,14 +892,14 @@ class VikingsHeuristic(Player):
                         b = nxt[best_i]
                 if type(b) is A.Sail:
                     trip, ends = sail_move(h, trip, b, single)
-                    moved.append((b.row, b.col))
+                    st.add(b.row, b.col)
                     if ends:
                         trip = None
                 else:
                     trip = None
                 steps += 1
             finals.append(h)
-            scores.append(fr.sailed(moved, h.base))
+            scores.append(st.value(h.base))
         top = max(scores) - _TOL
         near = [i for i, x in enumerate(scores) if x >= top]
         if len(near) == 1:

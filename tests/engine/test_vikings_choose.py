@@ -23,7 +23,9 @@ from engine.players.vikings import (
     _column,
     _Frame,
     _home,
+    _Sailing,
     _tokens,
+    best_placement_value,
     home_value,
 )
 from engine.vikings import VikingsGame
@@ -94,12 +96,17 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
             for tile, viking in sorted(combos):
                 based = dict(h.base)
                 based[viking] += 1
-                for r, c in h.cells_for(tile, view["options"]["ships_any_order"]) or [(0, 0)]:
+                cells = h.cells_for(tile, view["options"]["ships_any_order"])
+                for r, c in cells or [(0, 0)]:
                     ways = [(tile, based)] + ([(tile + "*", h.base)] if r == KIND_ROW.get(viking) else [])
                     for tok, base in ways:
                         want = home_value(h.variant(r, c, tok if c else "", base), ctx)
                         assert fr.placed(r, c, tok, fr.based(base)) + k == pytest.approx(want, rel=0, abs=1e-9)
                         checked += 1
+                if cells:  # the purchase's best placement at once
+                    want = best_placement_value(h, tile, viking, ctx, view["options"]["ships_any_order"])
+                    got = fr.best(cells, tile, KIND_ROW.get(viking), fr.based_plus(viking), fr.based_here())
+                    assert got + k == pytest.approx(want, rel=0, abs=1e-9)
         if view["phase"] == "sail":  # every first and second step of a trip from here
             ctx = Context(view, s)
             fr = _Frame(h, ctx)
@@ -107,21 +114,23 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
             single = bool(view["options"].get("single_sailor"))
             for a in legal:
                 if type(a) is not A.Sail:
-                    assert fr.sailed([], h.base) + k == pytest.approx(home_value(h, ctx), rel=0, abs=1e-9)
+                    assert _Sailing(fr).value(h.base) + k == pytest.approx(home_value(h, ctx), rel=0, abs=1e-9)
                     continue
                 h1 = h.copy()
                 trip = view["trip"] and {"kinds": list(view["trip"]["kinds"]), "mode": view["trip"]["mode"],
                                          "boat": view["trip"]["boat"]}
                 trip, _ends = sail_move(h1, trip, a, single)
-                assert fr.sailed([(a.row, a.col)], h1.base) + k == pytest.approx(home_value(h1, ctx), rel=0, abs=1e-9)
+                st = _Sailing(fr)
+                assert st.value(h1.base, a.row, a.col) + k == pytest.approx(home_value(h1, ctx), rel=0, abs=1e-9)
+                st.add(a.row, a.col)
+                assert st.value(h1.base) + k == pytest.approx(home_value(h1, ctx), rel=0, abs=1e-9)
                 for b in sail_actions(h1, trip, single, view["round"] == ROUNDS):
                     if type(b) is A.Sail:
                         h2 = h1.copy()
                         sail_move(h2, {"kinds": list(trip["kinds"]), "mode": trip["mode"], "boat": trip["boat"]}, b,
                                   single)
                         want = home_value(h2, ctx)
-                        assert fr.sailed([(a.row, a.col), (b.row, b.col)], h2.base) + k == pytest.approx(
-                            want, rel=0, abs=1e-9)
+                        assert st.value(h2.base, b.row, b.col) + k == pytest.approx(want, rel=0, abs=1e-9)
                         sailed += 1
         a = legal[0] if len(legal) == 1 else players[s].choose(view, legal)
         g.step(s, a)
