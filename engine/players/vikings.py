@@ -354,7 +354,7 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus")
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -374,6 +374,8 @@ class _Frame:
         self.here: tuple[Mapping[str, int], int, float, list[float]] | None = None
         self.base = h.base
         self.plus: dict[str, tuple[Mapping[str, int], int, float, list[float]]] = {}
+        self.h = h
+        self.fits: dict[str, list[tuple[int, int]]] | None = None
         eaters = n_open = 0
         rooms = [0] * 6
         isl = [_NO_ISLANDS] * 6
@@ -416,6 +418,15 @@ class _Frame:
                 longest = max(longest, max(x))
         self.isl_n, self.longest = n, longest
         self.isl_v = self._islands(isl) if n else 0.0
+
+    def cells_for(self, tile: str, ships_any_order: bool) -> list[tuple[int, int]]:
+        """``h.cells_for(tile, ships_any_order)`` (the island classes all found in one pass)."""
+        if tile[0] == "^":
+            return self.h.cells_for(tile, ships_any_order)
+        fits = self.fits
+        if fits is None:
+            fits = self.fits = _island_cells(self.rows)
+        return fits[tile[0] if tile[0] in "LR" else "M"]
 
     def constant(self) -> float:
         """The frame's constant: its homeland's column terms (then ``placed`` + this is about home_value)."""
@@ -666,6 +677,43 @@ class _Sailing:
         self.rooms[row] -= 1
 
 
+def _island_cells(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
+    """``Homeland.island_cells_for`` for the three edge classes (L, M, R) of a homeland's ``rows``
+    at once (V-21, V-22): every empty island cell in column 1 or beside a tile (ships do not count),
+    where the class's edges match its neighbours' sideways; sorted by row, then column."""
+    out_l: list[tuple[int, int]] = []
+    out_m: list[tuple[int, int]] = []
+    out_r: list[tuple[int, int]] = []
+    for row in ISLAND_ROWS:
+        r = rows[row]
+        n = len(r)
+        up = rows[row - 1] if row > 1 else _NO_ROW
+        down = rows[row + 1] if row < 5 else _NO_ROW
+        nu, nd = len(up), len(down)
+        for i in range(max(n, nu, nd) + 1):
+            if i < n and r[i] != EMPTY:
+                continue
+            left = r[i - 1] if 0 < i <= n else EMPTY
+            right = r[i + 1] if i + 1 < n else EMPTY
+            if not (i == 0 or left != EMPTY or right != EMPTY or (i < nu and up[i] != EMPTY)
+                    or (i < nd and down[i] != EMPTY)):
+                continue
+            cell = (row, i + 1)
+            left_r = left != EMPTY and left[0] == "R"
+            right_l = right != EMPTY and right[0] == "L"
+            if (i == 0 or left == EMPTY or left_r) and not right_l:  # L: sea on its left, land on its right
+                out_l.append(cell)
+            if i and not left_r:  # M and R: land on the left (the base's edge is sea)
+                if not right_l:
+                    out_m.append(cell)
+                if right == EMPTY or right_l:
+                    out_r.append(cell)
+    return {"L": out_l, "M": out_m, "R": out_r}
+
+
+_NO_ROW: list[str] = []
+
+
 def _frame_consts(major: int, small: int, last_round: bool, specials: list[str]) -> tuple[Any, ...]:
     """What a :class:`_Frame` reads of the scorings left and the special tiles (home_value's factors)."""
     keep = THREAT_LEFT if not last_round else 0.0
@@ -781,11 +829,10 @@ class VikingsHeuristic(Player):
         ctx = Context(view, seat)
         any_order = view["options"]["ships_any_order"]
         if h.start_pending:  # the start tile first (V-24): one frame per start cell, whole values
-            starts = [_with_start(h, r) for r, _c in h.start_cells()]
-            frames = [(s, _Frame(s, ctx)) for s in starts]
-            consts = [fr.constant() for _s, fr in frames]
+            frames = [_Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()]
+            consts = [fr.constant() for fr in frames]
         else:
-            frames = [(h, _Frame(h, ctx))]
+            frames = [_Frame(h, ctx)]
             consts = [0.0]
         wheel = view["wheel"]
         gold = me["gold"]
@@ -801,9 +848,9 @@ class VikingsHeuristic(Player):
             if val is None:
                 vrow = KIND_ROW.get(viking)
                 val = -math.inf
-                for (s, fr), k in zip(frames, consts, strict=True):
+                for fr, k in zip(frames, consts, strict=True):
                     b = fr.based_plus(viking)
-                    cells = s.cells_for(tile, any_order)
+                    cells = fr.cells_for(tile, any_order)
                     if not cells:
                         x = fr.placed(0, 0, "", b) + k
                         if x > val:
@@ -915,17 +962,18 @@ class VikingsHeuristic(Player):
         seat = view["seat"]
         me = view["players"][seat]
         h = _reader(me)
-        if h.start_pending:  # the start tile too (rare): the plain way
-            return argmax(list(legal), self.score_actions(view, legal))
         ctx = Context(view, seat)
-        fr = _Frame(h, ctx)
         pend = view["pending"]
         tile, viking = pend["tile"], pend["viking"]
         vrow = KIND_ROW.get(viking)
         on_tile = tile + "*"
-        b_here, b_based = fr.based_here(), fr.based_plus(viking)
-        scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
-                  else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
+        if h.start_pending:
+            scores = self._start_place_values(h, pend, legal, ctx, view["options"]["ships_any_order"])
+        else:
+            fr = _Frame(h, ctx)
+            b_here, b_based = fr.based_here(), fr.based_plus(viking)
+            scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
+                      else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
         top = max(scores) - _TOL
         near = [i for i, x in enumerate(scores) if x >= top]
         if len(near) == 1:
@@ -933,10 +981,53 @@ class VikingsHeuristic(Player):
         any_order = view["options"]["ships_any_order"]
         best_i, best = -1, 0.0
         for i in near:
-            val = self._place_score(h, pend, cast("A.Place", legal[i]), ctx, any_order)
+            val = self._place_score(h, pend, cast("A.Place | A.Start", legal[i]), ctx, any_order)
             if best_i < 0 or val > best:
                 best_i, best = i, val
         return legal[best_i]
+
+    def _start_place_values(self, h: Homeland, pend: Mapping[str, Any], legal: Sequence[Action], ctx: Context,
+                            any_order: bool) -> list[float]:
+        """About ``_place_score`` of each action while the start tile is pending (V-24), from one
+        frame per start cell (with its constant, so that frames compare) and one of ``h``."""
+        tile, viking = pend["tile"], pend["viking"]
+        vrow = KIND_ROW.get(viking)
+        on_tile = tile + "*"
+        frames = {r: _Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()}
+        consts = {r: fr.constant() for r, fr in frames.items()}
+        plain: _Frame | None = None  # h's own frame: a placement that leaves no start cell
+        based = dict(h.base)
+        based[viking] += 1
+        out = []
+        for a in legal:
+            if type(a) is A.Start:
+                fr = frames[a.row]
+                if pend["placed"]:
+                    val = fr.placed(0, 0, "", fr.based_here())
+                else:
+                    cells = fr.cells_for(tile, any_order)
+                    b = fr.based_plus(viking)
+                    val = fr.best(cells, tile, vrow, b, fr.based_here()) if cells else fr.placed(0, 0, "", b)
+                out.append(val + consts[a.row])
+                continue
+            p = cast("A.Place", a)
+            on = p.row == vrow and not p.to_base
+            token = on_tile if on else tile
+            starts = h.variant(p.row, p.col, token, None if on else based).start_cells()
+            if not starts:
+                if plain is None:
+                    plain = _Frame(h, ctx)
+                out.append(plain.placed(p.row, p.col, token, plain.based_here() if on else plain.based_plus(viking))
+                           + plain.constant())
+                continue
+            val = -math.inf
+            for r, _c in starts:
+                fr = frames[r]
+                x = fr.placed(p.row, p.col, token, fr.based_here() if on else fr.based_plus(viking)) + consts[r]
+                if x > val:
+                    val = x
+            out.append(val)
+        return out
 
     # one score per legal action, higher is better (also used by the search player to prune)
     def score_actions(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[float]:

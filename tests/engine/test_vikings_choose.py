@@ -23,6 +23,7 @@ from engine.players.vikings import (
     _column,
     _Frame,
     _home,
+    _island_cells,
     _Sailing,
     _tokens,
     best_placement_value,
@@ -94,6 +95,10 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
             else:
                 combos = {(view["pending"]["tile"], view["pending"]["viking"])}
             for tile, viking in sorted(combos):
+                assert fr.cells_for(tile, view["options"]["ships_any_order"]) == h.cells_for(
+                    tile, view["options"]["ships_any_order"])
+                for letter in "LMR":
+                    assert _island_cells(h.rows)[letter] == h.copy().island_cells_for(letter)
                 based = dict(h.base)
                 based[viking] += 1
                 cells = h.cells_for(tile, view["options"]["ships_any_order"])
@@ -107,6 +112,12 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
                     want = best_placement_value(h, tile, viking, ctx, view["options"]["ships_any_order"])
                     got = fr.best(cells, tile, KIND_ROW.get(viking), fr.based_plus(viking), fr.based_here())
                     assert got + k == pytest.approx(want, rel=0, abs=1e-9)
+        if view["phase"] == "place" and h.start_pending and len(legal) > 1:  # one frame per start cell
+            ctx = Context(view, s)
+            p = VikingsHeuristic(0)
+            got = p._start_place_values(h, view["pending"], legal, ctx, view["options"]["ships_any_order"])
+            assert got == pytest.approx(p.score_actions(view, legal), rel=0, abs=1e-9)
+            checked += 1
         if view["phase"] == "sail":  # every first and second step of a trip from here
             ctx = Context(view, s)
             fr = _Frame(h, ctx)
