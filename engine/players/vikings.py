@@ -354,7 +354,7 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits")
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -376,6 +376,7 @@ class _Frame:
         self.plus: dict[str, tuple[Mapping[str, int], int, float, list[float]]] = {}
         self.h = h
         self.fits: dict[str, list[tuple[int, int]]] | None = None
+        self.ship_at: list[tuple[int, int]] | None = None
         eaters = n_open = 0
         rooms = [0] * 6
         isl = [_NO_ISLANDS] * 6
@@ -403,6 +404,9 @@ class _Frame:
         self.n_open = n_open
         ships, wrow = rows[SHIP_ROW], rows[_W]
         nship, nw = len(ships), len(wrow)
+        # V-31: the deepest threatened row by column (0: none), as in home_value
+        self.depth = [_SHIP[tok[1]][0] if tok != EMPTY and not (i < nw and wrow[i][-1] == "*") else 0
+                      for i, tok in enumerate(ships)]
         fish = 0
         for i, tok in enumerate(rows[_F]):
             if tok[-1] == "*" and tok[0] != "X":
@@ -421,8 +425,11 @@ class _Frame:
 
     def cells_for(self, tile: str, ships_any_order: bool) -> list[tuple[int, int]]:
         """``h.cells_for(tile, ships_any_order)`` (the island classes all found in one pass)."""
-        if tile[0] == "^":
-            return self.h.cells_for(tile, ships_any_order)
+        if tile[0] == "^":  # the ship cells do not depend on the ship
+            cells = self.ship_at
+            if cells is None:
+                cells = self.ship_at = self.h.cells_for(tile, ships_any_order)
+            return cells
         fits = self.fits
         if fits is None:
             fits = self.fits = _island_cells(self.rows)
@@ -443,6 +450,21 @@ class _Frame:
     def _delta(self, row: int, col: int, token: str) -> tuple[float, int]:
         """What the terms and fed fishers of column ``col`` gain with ``token`` at (row, col)."""
         i = col - 1
+        if row > _W and token[-1] == "*":  # a viking on an N, S, G or F tile: the column's threat stays
+            rows = self.rows
+            depth = self.depth[i] if i < len(self.depth) else 0
+            if row == _N:
+                return (self.yn_hit if depth >= _N else self.yn), 0
+            s = rows[_S]
+            if row == _S:
+                g, f = rows[_G], rows[_F]
+                per = 1 + (1 if i < len(g) and g[i][-1] == "*" else 0) + (1 if i < len(f) and f[i][-1] == "*" else 0)
+                return (self.keep if depth >= _S else 1.0) * self.ys * (per + self.scout1), 0
+            # a goldsmith or fisher below a scout: one more for the scout (V-37.1)
+            dv = (self.keep if depth >= _S else 1.0) * self.ys if i < len(s) and s[i][-1] == "*" else 0.0
+            if row == _G:
+                return dv + (self.yg_hit if depth >= _G else self.g_yield), 0
+            return dv, (1 if token[0] != "X" and depth < _F else 0)
         t = _tokens(self.rows, i)
         old = self.cols.get(i)
         if old is None:
@@ -587,9 +609,9 @@ class _Frame:
         return (_majority(n, self.opp_islands, _ISLANDS_VP, sharp) + _majority(longest, self.opp_longest, _LONGEST_VP,
                 sharp)) + 0.8 * n
 
-    def _rest(self, eaters: int, fishers: int, rooms: list[int], base: Mapping[str, int], isl_n: int,
-              longest: int, n_open: int) -> float:
-        """home_value's terms outside the columns: food, sailing, majorities, open islands."""
+    def _rest(self, eaters: int, fishers: int, rooms: list[int], base: Mapping[str, int]) -> float:
+        """home_value's terms outside the columns with the frame's tiles (a trip's homeland): food,
+        sailing, the sailor majority, and the frame's islands and open islands."""
         eat = eaters + sum(base.values()) + self.buys_left
         fed = fishers * _FEEDS
         v = (fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL
@@ -608,13 +630,8 @@ class _Frame:
             waiting = base["W"]
             if waiting:
                 v += min(rooms[_W], waiting) * y[_W]
-        sharp = self.sharp
-        v += _majority(sailors + self.specials_sailors, self.opp_sailors, _SAILOR_VP, sharp)
-        if isl_n:
-            v += _majority(isl_n, self.opp_islands, _ISLANDS_VP, sharp)
-            v += _majority(longest, self.opp_longest, _LONGEST_VP, sharp)
-            v += 0.8 * isl_n
-        return v + n_open * self.open_v
+        return v + _majority(sailors + self.specials_sailors, self.opp_sailors, _SAILOR_VP, self.sharp) + (
+            self.isl_v + self.n_open * self.open_v)
 
 
 class _Sailing:
@@ -663,7 +680,7 @@ class _Sailing:
                 eaters += 1
             rooms = list(rooms)
             rooms[row] -= 1
-        return v + fr._rest(eaters, fish, rooms, base, fr.isl_n, fr.longest, fr.n_open)
+        return v + fr._rest(eaters, fish, rooms, base)
 
     def add(self, row: int, col: int) -> None:
         """The trip puts a viking on the empty tile (row, col)."""
