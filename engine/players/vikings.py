@@ -354,7 +354,8 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth")
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth",
+                 "ctxkey")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -369,6 +370,7 @@ class _Frame:
         self.major = major
         self.sharp = last_round
         self.buys_left = ctx.buys_left
+        self.ctxkey = _ctx_key(ctx)
         self.opp_sailors, self.opp_islands, self.opp_longest = ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest
         self.cols: dict[int, tuple[float, int]] = {}  # h's column terms by column index, as asked for
         self.here: tuple[Mapping[str, int], int, float, list[float]] | None = None
@@ -422,6 +424,14 @@ class _Frame:
                 longest = max(longest, max(x))
         self.isl_n, self.longest = n, longest
         self.isl_v = self._islands(isl) if n else 0.0
+
+    def rebuy(self, buys_left: int) -> None:
+        """The same frame with ``buys_left`` purchases to come (food eaters: :meth:`based`'s only
+        use of them), as after a purchase of the homeland's owner."""
+        if buys_left != self.buys_left:
+            self.buys_left = buys_left
+            self.here = None
+            self.plus = {}
 
     def cells_for(self, tile: str, ships_any_order: bool) -> list[tuple[int, int]]:
         """``h.cells_for(tile, ships_any_order)`` (the island classes all found in one pass)."""
@@ -731,6 +741,11 @@ def _island_cells(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
 _NO_ROW: list[str] = []
 
 
+def _ctx_key(ctx: Context) -> tuple[Any, ...]:
+    """What a frame reads of a context besides the purchases to come (``_Frame.rebuy``)."""
+    return (ctx.major_left, ctx.small_left, ctx.last_round, ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest)
+
+
 def _frame_consts(major: int, small: int, last_round: bool, specials: list[str]) -> tuple[Any, ...]:
     """What a :class:`_Frame` reads of the scorings left and the special tiles (home_value's factors)."""
     keep = THREAT_LEFT if not last_round else 0.0
@@ -817,6 +832,8 @@ def _column(fr: _Frame, ship: str, w: str, n: str, s: str, g: str, f: str) -> tu
 class VikingsHeuristic(Player):
     level = "heuristic"
     game_id = "vikings"
+    # the last purchase decision's homeland and frame, for the placement that follows (checked there)
+    _kept: tuple[Homeland, _Frame] | None = None
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """``argmax(legal, score_actions(view, legal))``, the same action (the first of the best).
@@ -849,8 +866,10 @@ class VikingsHeuristic(Player):
             frames = [_Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()]
             consts = [fr.constant() for fr in frames]
         else:
+            h = _home(me)  # the homeland's own copy: the frame is kept for the placement (_choose_place)
             frames = [_Frame(h, ctx)]
             consts = [0.0]
+            self._kept = (h, frames[0])
         wheel = view["wheel"]
         gold = me["gold"]
         # by combo: about its best placement's value; island tiles of one letter are valued alike
@@ -987,7 +1006,15 @@ class VikingsHeuristic(Player):
         if h.start_pending:
             scores = self._start_place_values(h, pend, legal, ctx, view["options"]["ships_any_order"])
         else:
-            fr = _Frame(h, ctx)
+            kept, self._kept = self._kept, None
+            if (kept is not None and kept[0].rows == h.rows and kept[0].base == h.base
+                    and kept[0].specials == h.specials and kept[1].ctxkey == _ctx_key(ctx)):
+                # the purchase's frame: this homeland, the same rivals and scorings (after one's
+                # own purchase nothing else has changed but the purchases to come)
+                h, fr = kept
+                fr.rebuy(ctx.buys_left)
+            else:
+                fr = _Frame(h, ctx)
             b_here, b_based = fr.based_here(), fr.based_plus(viking)
             scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
                       else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
