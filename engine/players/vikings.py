@@ -355,7 +355,7 @@ class _Frame:
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
                  "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth",
-                 "ctxkey")
+                 "ctxkey", "isl_memo")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -423,6 +423,7 @@ class _Frame:
                 n += len(x)
                 longest = max(longest, max(x))
         self.isl_n, self.longest = n, longest
+        self.isl_memo: dict[tuple[int, int], float] = {}
         self.isl_v = self._islands(isl) if n else 0.0
 
     def rebuy(self, buys_left: int) -> None:
@@ -512,7 +513,13 @@ class _Frame:
         if b is None:
             base = dict(self.base)
             base[viking] += 1
-            b = self.plus[viking] = self.based(base)
+            if viking == SAILOR:  # the sailor majority, and sailing may start
+                b = self.based(base)
+            else:  # from based_here: one more eater, and sailing's term of the viking's row
+                _base, eat, fixed, y = self.based_here()
+                row = KIND_ROW[viking]
+                b = (base, eat + 1, fixed + y[row] if base[viking] <= self.rooms[row] else fixed, y)
+            self.plus[viking] = b
         return b
 
     def placed(self, row: int, col: int, token: str, b: tuple[Mapping[str, int], int, float, list[float]]) -> float:
@@ -608,6 +615,7 @@ class _Frame:
         return best
 
     def _islands(self, isl: list[list[int]]) -> float:
+        """The island terms (majorities and 0.8 an island) of the islands ``isl`` by row."""
         n = longest = 0
         for x in isl:
             if x:
@@ -615,9 +623,12 @@ class _Frame:
                 longest = max(longest, max(x))
         if not n:
             return 0.0
-        sharp = self.sharp
-        return (_majority(n, self.opp_islands, _ISLANDS_VP, sharp) + _majority(longest, self.opp_longest, _LONGEST_VP,
-                sharp)) + 0.8 * n
+        v = self.isl_memo.get((n, longest))
+        if v is None:
+            sharp = self.sharp
+            v = self.isl_memo[n, longest] = (_majority(n, self.opp_islands, _ISLANDS_VP, sharp)
+                                             + _majority(longest, self.opp_longest, _LONGEST_VP, sharp)) + 0.8 * n
+        return v
 
     def _rest(self, eaters: int, fishers: int, rooms: list[int], base: Mapping[str, int]) -> float:
         """home_value's terms outside the columns with the frame's tiles (a trip's homeland): food,
