@@ -870,10 +870,10 @@ class VikingsHeuristic(Player):
     def _choose_buy(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         me = view["players"][seat]
-        h = _reader(me)
         ctx = Context(view, seat)
         any_order = view["options"]["ships_any_order"]
-        if h.start_pending:  # the start tile first (V-24): one frame per start cell, whole values
+        if me["start_tile_pending"]:  # the start tile first (V-24): one frame per start cell, whole values
+            h = _reader(me)
             frames = [_Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()]
             consts = [fr.constant() for fr in frames]
         else:
@@ -883,6 +883,7 @@ class VikingsHeuristic(Player):
             self._kept = (h, frames[0])
         wheel = view["wheel"]
         gold = me["gold"]
+        gold_now = ctx.gold_now
         # by combo: about its best placement's value; island tiles of one letter are valued alike
         # (home_value reads an island tile's letter only: its edges, islands, a building's X)
         approx: dict[tuple[str, str], float] = {}
@@ -907,7 +908,8 @@ class VikingsHeuristic(Player):
                     if x > val:
                         val = x
                 approx[key] = val
-            scores.append(val - price_cost(a.pos, gold, ctx))
+            from_gold = min(a.pos, gold)  # price_cost (V-13, V-16)
+            scores.append(val - (from_gold * gold_now + (a.pos - from_gold)))
         top = max(scores) - _TOL
         near = [i for i, x in enumerate(scores) if x >= top]
         if len(near) == 1:
