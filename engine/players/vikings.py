@@ -110,9 +110,18 @@ def _home(p: Mapping[str, Any]) -> Homeland:
 
 
 def _reader(p: Mapping[str, Any]) -> Homeland:
-    """The homeland of a view's player over the view's own rows and specials, for reading only
-    (``choose`` changes none: it copies, or makes variants, as ``score_actions`` does)."""
-    return Homeland(p["rows"], p["base"], p["specials"], p["start_tile_pending"])
+    """The homeland of a view's player over the view's own rows, base and specials, for reading
+    only (``choose`` and ``score_actions`` change none: they copy, or make variants). Made as a
+    variant of an empty homeland (fresh caches, no base rebuilt), then pointed at the view's."""
+    h = _BLANK.variant(0, 0, "")
+    h.rows = p["rows"]
+    h.base = p["base"]
+    h.specials = p["specials"]
+    h.start_pending = p["start_tile_pending"]
+    return h
+
+
+_BLANK = Homeland()
 
 
 def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
@@ -355,7 +364,7 @@ class _Frame:
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
                  "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth",
-                 "ctxkey", "isl_memo")
+                 "ctxkey", "isl_memo", "gains")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -424,6 +433,7 @@ class _Frame:
                 longest = max(longest, max(x))
         self.isl_n, self.longest = n, longest
         self.isl_memo: dict[tuple[int, int], float] = {}
+        self.gains: dict[tuple[int, int, str], float] = {}
         self.isl_v = self._islands(isl) if n else 0.0
 
     def rebuy(self, buys_left: int) -> None:
@@ -544,28 +554,36 @@ class _Frame:
         fed = fish * _FEEDS
         v += (fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL
         if row:
-            rows = self.rows
-            r = rows[row]
-            n_open = self.n_open
-            if col >= len(r):  # the row's last tile: open islands (L, M, X)
-                n_open += (token[0] in "LMX") - self.open[row]
             t = token[0]
-            i = col - 1
+            return v + self._gain(row, col, t if t in "LR" else "M")
+        return v + self.isl_v + self.n_open * self.open_v
+
+    def _gain(self, row: int, col: int, cls: str) -> float:
+        """The island and open-island terms with an island tile of edge class ``cls`` (L, R, or M
+        for M and X: home_value reads them alike) at the empty cell (row, col); remembered."""
+        key = (row, col, cls)
+        g = self.gains.get(key)
+        if g is None:
+            r = self.rows[row]
             n = len(r)
-            if (t == "L" or (0 < i <= n and r[i - 1] != EMPTY)) and (t == "R" or (i + 1 < n and r[i + 1] != EMPTY)):
+            n_open = self.n_open
+            if col >= n:  # the row's last tile: open islands (L, M, X)
+                n_open += (cls != "R") - self.open[row]
+            i = col - 1
+            isl_v = self.isl_v
+            if (cls == "L" or (0 < i <= n and r[i - 1] != EMPTY)) and (cls == "R" or (i + 1 < n and r[i + 1] != EMPTY)):
                 # a new island may close through this cell (V-25; the row's islands stay as they are)
                 r = list(r)
                 while len(r) < col:
                     r.append(EMPTY)
-                r[col - 1] = token
-                old = self.isl[row]
+                r[i] = cls
                 new = _row_islands(r)
-                if new != old:
+                if new != self.isl[row]:
                     isl = list(self.isl)
                     isl[row] = new
-                    return v + self._islands(isl) + n_open * self.open_v
-            return v + self.isl_v + n_open * self.open_v
-        return v + self.isl_v + self.n_open * self.open_v
+                    isl_v = self._islands(isl)
+            g = self.gains[key] = isl_v + n_open * self.open_v
+        return g
 
     def best(self, cells: Sequence[tuple[int, int]], tile: str, vrow: int | None,
              b: tuple[Mapping[str, int], int, float, list[float]],
@@ -577,39 +595,17 @@ class _Frame:
         eat += self.eaters
         fed = self.fish * _FEEDS
         fixed += ((fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL) + 0.15
-        rows, rooms, opened = self.rows, self.rooms, self.open
-        isl_v, open_v, n_open0 = self.isl_v, self.open_v, self.n_open
-        t = tile[0]
-        t_open = t in "LMX"
+        rooms = self.rooms
+        gain = self._gain
+        cls = tile[0] if tile[0] in "LR" else "M"
         best = -math.inf
         for row, col in cells:
             if row == vrow or not row:
                 v = self.placed(row, col, tile + "*" if row else tile, b_here if row else b)
             else:
-                v = fixed
+                v = fixed + gain(row, col, cls)
                 if base[ROW_KIND[row]] > rooms[row]:  # room for one more sailing viking of the row
                     v += y[row]
-                r = rows[row]
-                n = len(r)
-                n_open = n_open0
-                if col >= n:
-                    n_open += t_open - opened[row]
-                i = col - 1
-                if (t == "L" or (0 < i <= n and r[i - 1] != EMPTY)) and (t == "R" or (i + 1 < n and r[i + 1] != EMPTY)):
-                    r = list(r)
-                    while len(r) < col:
-                        r.append(EMPTY)
-                    r[i] = tile
-                    new = _row_islands(r)
-                    if new != self.isl[row]:
-                        isl = list(self.isl)
-                        isl[row] = new
-                        v += self._islands(isl)
-                    else:
-                        v += isl_v
-                else:
-                    v += isl_v
-                v += n_open * open_v
             if v > best:
                 best = v
         return best
@@ -877,7 +873,7 @@ class VikingsHeuristic(Player):
             frames = [_Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()]
             consts = [fr.constant() for fr in frames]
         else:
-            h = _home(me)  # the homeland's own copy: the frame is kept for the placement (_choose_place)
+            h = _reader(me).copy()  # its own copy: the frame is kept for the placement (_choose_place)
             frames = [_Frame(h, ctx)]
             consts = [0.0]
             self._kept = (h, frames[0])
