@@ -364,7 +364,7 @@ class _Frame:
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
                  "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth",
-                 "ctxkey", "isl_memo", "gains")
+                 "ctxkey", "isl_memo", "gains", "const")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
         rows = self.rows = h.rows
@@ -434,6 +434,7 @@ class _Frame:
         self.isl_n, self.longest = n, longest
         self.isl_memo: dict[tuple[int, int], float] = {}
         self.gains: dict[tuple[int, int, str], float] = {}
+        self.const: float | None = None
         self.isl_v = self._islands(isl) if n else 0.0
 
     def rebuy(self, buys_left: int) -> None:
@@ -458,6 +459,8 @@ class _Frame:
 
     def constant(self) -> float:
         """The frame's constant: its homeland's column terms (then ``placed`` + this is about home_value)."""
+        if self.const is not None:
+            return self.const
         rows = self.rows
         cols = self.cols
         v = 0.0
@@ -466,6 +469,7 @@ class _Frame:
             if old is None:
                 old = cols[i] = _column(self, *_tokens(rows, i))
             v += old[0]
+        self.const = v
         return v
 
     def _delta(self, row: int, col: int, token: str) -> tuple[float, int]:
@@ -839,8 +843,9 @@ def _column(fr: _Frame, ship: str, w: str, n: str, s: str, g: str, f: str) -> tu
 class VikingsHeuristic(Player):
     level = "heuristic"
     game_id = "vikings"
-    # the last purchase decision's homeland and frame, for the placement that follows (checked there)
-    _kept: tuple[Homeland, _Frame] | None = None
+    # the last purchase decision's homeland (a copy) and frames (by start row; 0: no start tile
+    # pending), for the placement that follows (checked there: _kept_frames)
+    _kept: tuple[Homeland, dict[int, _Frame]] | None = None
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """``argmax(legal, score_actions(view, legal))``, the same action (the first of the best).
@@ -868,15 +873,16 @@ class VikingsHeuristic(Player):
         me = view["players"][seat]
         ctx = Context(view, seat)
         any_order = view["options"]["ships_any_order"]
-        if me["start_tile_pending"]:  # the start tile first (V-24): one frame per start cell, whole values
-            h = _reader(me)
-            frames = [_Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()]
+        h = _reader(me).copy()  # its own copy: the frames are kept for the placement (_kept_frames)
+        if h.start_pending:  # the start tile first (V-24): one frame per start cell, whole values
+            by_row = {r: _Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()}
+            frames = list(by_row.values())
             consts = [fr.constant() for fr in frames]
         else:
-            h = _reader(me).copy()  # its own copy: the frame is kept for the placement (_choose_place)
-            frames = [_Frame(h, ctx)]
+            by_row = {0: _Frame(h, ctx)}
+            frames = [by_row[0]]
             consts = [0.0]
-            self._kept = (h, frames[0])
+        self._kept = (h, by_row)
         wheel = view["wheel"]
         gold = me["gold"]
         gold_now = ctx.gold_now
@@ -1012,18 +1018,11 @@ class VikingsHeuristic(Player):
         tile, viking = pend["tile"], pend["viking"]
         vrow = KIND_ROW.get(viking)
         on_tile = tile + "*"
+        kept = self._kept_frames(h, ctx)
         if h.start_pending:
-            scores = self._start_place_values(h, pend, legal, ctx, view["options"]["ships_any_order"])
+            scores = self._start_place_values(h, pend, legal, ctx, view["options"]["ships_any_order"], kept)
         else:
-            kept, self._kept = self._kept, None
-            if (kept is not None and kept[0].rows == h.rows and kept[0].base == h.base
-                    and kept[0].specials == h.specials and kept[1].ctxkey == _ctx_key(ctx)):
-                # the purchase's frame: this homeland, the same rivals and scorings (after one's
-                # own purchase nothing else has changed but the purchases to come)
-                h, fr = kept
-                fr.rebuy(ctx.buys_left)
-            else:
-                fr = _Frame(h, ctx)
+            fr = kept[0] if kept else _Frame(h, ctx)
             b_here, b_based = fr.based_here(), fr.based_plus(viking)
             scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
                       else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
@@ -1039,14 +1038,32 @@ class VikingsHeuristic(Player):
                 best_i, best = i, val
         return legal[best_i]
 
+    def _kept_frames(self, h: Homeland, ctx: Context) -> dict[int, _Frame] | None:
+        """The frames the purchase decision kept, if they are of this homeland and context: after
+        one's own purchase nothing but the purchases to come can have changed (``_Frame.rebuy``)."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        home, frames = kept
+        if (home.rows != h.rows or home.base != h.base or home.specials != h.specials
+                or home.start_pending != h.start_pending):
+            return None
+        key = _ctx_key(ctx)
+        for fr in frames.values():
+            if fr.ctxkey != key:
+                return None
+            fr.rebuy(ctx.buys_left)
+        return frames
+
     def _start_place_values(self, h: Homeland, pend: Mapping[str, Any], legal: Sequence[Action], ctx: Context,
-                            any_order: bool) -> list[float]:
+                            any_order: bool, kept: dict[int, _Frame] | None = None) -> list[float]:
         """About ``_place_score`` of each action while the start tile is pending (V-24), from one
-        frame per start cell (with its constant, so that frames compare) and one of ``h``."""
+        frame per start cell (with its constant, so that frames compare; ``kept``: those of the
+        purchase) and one of ``h``."""
         tile, viking = pend["tile"], pend["viking"]
         vrow = KIND_ROW.get(viking)
         on_tile = tile + "*"
-        frames = {r: _Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()}
+        frames = kept if kept else {r: _Frame(_with_start(h, r), ctx) for r, _c in h.start_cells()}
         consts = {r: fr.constant() for r, fr in frames.items()}
         plain: _Frame | None = None  # h's own frame: a placement that leaves no start cell
         based = dict(h.base)
