@@ -850,12 +850,14 @@ class VikingsHeuristic(Player):
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """``argmax(legal, score_actions(view, legal))``, the same action (the first of the best).
 
-        Issue 30: for a purchase and a placement every candidate is first valued by a
-        :class:`_Frame` of the homeland (home_value's terms by column: a few columns redone per
-        candidate instead of a whole pass); only those within ``_TOL`` of the best of those values
-        — usually one, then none — get their exact ``score_actions`` value, and the first of the
-        best of these is taken. Any other is more than ``_TOL`` - 2 × the rounding below one of
-        them, so it could not have been chosen."""
+        Issue 30: for a purchase, a placement and each step of a sailor's trip every candidate is
+        first valued by a :class:`_Frame` of the homeland (home_value's terms by column: a few
+        columns redone per candidate instead of a whole pass); only those within ``_TOL`` of the
+        best of those values — usually one, then none — get their exact ``score_actions`` value,
+        and the first of the best of these is taken. Any other is more than ``_TOL`` - 2 × the
+        rounding below one of them, so it could not have been chosen
+        (``tests/engine/test_vikings_choose.py``). The placement reuses the frames of the
+        purchase before it when nothing they read has changed (``_kept_frames``)."""
         if len(legal) == 1:
             return legal[0]
         phase = view["phase"]
