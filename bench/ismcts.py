@@ -4,13 +4,16 @@
         [--budget 0.25] [--set hard.rollout=heuristic] [--set hard.horizon=8] [--jobs 2] [--log games.jsonl]
     python bench/ismcts.py time GAME [--positions 24] [--budget 1.0] [--seed S]
     python bench/ismcts.py costs GAME
+    python bench/ismcts.py calibrate GAME [--positions 60] [--seed 5005]
 
 ``match`` plays seeded, seat-rotated games (game ``i`` moves every seat ``i`` along) and prints, per
 level (a level's option set with ``--set level.option=value`` names a variant, e.g. ``hard.rollout=
 heuristic``), the games, the games won by one of its seats (a shared win counts) with the 95 %
 Wilson interval, and its mean final VP. ``time`` times ``hard``'s decisions on positions reached by
 heuristic play (CPU seconds of this process, ``time.process_time``: one core). ``costs`` measures
-what :data:`engine.players.ismcts.COST_US` holds, on this machine now.
+what :data:`engine.players.ismcts.COST_US` holds, on this machine now, one part at a time;
+``calibrate`` fits the whole table (and ``montecarlo``'s rate) to the CPU time of real decisions
+(``bench/calibrate.py``).
 """
 
 from __future__ import annotations
@@ -169,7 +172,7 @@ def costs(game_id: str) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench/ismcts.py")
-    ap.add_argument("what", choices=["match", "time", "costs"])
+    ap.add_argument("what", choices=["match", "time", "costs", "calibrate"])
     ap.add_argument("game", choices=["vikings", "brian-boru"])
     ap.add_argument("--seats", default="hard,hard,montecarlo,montecarlo")
     ap.add_argument("--games", type=int, default=8)
@@ -190,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(match(args.game, seats, args.games, args.seed, args.budget, sets, args.jobs, args.log)))
     elif args.what == "time":
         print(json.dumps(timing(args.game, args.positions, args.budget, args.seed)))
+    elif args.what == "calibrate":
+        from calibrate import calibrate
+
+        print(json.dumps(calibrate(args.game, args.positions, args.seed)))
     else:
         print(json.dumps({"game": args.game, "cost_us": costs(args.game)}))
     return 0

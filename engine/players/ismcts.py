@@ -53,15 +53,19 @@ from engine.core import Action, Event, Game, Rng
 from .analysis import WIN_BONUS, Analysis, Candidate, expected, static, why
 from .base import Player, check_search
 
-# What an iteration's parts cost on one core of the development machine, in microseconds (measured
-# with bench/ismcts.py's ``costs``; a busy machine takes longer but does the same work). A heuristic
-# decision costs ``heuristic`` plus ``per_action`` for each legal action (a least-squares fit over
-# three seeded games of each: a Vikings placement among many cells costs several times a bid).
+# What an iteration's parts cost on one core of the development machine, in microseconds; a busy
+# machine takes longer but does the same work. A heuristic decision of a rollout costs ``heuristic``
+# plus ``per_action`` for each legal action plus its kind's own price (the action's first word: a
+# Vikings sailing is played out, a bid is cheap). Fitted by least squares to the CPU time of 120 of
+# ``hard``'s decisions per game (``python bench/ismcts.py calibrate GAME``: ``deal`` and ``random``
+# as timed alone, the rest fitted), divided by 0.87 so that a decision's median stays under its budget
+# (docs/performance-players.md, "Calibration").
 COST_US: dict[str, dict[str, float]] = {
-    "vikings": {"deal": 150.0, "heuristic": 150.0, "per_action": 56.0, "random": 26.0, "leaf": 210.0,
-                "tree": 30.0, "sail": 2500.0},  # the heuristic plays each sailing out (V-29 …)
-    "brian-boru": {"deal": 210.0, "heuristic": 42.0, "per_action": 29.0, "random": 20.0, "leaf": 105.0,
-                   "tree": 28.0},  # × 1.4 of the single measures: the median decision of 1 s stays under 1 s
+    "vikings": {"deal": 96.4, "random": 16.9, "tree": 28.7, "leaf": 226.4, "heuristic": 0.0, "per_action": 12.4,
+                "buy": 71.1, "sail": 169.8, "start": 189.0},
+    "brian-boru": {"deal": 125.1, "random": 13.9, "tree": 56.5, "leaf": 116.5, "heuristic": 0.0, "per_action": 3.1,
+                   "expand": 124.1, "extra": 25.2, "keep": 87.6, "lead": 121.6, "option": 100.8, "play": 97.1,
+                   "princess": 20.4, "town": 4.7},
 }
 # per game: rollout policy, horizon, UCB constant (VP). Heuristic rollouts to the round's end played
 # stronger per CPU second than random ones (docs/performance-players.md, issue 30)
@@ -256,7 +260,8 @@ class ISMCTSPlayer(Player):
         steps = 0
         new_round = _new_round(events)
         players: dict[int, Any] = {}
-        step = world.step  # the unchecked apply (every action here is one of ``legal_actions``)
+        sim: Any = world  # ``step``: each game's declared unchecked apply (``INFO.public``)
+        step = sim.step  # every action here is one of ``legal_actions``
         see = _viewer(world)
         while not world.is_over:
             if new_round and horizon != "game":

@@ -39,8 +39,10 @@ from .base import Player, check_search
 
 Leaf = tuple[float, float, float, dict[str, float]]  # analysis.leaf: value, margin, rival, own parts
 
-# Rollout decisions per second of budget (heuristic players, one core of the development machine).
-DECISIONS_PER_SECOND = {"vikings": 1300, "brian-boru": 3000}
+# Rollout decisions per second of budget (heuristic players, one core of the development machine),
+# so that a decision's median CPU time is about 0.87 of its budget, as ``hard``'s (issue 30,
+# docs/performance-players.md "Calibration"; 1,300 and 3,000 before: a quarter of the budget).
+DECISIONS_PER_SECOND = {"vikings": 9800, "brian-boru": 9600}
 BB_SEARCHED = frozenset({"keep", "active", "lead", "play"})
 
 

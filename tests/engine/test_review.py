@@ -270,7 +270,7 @@ def test_review_summary_accuracy_lost_and_costliest():
 
 
 LEVEL_ORDER = ("hard", "normal", "random")
-ARENA_WORK = {"budget": 0.02, "wall_limit": None}  # hard's and the review's work: small, to stay under a minute
+ARENA_WORK = {"budget": 0.03, "wall_limit": None}  # hard's and the review's work: small, to stay under a minute
 
 
 @pytest.mark.slow  # 20 three-player games per game, every decision reviewed: about a minute of CPU each
