@@ -14,11 +14,20 @@ from tests.pgserver import backend, database, pg_server, pg_url  # noqa: F401  (
 from tests.watchdog import HANG_DIR, LEAD, Watchdog, bounded_cancel_all_tasks
 
 
+LIFETIME = 240.0  # the fake's own safety net (s): a minute under pytest's timeout of 300 s
+LIFETIME_LEAD = 60.0
+
+
 @pytest.fixture
-async def fd():
+async def fd(request):
     """A fake Discord on 127.0.0.1 that must end the test with no unhandled or broken request, and
-    no second initial response to an interaction."""
-    async with FakeDiscord(lifetime=240) as fake:
+    no second initial response to an interaction. It shuts itself down a minute before the test's
+    timeout (``@pytest.mark.timeout(N)``, else pytest's 300 s): a whole game with its pictures,
+    recap and analysis can take four minutes on a loaded machine, and a safety net shorter than the
+    test's own time made it fail midway (the fake gone, the game unfinished)."""
+    marker = request.node.get_closest_marker("timeout")
+    lifetime = max(LIFETIME, float(marker.args[0]) - LIFETIME_LEAD) if marker and marker.args else LIFETIME
+    async with FakeDiscord(lifetime=lifetime) as fake:
         yield fake
         assert fake.internal_errors == [] and fake.unhandled == []
         # issue 29: answer first never answers twice (opcodes-and-status-codes.mdx 40060)

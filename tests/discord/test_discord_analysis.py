@@ -21,6 +21,7 @@ def little_work(monkeypatch):
 
 
 @pytest.mark.slow  # a whole game through the fake Discord, its recap drawn: minutes on a loaded machine
+@pytest.mark.timeout(600)  # 166 s alone at load 3; over 240 s beside three full-CPU jobs on 2 cores
 async def test_whole_game_ends_with_result_recap_then_the_analysis_in_its_thread(fd, tmp_path):
     host = Host(fd, tmp_path / "analysis.db")
     await host.start()
