@@ -229,6 +229,7 @@ class BrianBoruGame(Game):
         self.rng = rng
         self._events: list[Event] | None = []  # None: a quiet step builds none
         self._live: dict[str, tuple[Any, SharedList]] = {}  # live_view's shared parts by what they show
+        self._final_due = False  # a quiet step ended the game: ``final`` and ``winners`` written when read
 
     # ------------------------------------------------------------------ construction / JSON
 
@@ -309,6 +310,8 @@ class BrianBoruGame(Game):
         return g
 
     def to_json(self) -> dict[str, Any]:
+        if self._final_due:
+            self._final()
         d = _copy_state(self.s)
         d["rng"] = self.rng.state
         return d
@@ -336,6 +339,8 @@ class BrianBoruGame(Game):
         return self.s["phase"] == "over"
 
     def winners(self) -> list[int]:
+        if self._final_due:
+            self._final()
         return list(self.s["winners"])
 
     def acting_seats(self) -> list[int]:
@@ -1098,12 +1103,22 @@ class BrianBoruGame(Game):
         if s["marriage_stack"]:
             self._then(["round"])
             return
+        s["phase"] = "over"
+        if self._events is None:  # a quiet step (issue 30): the final scoring is written when read
+            self._final_due = True
+            return
+        self._final()
+        self._ev("game_over", None, winners=s["winners"])
+
+    def _final(self) -> None:
+        """B-33 and B-34: the final scoring and the winners into the state. Nothing changes after
+        the game's end, so a quiet step's game writes them when first read (``to_json``, a view,
+        ``winners``) with the same content."""
+        s = self.s
         res = final_scoring(self.position())
         s["final"] = {"players": res["players"], "winners": res["winners"]}
         s["winners"] = res["winner_seats"]
-        s["phase"] = "over"
-        if self._events is not None:
-            self._ev("game_over", None, winners=res["winner_seats"])
+        self._final_due = False
 
     # ------------------------------------------------------------------ position / view
 
@@ -1153,6 +1168,8 @@ class BrianBoruGame(Game):
         return part
 
     def _view(self, seat: int | None, live: bool) -> BrianBoruView:
+        if self._final_due:
+            self._final()
         s = self.s
         n = s["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
