@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
@@ -358,9 +359,16 @@ class BrianBoruGame(Game):
         p = self.s["pending"]
         if p is None:
             return []
+        kind = p["kind"]
+        if kind != "keep":  # one seat decides (issue 30: the frequent case first, prebound lookups)
+            if seat is not None and seat != p["seat"]:
+                return []
+            lookups = _LOOKUPS.get(kind)
+            if lookups is not None:  # prebuilt actions, options sorted by their text's rank
+                action_of, rank_of = lookups
+                return list(map(action_of, sorted(p["options"], key=rank_of)))
         if seat is None:
             seat = self.acting_seats()[0]
-        kind = p["kind"]
         if kind == "keep":
             if seat not in p["seats"]:
                 out: list[Action] = []
@@ -371,15 +379,10 @@ class BrianBoruGame(Game):
                 out = [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
         elif p["seat"] != seat:
             out = []
-        else:
-            table = _TABLES.get(kind)
-            if table is not None:  # prebuilt actions, options sorted by their text's rank
-                rank = _RANKS[kind]
-                out = [table[v] for v in sorted(p["options"], key=rank.__getitem__)]
-            else:
-                conv = _CONVERT.get(kind)
-                out = [act(kind, conv(v) if conv else v) for v in p["options"]]
-                out.sort(key=_text_key)
+        else:  # no prebuilt table ("extra", "expand")
+            conv = _CONVERT.get(kind)
+            out = [act(kind, conv(v) if conv else v) for v in p["options"]]
+            out.sort(key=_text_key)
         return out
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
@@ -433,7 +436,10 @@ class BrianBoruGame(Game):
         events: list[Event] = []
         self._events = None if quiet else events
         _RESOLVERS[kind](self, seat, p, value)
-        self._run()
+        tasks = s["tasks"]  # ``_run`` written out (issue 30: a call less a step)
+        while s["pending"] is None and tasks:
+            t = tasks.pop()
+            _HANDLERS[t[0]](self, t)
         return events
 
     # ------------------------------------------------------------------ validation
@@ -515,12 +521,10 @@ class BrianBoruGame(Game):
     def _ask(self, p: dict[str, Any]) -> None:
         """Pose a decision; with one answer it is taken at once, with none nothing happens."""
         opts = p["options"]
-        if not opts:
-            return
-        if len(opts) == 1:
-            self._resolve(p["seat"], p, opts[0])
-            return
-        self.s["pending"] = p
+        if len(opts) > 1:
+            self.s["pending"] = p
+        elif opts:
+            _RESOLVERS[p["kind"]](self, p["seat"], p, opts[0])
 
     def _run(self) -> None:
         s = self.s
@@ -582,7 +586,7 @@ class BrianBoruGame(Game):
         s["memory"] = {"played": [], "draft": [[] for _ in range(n)]}
         if self._events is not None:
             self._ev("dealt", None, cards=k)
-        self._then(["draft"])
+        s["tasks"].append(["draft"])  # ``_then`` with one task, without the call (issue 30)
 
     def _t_draft(self, t: list) -> None:  # B-14, B-15
         s = self.s
@@ -595,7 +599,7 @@ class BrianBoruGame(Game):
                 self._ev("draft_done", None, hand=len(s["hand"][0]))
             s["phase"] = "tricks"
             s["trick_no"] = 0
-            self._then(["lead"])
+            s["tasks"].append(["lead"])
             return
         s["pending"] = {"kind": "keep", "seats": list(range(s["n"])), "rule": "B-14"}
 
@@ -620,7 +624,7 @@ class BrianBoruGame(Game):
         s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
         if self._events is not None:
             self._ev("passed", None, cards=len(rest[0]))
-        self._then(["draft"])
+        s["tasks"].append(["draft"])  # ``_then`` with one task, without the call (issue 30)
 
     # ------------------------------------------------------------------ tricks
 
@@ -636,14 +640,14 @@ class BrianBoruGame(Game):
             s["free_lead"] = True
             if self._events is not None:
                 self._ev("no_active_town", leader)
-            self._then(["lead_card"])
+            s["tasks"].append(["lead_card"])
             return
-        cols = {CARD_COLOUR[c] for c in s["hand"][leader]}
+        cols = set(map(CARD_COLOUR.__getitem__, s["hand"][leader]))
         opts = empty if WHITE in cols else [x for x in empty if TOWN_COLOUR[x] in cols]
         if not opts:
             opts = empty
             s["free_lead"] = True
-        self._then(["lead_card"])
+        s["tasks"].append(["lead_card"])
         self._ask({"kind": "active", "seat": leader, "options": opts, "rule": "B-17"})
 
     def _r_active(self, seat: int, p: dict[str, Any], x: int) -> None:
@@ -664,7 +668,9 @@ class BrianBoruGame(Game):
             col = TOWN_COLOUR[a]
             opts = [v for v in hand if CARD_COLOUR[v] == col or CARD_COLOUR[v] == WHITE]
         n = s["n"]
-        self._then(*[["play", (leader + k) % n] for k in range(1, n)], ["trick"])
+        tasks = s["tasks"]  # ``_then``: the others play in turn (B-18), then the trick
+        tasks.append(["trick"])
+        tasks.extend([["play", (leader + k) % n] for k in range(n - 1, 0, -1)])
         self._ask({"kind": "lead", "seat": leader, "options": opts, "rule": "B-17"})
 
     def _r_lead(self, seat: int, p: dict[str, Any], v: int) -> None:
@@ -700,12 +706,14 @@ class BrianBoruGame(Game):
             matching = [e for e in trick if CARD_COLOUR[e[1]] == col or CARD_COLOUR[e[1]] == WHITE]  # B-19
             if not matching:
                 matching = trick  # [D-4] nothing matches (only after a [D-1] free lead): highest card wins
-        seat, v = max(matching, key=lambda e: e[1])
+        seat, v = max(matching, key=_CARD)
         s["winner"] = seat
         if self._events is not None:
             self._ev("trick_won", seat, card=v)
-        order = sorted(trick, key=lambda e: e[1])  # B-20 lowest value first, whatever the colour
-        self._then(*[["card", e[0], e[1]] for e in order], ["trick_end"])
+        # B-20 lowest value first, whatever the colour (``_then``: the highest queued first)
+        tasks = s["tasks"]
+        tasks.append(["trick_end"])
+        tasks.extend([["card", q, c] for q, c in sorted(trick, key=_CARD, reverse=True)])
 
     def _t_card(self, t: list) -> None:  # B-20
         s = self.s
@@ -747,7 +755,7 @@ class BrianBoruGame(Game):
         s["winner"] = -1
         s["free_lead"] = False
         s["trick_no"] += 1
-        if all(len(h) <= 1 for h in s["hand"]):
+        if max(map(len, s["hand"])) <= 1:
             for h in s["hand"]:
                 s["discard"].extend(h)  # the last cards are discarded unseen
                 h.clear()
@@ -758,7 +766,7 @@ class BrianBoruGame(Game):
             self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
                        ["regions"], ["round_end"])
         else:
-            self._then(["lead"])
+            s["tasks"].append(["lead"])
 
     # ------------------------------------------------------------------ symbols (B-22)
 
@@ -1285,6 +1293,7 @@ def _town_name(x: int) -> str:
     return "no" if x < 0 else TOWN_NAMES[x]
 
 
+_CARD = itemgetter(1)  # a trick entry's card, [seat, card]
 _CONVERT = {"expand": _town_name}
 _TABLES: dict[str, dict[Any, BrianBoruAction]] = {}
 _RANKS: dict[str, dict[Any, int]] = {}
@@ -1297,6 +1306,8 @@ _TABLES["princess"] = {w: act("princess", w) for w in PRINCESS_CHOICES}
 for _verb, _table in _TABLES.items():
     _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
+# a kind's (option -> action, option -> rank) lookups, bound once (issue 30)
+_LOOKUPS = {_verb: (_table.__getitem__, _RANKS[_verb].__getitem__) for _verb, _table in _TABLES.items()}
 
 _KEEP = {(a, b): act("keep", a, b) for a, b in combinations(sorted(D.card_values), 2)}
 _KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
