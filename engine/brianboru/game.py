@@ -116,10 +116,6 @@ def act(verb: str, *args: Any) -> BrianBoruAction:
     return a
 
 
-def _text_key(a: Action) -> str:
-    return a.text
-
-
 def _clip(word: str, most: int = 20) -> str:
     """``word`` shortened for an error reason (the whole text is already in the error)."""
     return word if len(word) <= most else word[: most - 1] + "…"
@@ -360,30 +356,20 @@ class BrianBoruGame(Game):
         if p is None:
             return []
         kind = p["kind"]
-        if kind != "keep":  # one seat decides (issue 30: the frequent case first, prebound lookups)
+        if kind != "keep":  # one seat decides
             if seat is not None and seat != p["seat"]:
                 return []
-            lookups = _LOOKUPS.get(kind)
-            if lookups is not None:  # prebuilt actions, options sorted by their text's rank
-                action_of, rank_of = lookups
-                return list(map(action_of, sorted(p["options"], key=rank_of)))
+            # prebuilt actions, the options sorted by their text (issue 30: lookups bound once)
+            action_of, rank_of = _LOOKUPS[kind]
+            return list(map(action_of, sorted(p["options"], key=rank_of)))
         if seat is None:
             seat = self.acting_seats()[0]
-        if kind == "keep":
-            if seat not in p["seats"]:
-                out: list[Action] = []
-            else:
-                # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
-                # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
-                cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
-                out = [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
-        elif p["seat"] != seat:
-            out = []
-        else:  # no prebuilt table ("extra", "expand")
-            conv = _CONVERT.get(kind)
-            out = [act(kind, conv(v) if conv else v) for v in p["options"]]
-            out.sort(key=_text_key)
-        return out
+        if seat not in p["seats"]:
+            return []
+        # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
+        # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
+        cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
+        return [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         a = parse_action(action) if type(action) is str else action
@@ -1294,7 +1280,6 @@ def _town_name(x: int) -> str:
 
 
 _CARD = itemgetter(1)  # a trick entry's card, [seat, card]
-_CONVERT = {"expand": _town_name}
 _TABLES: dict[str, dict[Any, BrianBoruAction]] = {}
 _RANKS: dict[str, dict[Any, int]] = {}
 for _verb in TOWN_VERBS:
@@ -1303,11 +1288,24 @@ for _verb in ("lead", "play"):
     _TABLES[_verb] = {v: act(_verb, v) for v in D.card_values}
 _TABLES["option"] = {i: act("option", i) for i in (1, 2)}
 _TABLES["princess"] = {w: act("princess", w) for w in PRINCESS_CHOICES}
+_TABLES["expand"] = {x: act("expand", _town_name(x)) for x in range(-1, T)}  # -1: "expand no"
 for _verb, _table in _TABLES.items():
     _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
-# a kind's (option -> action, option -> rank) lookups, bound once (issue 30)
-_LOOKUPS = {_verb: (_table.__getitem__, _RANKS[_verb].__getitem__) for _verb, _table in _TABLES.items()}
+
+
+class _ExtraActions(dict[int, BrianBoruAction]):
+    """``extra N`` by N, made when first asked for (the number has no fixed bound)."""
+
+    def __missing__(self, k: int) -> BrianBoruAction:
+        a = self[k] = act("extra", k)
+        return a
+
+
+# a kind's (option -> action, option -> rank) lookups, bound once (issue 30); "extra N" sorts by N's text
+_LOOKUPS: dict[str, tuple[Callable[[Any], BrianBoruAction], Callable[[Any], Any]]] = {
+    _verb: (_table.__getitem__, _RANKS[_verb].__getitem__) for _verb, _table in _TABLES.items()}
+_LOOKUPS["extra"] = (_ExtraActions().__getitem__, str)
 
 _KEEP = {(a, b): act("keep", a, b) for a, b in combinations(sorted(D.card_values), 2)}
 _KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
