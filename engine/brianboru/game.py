@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from engine.brianboru.data import CARD_COLOURS, COLOURS, DATA, WHITE
@@ -113,10 +114,6 @@ def act(verb: str, *args: Any) -> BrianBoruAction:
     if a is None:
         a = _ACTS[key] = BrianBoruAction(verb, args)
     return a
-
-
-def _text_key(a: Action) -> str:
-    return a.text
 
 
 def _clip(word: str, most: int = 20) -> str:
@@ -229,6 +226,7 @@ class BrianBoruGame(Game):
         self.rng = rng
         self._events: list[Event] | None = []  # None: a quiet step builds none
         self._live: dict[str, tuple[Any, SharedList]] = {}  # live_view's shared parts by what they show
+        self._final_due = False  # a quiet step ended the game: ``final`` and ``winners`` written when read
 
     # ------------------------------------------------------------------ construction / JSON
 
@@ -309,6 +307,8 @@ class BrianBoruGame(Game):
         return g
 
     def to_json(self) -> dict[str, Any]:
+        if self._final_due:
+            self._final()
         d = _copy_state(self.s)
         d["rng"] = self.rng.state
         return d
@@ -336,6 +336,8 @@ class BrianBoruGame(Game):
         return self.s["phase"] == "over"
 
     def winners(self) -> list[int]:
+        if self._final_due:
+            self._final()
         return list(self.s["winners"])
 
     def acting_seats(self) -> list[int]:
@@ -353,29 +355,21 @@ class BrianBoruGame(Game):
         p = self.s["pending"]
         if p is None:
             return []
+        kind = p["kind"]
+        if kind != "keep":  # one seat decides
+            if seat is not None and seat != p["seat"]:
+                return []
+            # prebuilt actions, the options sorted by their text (issue 30: lookups bound once)
+            action_of, rank_of = _LOOKUPS[kind]
+            return list(map(action_of, sorted(p["options"], key=rank_of)))
         if seat is None:
             seat = self.acting_seats()[0]
-        kind = p["kind"]
-        if kind == "keep":
-            if seat not in p["seats"]:
-                out: list[Action] = []
-            else:
-                # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
-                # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
-                cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
-                out = [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
-        elif p["seat"] != seat:
-            out = []
-        else:
-            table = _TABLES.get(kind)
-            if table is not None:  # prebuilt actions, options sorted by their text's rank
-                rank = _RANKS[kind]
-                out = [table[v] for v in sorted(p["options"], key=rank.__getitem__)]
-            else:
-                conv = _CONVERT.get(kind)
-                out = [act(kind, conv(v) if conv else v) for v in p["options"]]
-                out.sort(key=_text_key)
-        return out
+        if seat not in p["seats"]:
+            return []
+        # the pairs in their text order, "keep A B" with A < B: by A's text, then B's (issue 30:
+        # no sort of the pairs; ``_keep_actions`` as it was, compared in tests)
+        cards = sorted(self.s["pile"][seat], key=_CARD_TEXT_RANK.__getitem__)
+        return [_KEEP_BY[a][b] for a in cards for b in cards if b > a]
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         a = parse_action(action) if type(action) is str else action
@@ -428,7 +422,10 @@ class BrianBoruGame(Game):
         events: list[Event] = []
         self._events = None if quiet else events
         _RESOLVERS[kind](self, seat, p, value)
-        self._run()
+        tasks = s["tasks"]  # ``_run`` written out (issue 30: a call less a step)
+        while s["pending"] is None and tasks:
+            t = tasks.pop()
+            _HANDLERS[t[0]](self, t)
         return events
 
     # ------------------------------------------------------------------ validation
@@ -510,12 +507,10 @@ class BrianBoruGame(Game):
     def _ask(self, p: dict[str, Any]) -> None:
         """Pose a decision; with one answer it is taken at once, with none nothing happens."""
         opts = p["options"]
-        if not opts:
-            return
-        if len(opts) == 1:
-            self._resolve(p["seat"], p, opts[0])
-            return
-        self.s["pending"] = p
+        if len(opts) > 1:
+            self.s["pending"] = p
+        elif opts:
+            _RESOLVERS[p["kind"]](self, p["seat"], p, opts[0])
 
     def _run(self) -> None:
         s = self.s
@@ -577,7 +572,7 @@ class BrianBoruGame(Game):
         s["memory"] = {"played": [], "draft": [[] for _ in range(n)]}
         if self._events is not None:
             self._ev("dealt", None, cards=k)
-        self._then(["draft"])
+        s["tasks"].append(["draft"])  # ``_then`` with one task, without the call (issue 30)
 
     def _t_draft(self, t: list) -> None:  # B-14, B-15
         s = self.s
@@ -590,7 +585,7 @@ class BrianBoruGame(Game):
                 self._ev("draft_done", None, hand=len(s["hand"][0]))
             s["phase"] = "tricks"
             s["trick_no"] = 0
-            self._then(["lead"])
+            s["tasks"].append(["lead"])
             return
         s["pending"] = {"kind": "keep", "seats": list(range(s["n"])), "rule": "B-14"}
 
@@ -615,7 +610,7 @@ class BrianBoruGame(Game):
         s["pile"] = [rest[(q - 1) % n] for q in range(n)]  # pass to the left (next seat)
         if self._events is not None:
             self._ev("passed", None, cards=len(rest[0]))
-        self._then(["draft"])
+        s["tasks"].append(["draft"])  # ``_then`` with one task, without the call (issue 30)
 
     # ------------------------------------------------------------------ tricks
 
@@ -631,14 +626,14 @@ class BrianBoruGame(Game):
             s["free_lead"] = True
             if self._events is not None:
                 self._ev("no_active_town", leader)
-            self._then(["lead_card"])
+            s["tasks"].append(["lead_card"])
             return
-        cols = {CARD_COLOUR[c] for c in s["hand"][leader]}
+        cols = set(map(CARD_COLOUR.__getitem__, s["hand"][leader]))
         opts = empty if WHITE in cols else [x for x in empty if TOWN_COLOUR[x] in cols]
         if not opts:
             opts = empty
             s["free_lead"] = True
-        self._then(["lead_card"])
+        s["tasks"].append(["lead_card"])
         self._ask({"kind": "active", "seat": leader, "options": opts, "rule": "B-17"})
 
     def _r_active(self, seat: int, p: dict[str, Any], x: int) -> None:
@@ -659,7 +654,9 @@ class BrianBoruGame(Game):
             col = TOWN_COLOUR[a]
             opts = [v for v in hand if CARD_COLOUR[v] == col or CARD_COLOUR[v] == WHITE]
         n = s["n"]
-        self._then(*[["play", (leader + k) % n] for k in range(1, n)], ["trick"])
+        tasks = s["tasks"]  # ``_then``: the others play in turn (B-18), then the trick
+        tasks.append(["trick"])
+        tasks.extend([["play", (leader + k) % n] for k in range(n - 1, 0, -1)])
         self._ask({"kind": "lead", "seat": leader, "options": opts, "rule": "B-17"})
 
     def _r_lead(self, seat: int, p: dict[str, Any], v: int) -> None:
@@ -695,12 +692,14 @@ class BrianBoruGame(Game):
             matching = [e for e in trick if CARD_COLOUR[e[1]] == col or CARD_COLOUR[e[1]] == WHITE]  # B-19
             if not matching:
                 matching = trick  # [D-4] nothing matches (only after a [D-1] free lead): highest card wins
-        seat, v = max(matching, key=lambda e: e[1])
+        seat, v = max(matching, key=_CARD)
         s["winner"] = seat
         if self._events is not None:
             self._ev("trick_won", seat, card=v)
-        order = sorted(trick, key=lambda e: e[1])  # B-20 lowest value first, whatever the colour
-        self._then(*[["card", e[0], e[1]] for e in order], ["trick_end"])
+        # B-20 lowest value first, whatever the colour (``_then``: the highest queued first)
+        tasks = s["tasks"]
+        tasks.append(["trick_end"])
+        tasks.extend([["card", q, c] for q, c in sorted(trick, key=_CARD, reverse=True)])
 
     def _t_card(self, t: list) -> None:  # B-20
         s = self.s
@@ -742,7 +741,7 @@ class BrianBoruGame(Game):
         s["winner"] = -1
         s["free_lead"] = False
         s["trick_no"] += 1
-        if all(len(h) <= 1 for h in s["hand"]):
+        if max(map(len, s["hand"])) <= 1:
             for h in s["hand"]:
                 s["discard"].extend(h)  # the last cards are discarded unseen
                 h.clear()
@@ -753,7 +752,7 @@ class BrianBoruGame(Game):
             self._then(["marriage"], ["battle"], ["spoils"], ["church"], ["church_most"], ["church_four"],
                        ["regions"], ["round_end"])
         else:
-            self._then(["lead"])
+            s["tasks"].append(["lead"])
 
     # ------------------------------------------------------------------ symbols (B-22)
 
@@ -1098,12 +1097,22 @@ class BrianBoruGame(Game):
         if s["marriage_stack"]:
             self._then(["round"])
             return
+        s["phase"] = "over"
+        if self._events is None:  # a quiet step (issue 30): the final scoring is written when read
+            self._final_due = True
+            return
+        self._final()
+        self._ev("game_over", None, winners=s["winners"])
+
+    def _final(self) -> None:
+        """B-33 and B-34: the final scoring and the winners into the state. Nothing changes after
+        the game's end, so a quiet step's game writes them when first read (``to_json``, a view,
+        ``winners``) with the same content."""
+        s = self.s
         res = final_scoring(self.position())
         s["final"] = {"players": res["players"], "winners": res["winners"]}
         s["winners"] = res["winner_seats"]
-        s["phase"] = "over"
-        if self._events is not None:
-            self._ev("game_over", None, winners=res["winner_seats"])
+        self._final_due = False
 
     # ------------------------------------------------------------------ position / view
 
@@ -1153,6 +1162,8 @@ class BrianBoruGame(Game):
         return part
 
     def _view(self, seat: int | None, live: bool) -> BrianBoruView:
+        if self._final_due:
+            self._final()
         s = self.s
         n = s["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
@@ -1268,7 +1279,7 @@ def _town_name(x: int) -> str:
     return "no" if x < 0 else TOWN_NAMES[x]
 
 
-_CONVERT = {"expand": _town_name}
+_CARD = itemgetter(1)  # a trick entry's card, [seat, card]
 _TABLES: dict[str, dict[Any, BrianBoruAction]] = {}
 _RANKS: dict[str, dict[Any, int]] = {}
 for _verb in TOWN_VERBS:
@@ -1277,9 +1288,24 @@ for _verb in ("lead", "play"):
     _TABLES[_verb] = {v: act(_verb, v) for v in D.card_values}
 _TABLES["option"] = {i: act("option", i) for i in (1, 2)}
 _TABLES["princess"] = {w: act("princess", w) for w in PRINCESS_CHOICES}
+_TABLES["expand"] = {x: act("expand", _town_name(x)) for x in range(-1, T)}  # -1: "expand no"
 for _verb, _table in _TABLES.items():
     _order = [k for k, _a in sorted(_table.items(), key=lambda item: item[1].text)]
     _RANKS[_verb] = {k: i for i, k in enumerate(_order)}
+
+
+class _ExtraActions(dict[int, BrianBoruAction]):
+    """``extra N`` by N, made when first asked for (the number has no fixed bound)."""
+
+    def __missing__(self, k: int) -> BrianBoruAction:
+        a = self[k] = act("extra", k)
+        return a
+
+
+# a kind's (option -> action, option -> rank) lookups, bound once (issue 30); "extra N" sorts by N's text
+_LOOKUPS: dict[str, tuple[Callable[[Any], BrianBoruAction], Callable[[Any], Any]]] = {
+    _verb: (_table.__getitem__, _RANKS[_verb].__getitem__) for _verb, _table in _TABLES.items()}
+_LOOKUPS["extra"] = (_ExtraActions().__getitem__, str)
 
 _KEEP = {(a, b): act("keep", a, b) for a, b in combinations(sorted(D.card_values), 2)}
 _KEEP_RANK = {k: i for i, k in enumerate(sorted(_KEEP, key=lambda k: _KEEP[k].text))}
