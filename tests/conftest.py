@@ -13,7 +13,6 @@ from tests.fakediscord import FakeDiscord
 from tests.pgserver import backend, database, pg_server, pg_url  # noqa: F401  (fixtures)
 from tests.watchdog import HANG_DIR, LEAD, Watchdog, bounded_cancel_all_tasks
 
-
 LIFETIME = 240.0  # the fake's own safety net (s): a minute under pytest's timeout of 300 s
 LIFETIME_LEAD = 60.0
 
