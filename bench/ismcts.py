@@ -1,7 +1,7 @@
 """The ``hard`` level's figures (issue 30): head-to-head matches, rollout policies, decision time.
 
     python bench/ismcts.py match GAME --seats hard,hard,montecarlo,montecarlo --games N --seed S \\
-        [--budget 0.25] [--set hard.rollout=heuristic] [--set hard.horizon=8] [--jobs 2] [--log games.jsonl]
+        [--budget 0.25] [--set hard.rollout=heuristic] [--set hard.horizon=8] [--jobs 2] [--log games.jsonl] [--start N]
     python bench/ismcts.py time GAME [--positions 24] [--budget 1.0] [--seed S]
     python bench/ismcts.py costs GAME
     python bench/ismcts.py calibrate GAME [--positions 60] [--seed 5005]
@@ -61,11 +61,11 @@ def _one(args: tuple[str, list[str], dict[str, dict[str, Any]], int, int, float]
 
 
 def match(game_id: str, seats: list[str], games: int, seed: int, budget: float, sets: dict[str, dict[str, Any]],
-          jobs: int, log: str | None = None) -> dict[str, Any]:
-    work = [(game_id, seats, sets, seed, i, budget) for i in range(games)]
+          jobs: int, log: str | None = None, start: int = 0) -> dict[str, Any]:
+    work = [(game_id, seats, sets, seed, i, budget) for i in range(start, start + games)]
     results: list[dict[str, Any]] = []
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Serial() as ex:
-        for i, r in enumerate(ex.map(_one, work)):
+        for i, r in enumerate(ex.map(_one, work), start):
             results.append(r)
             if log:  # one JSON line a game as it ends: a long match can be read before it finishes
                 with open(log, "a", encoding="utf-8") as f:
@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], help="NAME.option=value, e.g. hard.rollout=heuristic")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--log", help="match: append each game's result to this file as one JSON line")
+    ap.add_argument("--start", type=int, default=0, help="match: the first game's number (a run continued: --start 50)")
     args = ap.parse_args(argv)
     if args.what == "match":
         sets: dict[str, dict[str, Any]] = {}
@@ -190,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             key, value = rest.split("=", 1)
             sets.setdefault(name, {})[key] = _value(value)
         seats = [x.strip() for x in args.seats.split(",")]
-        print(json.dumps(match(args.game, seats, args.games, args.seed, args.budget, sets, args.jobs, args.log)))
+        print(json.dumps(match(args.game, seats, args.games, args.seed, args.budget, sets, args.jobs, args.log,
+                               args.start)))
     elif args.what == "time":
         print(json.dumps(timing(args.game, args.positions, args.budget, args.seed)))
     elif args.what == "calibrate":
