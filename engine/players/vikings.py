@@ -37,7 +37,7 @@ from engine.vikings.data import (
 )
 from engine.vikings.determinize import determinize, homeland_of  # noqa: F401 (determinize: re-exported for search, undo)
 from engine.vikings.game import WHEEL, sail_actions, sail_move
-from engine.vikings.homeland import EMPTY, Homeland, completed_islands
+from engine.vikings.homeland import EMPTY, Homeland, completed_islands, row_islands
 
 from .base import Player, argmax
 
@@ -408,7 +408,7 @@ class _Frame:
                 opened[row] = True
                 n_open += 1
             if "R" in r or "R*" in r:
-                isl[row] = _row_islands(r)
+                isl[row] = row_islands(r)
         self.eaters = eaters
         self.rooms = rooms
         self.open = opened
@@ -581,7 +581,7 @@ class _Frame:
                 while len(r) < col:
                     r.append(EMPTY)
                 r[i] = cls
-                new = _row_islands(r)
+                new = row_islands(r)
                 if new != self.isl[row]:
                     isl = list(self.isl)
                     isl[row] = new
@@ -777,25 +777,16 @@ _NO_ISLANDS: list[int] = []
 _NO_SAILING = [0.0] * 6
 
 
-def _row_islands(r: list[str]) -> list[int]:
-    """The lengths of the completed islands of one row (``completed_islands``, row by row)."""
-    if "R" not in r and "R*" not in r:
-        return _NO_ISLANDS
-    out = []
-    start = -1
-    i = 0
-    for tok in r:
-        t = tok[0]
-        if t == "L":
-            start = i
-        elif t == "R":
-            if start >= 0:
-                out.append(i - start + 1)
-            start = -1
-        elif t != "M" and t != "X":
-            start = -1
-        i += 1
-    return out
+def _sailed(h: Homeland, trip: dict[str, Any] | None, a: Action, single: bool,
+            st: _Sailing | None = None) -> dict[str, Any] | None:
+    """The trip after ``a`` (``None``: it is over): a ``Sail`` moves its viking on ``h`` (and into
+    ``st``'s columns); sail done / sail end stop the sailor under way, nothing moves (V-34)."""
+    if type(a) is not A.Sail:
+        return None
+    trip, ends = sail_move(h, trip, a, single)
+    if st is not None:
+        st.add(a.row, a.col)
+    return None if ends else trip
 
 
 def _tokens(rows: list[list[str]], i: int) -> list[str]:
@@ -949,13 +940,7 @@ class VikingsHeuristic(Player):
             h = home.copy()
             trip = _trip_copy(trip0)
             st = _Sailing(fr)  # the trip's vikings so far
-            if type(a) is A.Sail:
-                trip, ends = sail_move(h, trip, a, single)
-                st.add(a.row, a.col)
-                if ends:
-                    trip = None
-            else:
-                trip = None
+            trip = _sailed(h, trip, a, single, st)
             steps = 0
             while trip is not None and steps < 30:
                 nxt = sail_actions(h, trip, single, last)
@@ -990,13 +975,7 @@ class VikingsHeuristic(Player):
                             if best_i < 0 or val > best:
                                 best_i, best = i, val
                         b = nxt[best_i]
-                if type(b) is A.Sail:
-                    trip, ends = sail_move(h, trip, b, single)
-                    st.add(b.row, b.col)
-                    if ends:
-                        trip = None
-                else:
-                    trip = None
+                trip = _sailed(h, trip, b, single, st)
                 steps += 1
             finals.append(h)
             scores.append(st.value(h.base))
@@ -1175,12 +1154,7 @@ class VikingsHeuristic(Player):
         for a in legal:
             h = home.copy()
             trip = _trip_copy(trip0)
-            if type(a) is A.Sail:
-                trip, ends = sail_move(h, trip, a, single)
-                if ends:
-                    trip = None
-            else:  # sail done / sail end: the sailor under way (if any) stops; nothing moves
-                trip = None
+            trip = _sailed(h, trip, a, single)
             steps = 0
             while trip is not None and steps < 30:
                 nxt = sail_actions(h, trip, single, last)
@@ -1193,12 +1167,7 @@ class VikingsHeuristic(Player):
                     else:
                         vals.append(home_value(h, ctx))
                 b = argmax(nxt, vals)
-                if type(b) is A.Sail:
-                    trip, ends = sail_move(h, trip, b, single)
-                    if ends:
-                        trip = None
-                else:
-                    trip = None
+                trip = _sailed(h, trip, b, single)
                 steps += 1
             out.append(home_value(h, ctx))
         return out

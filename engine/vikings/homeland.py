@@ -361,28 +361,35 @@ class Homeland:
         return False
 
 
-def completed_islands(rows: list[list[str]]) -> list[int]:
-    """Lengths of the completed islands of a homeland's ``rows`` (:meth:`Homeland.completed_islands`):
-    L, any number of middles, R, side by side, per row (V-25)."""
+def row_islands(r: list[str]) -> list[int]:
+    """Lengths of the completed islands of one island row: L, any number of middles, R, side by
+    side (V-25). A new list each time (the players' valuation keeps them per row)."""
+    if "R" not in r and "R*" not in r:  # no right end in the row: no completed island
+        return []
     out = []
-    for row in ISLAND_ROWS:
-        r = rows[row]
-        if "R" not in r and "R*" not in r:  # no right end in the row: no completed island
-            continue
-        start = -1
-        i = 0
-        for tok in r:
-            t = tok[0]
-            if t == "L":
-                start = i
-            elif t == "R":
-                if start >= 0:
-                    out.append(i - start + 1)
-                start = -1
-            elif t != "M" and t != "X":  # an empty cell breaks the island; middles continue it
-                start = -1
-            i += 1
+    start = -1
+    i = 0
+    for tok in r:
+        t = tok[0]
+        if t == "L":
+            start = i
+        elif t == "R":
+            if start >= 0:
+                out.append(i - start + 1)
+            start = -1
+        elif t != "M" and t != "X":  # an empty cell breaks the island; middles continue it
+            start = -1
+        i += 1
     return out
 
 
-__all__ = ["Homeland", "EMPTY", "ROW_KIND", "completed_islands"]
+def completed_islands(rows: list[list[str]]) -> list[int]:
+    """Lengths of the completed islands of a homeland's ``rows`` (:meth:`Homeland.completed_islands`),
+    row by row (:func:`row_islands`, V-25)."""
+    out: list[int] = []
+    for row in ISLAND_ROWS:
+        out += row_islands(rows[row])
+    return out
+
+
+__all__ = ["Homeland", "EMPTY", "ROW_KIND", "completed_islands", "row_islands"]
