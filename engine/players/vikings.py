@@ -15,7 +15,7 @@ and the special-tile stacks at random from what is not visible.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from engine.core import Action
@@ -111,17 +111,8 @@ def _home(p: Mapping[str, Any]) -> Homeland:
 
 def _reader(p: Mapping[str, Any]) -> Homeland:
     """The homeland of a view's player over the view's own rows, base and specials, for reading
-    only (``choose`` and ``score_actions`` change none: they copy, or make variants). Made as a
-    variant of an empty homeland (fresh caches, no base rebuilt), then pointed at the view's."""
-    h = _BLANK.variant(0, 0, "")
-    h.rows = p["rows"]
-    h.base = p["base"]
-    h.specials = p["specials"]
-    h.start_pending = p["start_tile_pending"]
-    return h
-
-
-_BLANK = Homeland()
+    only (``choose`` and ``score_actions`` change none: they copy, or make variants)."""
+    return Homeland.over(p["rows"], p["base"], p["specials"], p["start_tile_pending"])
 
 
 def _majority(mine: int, best_other: int, prize: float, sharp: bool) -> float:
@@ -363,7 +354,7 @@ class _Frame:
     __slots__ = ("rows", "cols", "fish", "eaters", "rooms", "isl", "isl_n", "longest", "open", "n_open",
                  "w_guard", "ship_def", "ship_open", "yn", "yn_hit", "ys", "g_yield", "yg_hit", "keep", "scout1",
                  "sail_y", "specials_sailors", "surplus", "major", "buys_left", "open_v", "opp_sailors",
-                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "fits", "ship_at", "depth",
+                 "opp_islands", "opp_longest", "sharp", "isl_v", "here", "base", "plus", "h", "depth",
                  "ctxkey", "isl_memo", "gains", "const")
 
     def __init__(self, h: Homeland, ctx: Context) -> None:
@@ -386,8 +377,6 @@ class _Frame:
         self.base = h.base
         self.plus: dict[str, tuple[Mapping[str, int], int, float, list[float]]] = {}
         self.h = h
-        self.fits: dict[str, list[tuple[int, int]]] | None = None
-        self.ship_at: list[tuple[int, int]] | None = None
         eaters = n_open = 0
         rooms = [0] * 6
         isl = [_NO_ISLANDS] * 6
@@ -446,16 +435,9 @@ class _Frame:
             self.plus = {}
 
     def cells_for(self, tile: str, ships_any_order: bool) -> list[tuple[int, int]]:
-        """``h.cells_for(tile, ships_any_order)`` (the island classes all found in one pass)."""
-        if tile[0] == "^":  # the ship cells do not depend on the ship
-            cells = self.ship_at
-            if cells is None:
-                cells = self.ship_at = self.h.cells_for(tile, ships_any_order)
-            return cells
-        fits = self.fits
-        if fits is None:
-            fits = self.fits = _island_cells(self.rows)
-        return fits[tile[0] if tile[0] in "LR" else "M"]
+        """Where ``tile`` may go on the frame's homeland (V-21 … V-23): ``h.cells_for``, which
+        remembers each edge class's cells."""
+        return self.h.cells_for(tile, ships_any_order)
 
     def constant(self) -> float:
         """The frame's constant: its homeland's column terms (then ``placed`` + this is about home_value)."""
@@ -507,12 +489,20 @@ class _Frame:
         y = _NO_SAILING
         if sailors and self.major:
             y = self.sail_y
-            rooms = self.rooms
-            for row in (_G, _S, _N, _W):
-                waiting = base[ROW_KIND[row]]
-                if waiting:
-                    fixed += min(rooms[row], waiting) * y[row]
+            fixed += self._sailing(base, self.rooms)
         return base, sum(base.values()) + self.buys_left, fixed, y
+
+    def _sailing(self, base: Mapping[str, int], rooms: list[int]) -> float:
+        """What the vikings waiting in ``base`` may still sail to (V-34): per island row, as many
+        as it has empty tiles (``rooms``), each worth the row's yield (asked with a sailor in the
+        base and a major scoring left)."""
+        y = self.sail_y
+        v = 0.0
+        for row in (_G, _S, _N, _W):
+            waiting = base[ROW_KIND[row]]
+            if waiting:
+                v += min(rooms[row], waiting) * y[row]
+        return v
 
     def based_here(self) -> tuple[Mapping[str, int], int, float, list[float]]:
         """:meth:`based` of the homeland's own base (a viking on its tile), once per frame."""
@@ -638,19 +628,7 @@ class _Frame:
         v = (fed - eat) * self.surplus if fed >= eat else -(eat - fed) * _SHORTFALL
         sailors = base[SAILOR]
         if sailors and self.major:
-            y = self.sail_y
-            waiting = base["G"]
-            if waiting:
-                v += min(rooms[_G], waiting) * y[_G]
-            waiting = base["S"]
-            if waiting:
-                v += min(rooms[_S], waiting) * y[_S]
-            waiting = base["N"]
-            if waiting:
-                v += min(rooms[_N], waiting) * y[_N]
-            waiting = base["W"]
-            if waiting:
-                v += min(rooms[_W], waiting) * y[_W]
+            v += self._sailing(base, rooms)
         return v + _majority(sailors + self.specials_sailors, self.opp_sailors, _SAILOR_VP, self.sharp) + (
             self.isl_v + self.n_open * self.open_v)
 
@@ -715,43 +693,6 @@ class _Sailing:
         self.rooms[row] -= 1
 
 
-def _island_cells(rows: list[list[str]]) -> dict[str, list[tuple[int, int]]]:
-    """``Homeland.island_cells_for`` for the three edge classes (L, M, R) of a homeland's ``rows``
-    at once (V-21, V-22): every empty island cell in column 1 or beside a tile (ships do not count),
-    where the class's edges match its neighbours' sideways; sorted by row, then column."""
-    out_l: list[tuple[int, int]] = []
-    out_m: list[tuple[int, int]] = []
-    out_r: list[tuple[int, int]] = []
-    for row in ISLAND_ROWS:
-        r = rows[row]
-        n = len(r)
-        up = rows[row - 1] if row > 1 else _NO_ROW
-        down = rows[row + 1] if row < 5 else _NO_ROW
-        nu, nd = len(up), len(down)
-        for i in range(max(n, nu, nd) + 1):
-            if i < n and r[i] != EMPTY:
-                continue
-            left = r[i - 1] if 0 < i <= n else EMPTY
-            right = r[i + 1] if i + 1 < n else EMPTY
-            if not (i == 0 or left != EMPTY or right != EMPTY or (i < nu and up[i] != EMPTY)
-                    or (i < nd and down[i] != EMPTY)):
-                continue
-            cell = (row, i + 1)
-            left_r = left != EMPTY and left[0] == "R"
-            right_l = right != EMPTY and right[0] == "L"
-            if (i == 0 or left == EMPTY or left_r) and not right_l:  # L: sea on its left, land on its right
-                out_l.append(cell)
-            if i and not left_r:  # M and R: land on the left (the base's edge is sea)
-                if not right_l:
-                    out_m.append(cell)
-                if right == EMPTY or right_l:
-                    out_r.append(cell)
-    return {"L": out_l, "M": out_m, "R": out_r}
-
-
-_NO_ROW: list[str] = []
-
-
 def _ctx_key(ctx: Context) -> tuple[Any, ...]:
     """What a frame reads of a context besides the purchases to come (``_Frame.rebuy``)."""
     return (ctx.major_left, ctx.small_left, ctx.last_round, ctx.opp_sailors, ctx.opp_islands, ctx.opp_longest)
@@ -787,6 +728,34 @@ def _sailed(h: Homeland, trip: dict[str, Any] | None, a: Action, single: bool,
     if st is not None:
         st.add(a.row, a.col)
     return None if ends else trip
+
+
+def _step_value(h: Homeland, b: Action, ctx: Context) -> float:
+    """home_value after the trip's next step ``b`` (V-34): a ``Sail`` as ``sail_move`` on a copy
+    would leave it (a trip under way: the viking leaves the base for its tile, no new sailor);
+    sail done / sail end: the homeland as it is."""
+    if type(b) is not A.Sail:
+        return home_value(h, ctx)
+    base = dict(h.base)
+    base[ROW_KIND[b.row]] -= 1
+    return home_value(h.variant(b.row, b.col, h.rows[b.row][b.col - 1] + "*", base), ctx)
+
+
+def _settle(approx: Sequence[float], exact: Callable[[int], float]) -> int:
+    """The index ``choose`` takes from the frames' values ``approx``: the only one within ``_TOL``
+    of their best, else the first of the best ``exact`` values (``score_actions``' own) among those
+    within it — the first of the best of ``score_actions`` either way (see
+    :meth:`VikingsHeuristic.choose`)."""
+    top = max(approx) - _TOL
+    near = [i for i, x in enumerate(approx) if x >= top]
+    if len(near) == 1:
+        return near[0]
+    best_i, best = -1, 0.0
+    for i in near:
+        val = exact(i)
+        if best_i < 0 or val > best:
+            best_i, best = i, val
+    return best_i
 
 
 def _tokens(rows: list[list[str]], i: int) -> list[str]:
@@ -905,23 +874,18 @@ class VikingsHeuristic(Player):
                 approx[key] = val
             from_gold = min(a.pos, gold)  # price_cost (V-13, V-16)
             scores.append(val - (from_gold * gold_now + (a.pos - from_gold)))
-        top = max(scores) - _TOL
-        near = [i for i, x in enumerate(scores) if x >= top]
-        if len(near) == 1:
-            return legal[near[0]]
         exact: dict[tuple[str, str], float] = {}
-        best_i, best = -1, 0.0
-        for i in near:
+
+        def buy_value(i: int) -> float:
             a = cast("A.Buy", legal[i])
             combo = wheel[a.pos]
             key = (combo["tile"], combo["viking"])
             val = exact.get(key)
             if val is None:
                 val = exact[key] = best_placement_value(h, key[0], key[1], ctx, any_order)
-            val -= price_cost(a.pos, gold, ctx)
-            if best_i < 0 or val > best:
-                best_i, best = i, val
-        return legal[best_i]
+            return val - price_cost(a.pos, gold, ctx)
+
+        return legal[_settle(scores, buy_value)]
 
     def _choose_sail(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """``_sail_scores``' trips, each step of them and the trip chosen taken on the frame's values
@@ -958,37 +922,12 @@ class VikingsHeuristic(Player):
                             if here is None:
                                 here = st.value(h.base)
                             vals.append(here)
-                    top = max(vals) - _TOL
-                    near = [i for i, x in enumerate(vals) if x >= top]
-                    if len(near) == 1:
-                        b = nxt[near[0]]
-                    else:
-                        best_i, best = -1, 0.0
-                        for i in near:
-                            b = nxt[i]
-                            if type(b) is A.Sail:  # as sail_move on a copy (a trip under way: no new sailor)
-                                base = dict(h.base)
-                                base[ROW_KIND[b.row]] -= 1
-                                val = home_value(h.variant(b.row, b.col, h.rows[b.row][b.col - 1] + "*", base), ctx)
-                            else:
-                                val = home_value(h, ctx)
-                            if best_i < 0 or val > best:
-                                best_i, best = i, val
-                        b = nxt[best_i]
+                    b = nxt[_settle(vals, lambda i: _step_value(h, nxt[i], ctx))]  # noqa: B023 (called here)
                 trip = _sailed(h, trip, b, single, st)
                 steps += 1
             finals.append(h)
             scores.append(st.value(h.base))
-        top = max(scores) - _TOL
-        near = [i for i, x in enumerate(scores) if x >= top]
-        if len(near) == 1:
-            return legal[near[0]]
-        best_i, best = -1, 0.0
-        for i in near:
-            val = home_value(finals[i], ctx)
-            if best_i < 0 or val > best:
-                best_i, best = i, val
-        return legal[best_i]
+        return legal[_settle(scores, lambda i: home_value(finals[i], ctx))]
 
     def _choose_place(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         seat = view["seat"]
@@ -999,25 +938,17 @@ class VikingsHeuristic(Player):
         tile, viking = pend["tile"], pend["viking"]
         vrow = KIND_ROW.get(viking)
         on_tile = tile + "*"
+        any_order = view["options"]["ships_any_order"]
         kept = self._kept_frames(h, ctx)
         if h.start_pending:
-            scores = self._start_place_values(h, pend, legal, ctx, view["options"]["ships_any_order"], kept)
+            scores = self._start_place_values(h, pend, legal, ctx, any_order, kept)
         else:
             fr = kept[0] if kept else _Frame(h, ctx)
             b_here, b_based = fr.based_here(), fr.based_plus(viking)
             scores = [fr.placed(a.row, a.col, on_tile, b_here) if a.row == vrow and not a.to_base
                       else fr.placed(a.row, a.col, tile, b_based) for a in cast("Sequence[A.Place]", legal)]
-        top = max(scores) - _TOL
-        near = [i for i, x in enumerate(scores) if x >= top]
-        if len(near) == 1:
-            return legal[near[0]]
-        any_order = view["options"]["ships_any_order"]
-        best_i, best = -1, 0.0
-        for i in near:
-            val = self._place_score(h, pend, cast("A.Place | A.Start", legal[i]), ctx, any_order)
-            if best_i < 0 or val > best:
-                best_i, best = i, val
-        return legal[best_i]
+        return legal[_settle(scores, lambda i: self._place_score(h, pend, cast("A.Place | A.Start", legal[i]), ctx,
+                                                                 any_order))]
 
     def _kept_frames(self, h: Homeland, ctx: Context) -> dict[int, _Frame] | None:
         """The frames the purchase decision kept, if they are of this homeland and context: after

@@ -80,7 +80,6 @@ class Homeland:
         this base), for reading only: it shares the unchanged rows, the base (unless given) and
         the specials with this one, so neither may be changed afterwards (the players' valuations
         look at many placements of one tile, issue 30). ``row`` 0 or ``col`` 0: no cell changes."""
-        h = Homeland.__new__(Homeland)
         rows = self.rows
         if col:
             rows = list(rows)
@@ -89,10 +88,18 @@ class Homeland:
                 r.append(EMPTY)
             r[col - 1] = token
             rows[row] = r
+        return Homeland.over(rows, self.base if base is None else base, self.specials, self.start_pending)
+
+    @staticmethod
+    def over(rows: list[list[str]], base: dict[str, int], specials: list[str], start_pending: bool) -> Homeland:
+        """A homeland over these very lists (``base`` holding every kind, as a view's does), for
+        reading only: nothing is copied, so none of them may be changed through it (the players'
+        valuations read a view's homeland this way, issue 30)."""
+        h = Homeland.__new__(Homeland)
         h.rows = rows
-        h.base = self.base if base is None else base
-        h.specials = self.specials
-        h.start_pending = self.start_pending
+        h.base = base
+        h.specials = specials
+        h.start_pending = start_pending
         h._fits = {}
         h._frontier = None
         return h

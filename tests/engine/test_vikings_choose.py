@@ -23,7 +23,6 @@ from engine.players.vikings import (
     _column,
     _Frame,
     _home,
-    _island_cells,
     _Sailing,
     _tokens,
     best_placement_value,
@@ -95,10 +94,6 @@ def test_frame_values_are_home_values_less_a_constant(case) -> None:
             else:
                 combos = {(view["pending"]["tile"], view["pending"]["viking"])}
             for tile, viking in sorted(combos):
-                assert fr.cells_for(tile, view["options"]["ships_any_order"]) == h.cells_for(
-                    tile, view["options"]["ships_any_order"])
-                for letter in "LMR":
-                    assert _island_cells(h.rows)[letter] == h.copy().island_cells_for(letter)
                 based = dict(h.base)
                 based[viking] += 1
                 cells = h.cells_for(tile, view["options"]["ships_any_order"])
