@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from engine.core import Action, ActionSyntaxError, msg, msgn, quote, whole_number
@@ -243,15 +244,10 @@ _PLACE_TEXT: dict[Place, str] = {}  # Place.text, written once per cell (issue 3
 
 # Shared instances for the frequent small actions (legal_actions builds many of them).
 BUYS = tuple(Buy(p) for p in range(12))
-_PLACES: dict[tuple[int, int, bool], Place] = {}
-
-
+@functools.cache
 def place(row: int, col: int, to_base: bool = False) -> Place:
-    key = (row, col, to_base)
-    p = _PLACES.get(key)
-    if p is None:
-        p = _PLACES[key] = Place(row, col, to_base)
-    return p
+    """The shared ``Place`` for a cell (one instance each: legal_actions lists them often)."""
+    return Place(row, col, to_base)
 
 
 _PLACES_AT: dict[tuple[int, int], tuple[Place, Place]] = {}
@@ -268,16 +264,10 @@ def places_at(cell: tuple[int, int]) -> tuple[Place, Place]:
 
 SAIL_DONE = SailDone()  # shared, as the sailing actions are listed at every sailing step
 SAIL_END = SailEnd()
-_SAILS: dict[tuple[int, int, bool], Sail] = {}
-
-
+@functools.cache
 def sail(row: int, col: int, boat: bool = False) -> Sail:
     """The shared ``Sail`` for a cell (as :func:`place`; the sailing actions are listed often)."""
-    key = (row, col, boat)
-    s = _SAILS.get(key)
-    if s is None:
-        s = _SAILS[key] = Sail(row, col, boat)
-    return s
+    return Sail(row, col, boat)
 
 
 def _cell(raw: str, word: str) -> tuple[int, int]:
