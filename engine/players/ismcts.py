@@ -262,7 +262,7 @@ class ISMCTSPlayer(Player):
         players: dict[int, Any] = {}
         sim: Any = world  # ``step``: each game's declared unchecked apply (``INFO.public``)
         step = sim.step  # every action here is one of ``legal_actions``
-        see = _viewer(world)
+        see = _viewer(self.game_id, world)
         while not world.is_over:
             if new_round and horizon != "game":
                 break
@@ -325,7 +325,7 @@ class ISMCTSPlayer(Player):
 
     def _scores(self, world: Game, seat: int, legal: Sequence[Action]) -> list[float]:
         """The heuristic's scores of ``legal`` for ``seat`` in ``world`` (from that seat's view only)."""
-        view = _viewer(world)(seat)
+        view = _viewer(self.game_id, world)(seat)
         if self.game_id == "brian-boru":
             played = {e["card"] for e in view.get("played", [])}
             return self.heuristic.score_actions(view, legal, played)
@@ -372,7 +372,7 @@ def values(game_id: str, g: Any, me: int) -> tuple[list[float], float, float, di
         parts = {"vp": vp[me]}
         raw = vp
     else:
-        raw, parts = expected(game_id, _viewer(g)(None), me, g.homeland if game_id == "vikings" else None)
+        raw, parts = expected(game_id, _viewer(game_id, g)(None), me, g.homeland if game_id == "vikings" else None)
         winners = set()
     n = len(raw)
     top = sorted(range(n), key=lambda q: -raw[q])[:2]
@@ -392,12 +392,10 @@ def _stderr(total: float, squares: float, n: int) -> float | None:
     return (var / n) ** 0.5
 
 
-def _viewer(g: Any) -> Any:
+def _viewer(game_id: str, g: Any) -> Any:
     """The view a simulation reads: Brian Boru's ``live_view`` (the same content as ``view``, its towns
     and claims shared while unchanged: issue 30's speed-up), Vikings' ``view``."""
-    from engine.brianboru import BrianBoruGame
-
-    return g.live_view if isinstance(g, BrianBoruGame) else g.view
+    return g.live_view if game_id == "brian-boru" else g.view
 
 
 def _new_round(events: Sequence[Event]) -> bool:
